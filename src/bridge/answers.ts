@@ -1,0 +1,71 @@
+// Reading a retry's inputResponses against the requests a round asked. Pure.
+//
+// Per spec (mrtr.mdx, Error Handling): extra keys are ignored; a missing answer is not an error
+// (the bridge asks again); an answer of the wrong shape is a protocol error (-32602).
+import { CreateMessageResultWithToolsSchema, ElicitResultSchema, ListRootsResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { InputMethod } from './translate.js';
+
+export interface AskedInput {
+  key: string;
+  method: InputMethod;
+}
+
+export type Partition =
+  | { ok: true; answers: Map<string, Record<string, unknown>>; missing: string[] }
+  | { ok: false; message: string; key?: string };
+
+const SCHEMAS = {
+  'elicitation/create': ElicitResultSchema,
+  'sampling/createMessage': CreateMessageResultWithToolsSchema,
+  'roots/list': ListRootsResultSchema,
+} as const;
+
+const RESULT_NAMES: Record<InputMethod, string> = {
+  'elicitation/create': 'ElicitResult',
+  'sampling/createMessage': 'CreateMessageResult',
+  'roots/list': 'ListRootsResult',
+};
+
+/**
+ * @param responses the retry's inputResponses as received (untrusted)
+ * @param dropped keys the SDK discarded as not being bare response objects
+ */
+export function partitionAnswers(asked: readonly AskedInput[], responses: unknown, dropped: readonly string[] = []): Partition {
+  if (responses !== undefined && (typeof responses !== 'object' || responses === null || Array.isArray(responses))) {
+    return { ok: false, message: 'inputResponses must be an object keyed by the inputRequests keys' };
+  }
+  const given = (responses ?? {}) as Record<string, unknown>;
+  const answers = new Map<string, Record<string, unknown>>();
+  const missing: string[] = [];
+  for (const { key, method } of asked) {
+    if (dropped.includes(key)) {
+      return { ok: false, key, message: `inputResponses['${key}'] is not a bare ${RESULT_NAMES[method]} object` };
+    }
+    if (!Object.hasOwn(given, key)) {
+      missing.push(key);
+      continue;
+    }
+    const parsed = SCHEMAS[method].safeParse(given[key]);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue && issue.path.length ? ` at '${issue.path.join('.')}'` : '';
+      return { ok: false, key, message: `inputResponses['${key}'] is not a valid ${RESULT_NAMES[method]}${where}: ${issue?.message ?? 'invalid'}` };
+    }
+    answers.set(key, given[key] as Record<string, unknown>);
+  }
+  return { ok: true, answers, missing };
+}
+
+/**
+ * Shapes an answer for the legacy server's negotiated revision. Before 2025-11-25 a sampling result
+ * carries exactly one content block and no tool use. Returns an error message when it cannot.
+ */
+export function adaptAnswer(method: InputMethod, answer: Record<string, unknown>, legacyVersion: string): { ok: true; result: Record<string, unknown> } | { ok: false; message: string } {
+  if (method !== 'sampling/createMessage' || legacyVersion >= '2025-11-25') return { ok: true, result: answer };
+  const content = answer['content'];
+  if (!Array.isArray(content)) return { ok: true, result: answer };
+  if (content.length !== 1) {
+    return { ok: false, message: `the legacy server speaks ${legacyVersion}, which takes exactly one sampling content block; got ${content.length}` };
+  }
+  return { ok: true, result: { ...answer, content: content[0] } };
+}

@@ -1,0 +1,213 @@
+// The MRTR bridge: runs an interactive front request (tools/call, prompts/get, resources/read)
+// against a legacy server, turning the server's mid-call requests into `input_required` rounds and
+// resuming the suspended call when the retry arrives.
+import { randomUUID } from 'node:crypto';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProxyError, UpstreamError } from '../errors.js';
+import { fingerprint, type RequestIdentity } from '../state/fingerprint.js';
+import { StateError, type Sealer, type StateClaims } from '../state/seal.js';
+import type { Logger } from '../telemetry/logger.js';
+import type { SessionPool } from '../upstream/pool.js';
+import type { JsonObject } from '../upstream/session.js';
+import { adaptAnswer, partitionAnswers } from './answers.js';
+import { describeCapabilities, legacyCapabilitiesFor, missingCapabilities, type FrontCapabilities } from './capabilities.js';
+import { Interaction, type FrontSink, type PendingInput } from './interaction.js';
+import { translateLegacyError } from './legacy-errors.js';
+import { MISS_MESSAGES, SuspensionTable, type EndReason } from './suspensions.js';
+
+export type InteractiveMethod = 'tools/call' | 'prompts/get' | 'resources/read';
+
+/** One front request, as the front hands it over: envelope lifted, nothing of HTTP or stdio. */
+export interface FrontCall {
+  method: InteractiveMethod;
+  /** Params to send upstream: envelope keys, inputResponses and requestState already removed. */
+  params: JsonObject;
+  identity: RequestIdentity;
+  capabilities: FrontCapabilities;
+  principal: string;
+  requestState?: string | undefined;
+  inputResponses?: unknown;
+  droppedInputKeys?: readonly string[];
+  sink: FrontSink;
+  signal: AbortSignal;
+}
+
+export interface BridgeOptions {
+  pool: SessionPool;
+  sealer: Sealer;
+  instance: string;
+  interactionTtlMs: number;
+  gatherWindowMs: number;
+  callTimeoutMs: number;
+  log: Logger;
+  now?: () => number;
+}
+
+export class Bridge {
+  private readonly suspended = new SuspensionTable<Interaction>();
+  private readonly active = new Set<Interaction>();
+  private readonly now: () => number;
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(private readonly opts: BridgeOptions) {
+    this.now = opts.now ?? Date.now;
+    this.sweeper = setInterval(() => this.expire(), 1000);
+    this.sweeper.unref();
+  }
+
+  get suspendedCount(): number {
+    return this.suspended.size;
+  }
+
+  async call(front: FrontCall): Promise<JsonObject> {
+    if (front.requestState === undefined) return this.begin(front);
+    return this.resume(front, front.requestState);
+  }
+
+  /** Ends suspensions nobody resumed in time. */
+  expire(): void {
+    for (const interaction of this.suspended.expire(this.now())) {
+      this.opts.log.info('interaction expired', { handle: interaction.handle, round: interaction.round });
+      interaction.end('the interaction expired');
+    }
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.sweeper);
+    for (const i of [...this.suspended.items(), ...this.active]) i.end('the proxy is shutting down');
+  }
+
+  private async begin(front: FrontCall): Promise<JsonObject> {
+    const lease = await this.opts.pool.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive');
+    const interaction = new Interaction(randomUUID(), { method: front.method, params: front.params }, this.opts.log);
+    interaction.start(lease);
+    return this.run(interaction, front);
+  }
+
+  private async resume(front: FrontCall, token: string): Promise<JsonObject> {
+    let claims: StateClaims;
+    try {
+      claims = await this.opts.sealer.open(token, {
+        instance: this.opts.instance,
+        principal: front.principal,
+        fingerprint: fingerprint(front.identity),
+      });
+    } catch (err) {
+      if (err instanceof StateError) throw new ProxyError('state_invalid', err.message, { reason: err.reason });
+      throw err;
+    }
+    const seen = this.suspended.peek(claims.h, claims.r, this.now());
+    if (!seen.ok) throw new ProxyError('interaction_gone', MISS_MESSAGES[seen.miss], { reason: seen.miss });
+    const interaction = seen.item;
+    // Validate before consuming the round: a malformed retry loses nothing and may be sent again.
+    const asked = interaction.unanswered();
+    const split = partitionAnswers(asked, front.inputResponses, front.droppedInputKeys);
+    if (!split.ok) throw new ProxyError('input_invalid', split.message, split.key ? { key: split.key } : undefined);
+    const version = interaction.session?.negotiatedVersion ?? '2025-11-25';
+    const shaped = new Map<string, JsonObject>();
+    for (const [key, answer] of split.answers) {
+      const method = asked.find((a) => a.key === key)!.method;
+      const adapted = adaptAnswer(method, answer, version);
+      if (!adapted.ok) throw new ProxyError('input_invalid', `inputResponses['${key}']: ${adapted.message}`, { key });
+      shaped.set(key, adapted.result);
+    }
+    const claimed = this.suspended.claim(claims.h, claims.r, this.now());
+    if (!claimed.ok) throw new ProxyError('interaction_gone', MISS_MESSAGES[claimed.miss], { reason: claimed.miss });
+    this.opts.log.debug('interaction resumed', { handle: interaction.handle, round: claims.r, answered: shaped.size, missing: split.missing.length });
+    for (const [key, result] of shaped) interaction.answer(key, result);
+
+    if (interaction.replay && interaction.unanswered().length === 0) {
+      const { message, answers } = interaction.replay;
+      interaction.replay = undefined;
+      const refused = [...answers.values()].find((a) => a['action'] !== 'accept');
+      if (refused) {
+        this.finish(interaction, 'completed');
+        throw new ProxyError('declined', `the user did not complete the URL elicitation the server requires (${String(refused['action'])}): ${message}`);
+      }
+      try {
+        interaction.start(await this.opts.pool.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive'));
+      } catch (err) {
+        this.finish(interaction, 'lost');
+        throw err;
+      }
+    }
+    return this.run(interaction, front);
+  }
+
+  /** One round: wait for the legacy call's next event and turn it into the front's answer. */
+  private async run(interaction: Interaction, front: FrontCall): Promise<JsonObject> {
+    this.active.add(interaction);
+    interaction.sink = front.sink;
+    try {
+      const stop = interaction.replay
+        ? { kind: 'input' as const, pending: interaction.unanswered() }
+        : await interaction.next({ gatherMs: this.opts.gatherWindowMs, timeoutMs: this.opts.callTimeoutMs, signal: front.signal });
+      switch (stop.kind) {
+        case 'complete':
+          this.finish(interaction, 'completed');
+          return stop.result;
+        case 'error':
+          return await this.failed(interaction, front, stop.error, stop.lost);
+        case 'input':
+          return await this.ask(interaction, front, stop.pending);
+        case 'timeout':
+          this.finish(interaction, 'cancelled', 'the proxy call timeout fired');
+          throw new ProxyError('timeout', `the legacy server did not answer within ${this.opts.callTimeoutMs / 1000}s (--call-timeout); the call was cancelled`);
+        case 'aborted':
+          this.finish(interaction, 'cancelled', 'the client cancelled the request');
+          throw new ProxyError('upstream_failed', 'the request was cancelled by the client');
+      }
+    } finally {
+      interaction.sink = undefined;
+      this.active.delete(interaction);
+    }
+  }
+
+  private async ask(interaction: Interaction, front: FrontCall, pending: PendingInput[]): Promise<JsonObject> {
+    // Never forward what this request did not declare (2026-07-28 capabilities are per request).
+    for (const p of pending) {
+      const required = missingCapabilities(p.method, p.request.params, front.capabilities);
+      if (!required) continue;
+      const names = describeCapabilities(required);
+      interaction.refuse(p.key, p.method === 'elicitation/create' ? -32602 : -32601, `the client did not declare the ${names} capability`);
+      this.finish(interaction, 'cancelled', `undeclared capability ${names}`);
+      throw new ProxyError('capability_missing', `the legacy server asked for ${p.method}, which needs the ${names} client capability this request did not declare`, {
+        requiredCapabilities: required,
+      });
+    }
+    interaction.round += 1;
+    const expiresAt = this.now() + this.opts.interactionTtlMs;
+    const requestState = await this.opts.sealer.seal(
+      { h: interaction.handle, i: this.opts.instance, r: interaction.round, p: front.principal, fp: fingerprint(front.identity) },
+      expiresAt,
+    );
+    this.suspended.put(interaction.handle, interaction, interaction.round, expiresAt);
+    this.opts.log.debug('interaction suspended', { handle: interaction.handle, round: interaction.round, inputs: pending.map((p) => p.key) });
+    const inputRequests: JsonObject = {};
+    for (const p of pending) inputRequests[p.key] = p.request;
+    return { resultType: 'input_required', inputRequests, requestState };
+  }
+
+  private async failed(interaction: Interaction, front: FrontCall, error: unknown, lost: string | undefined): Promise<JsonObject> {
+    if (lost !== undefined || (error instanceof McpError && error.code === -32000)) {
+      this.finish(interaction, 'lost');
+      throw new ProxyError('upstream_failed', `the legacy server session ended during the call (${lost || 'connection closed'})`);
+    }
+    if (!(error instanceof McpError)) {
+      this.finish(interaction, 'lost');
+      throw new ProxyError('upstream_failed', `the legacy server failed during the call: ${(error as Error)?.message ?? String(error)}`);
+    }
+    const translated = translateLegacyError(error.code, error.message, error.data);
+    if (translated.kind === 'url_required') {
+      interaction.askUrls(translated.message, translated.elicitations as JsonObject[]);
+      return this.ask(interaction, front, interaction.unanswered());
+    }
+    this.finish(interaction, 'completed');
+    throw new UpstreamError(translated.error);
+  }
+
+  private finish(interaction: Interaction, reason: EndReason, why?: string): void {
+    this.suspended.end(interaction.handle, reason);
+    interaction.end(why ?? reason);
+  }
+}

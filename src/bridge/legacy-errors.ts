@@ -1,0 +1,47 @@
+// Legacy JSON-RPC errors -> 2026-07-28 errors. Pure.
+//
+// 2026-07-28 forbids -32002 (now -32602) and -32042 (URL elicitation is an input request now), and
+// no implementation may emit a code in -32020..-32099 that the spec does not define. The v1 SDK
+// prefixes messages with "MCP error N: ", which is its wrapping, not the server's message.
+import type { WireError } from '../errors.js';
+
+export const LEGACY_RESOURCE_NOT_FOUND = -32002;
+export const LEGACY_URL_ELICITATION_REQUIRED = -32042;
+const RESERVED_LOW = -32099;
+const RESERVED_HIGH = -32020;
+
+export type TranslatedError =
+  | { kind: 'error'; error: WireError }
+  | { kind: 'url_required'; message: string; elicitations: Record<string, unknown>[] };
+
+export function stripSdkPrefix(message: string): string {
+  return message.replace(/^MCP error -?\d+: /, '');
+}
+
+export function translateLegacyError(code: number, rawMessage: string, data: unknown): TranslatedError {
+  const message = stripSdkPrefix(rawMessage);
+  if (code === LEGACY_RESOURCE_NOT_FOUND) return { kind: 'error', error: withData(-32602, message, data) };
+  if (code === LEGACY_URL_ELICITATION_REQUIRED) {
+    const elicitations = urlElicitations(data);
+    if (elicitations.length > 0) return { kind: 'url_required', message, elicitations };
+  }
+  if (code >= RESERVED_LOW && code <= RESERVED_HIGH) {
+    // Keep what the legacy server said, but under a code 2026-07-28 allows.
+    return { kind: 'error', error: { code: -32603, message, data: { upstreamCode: code, ...(data === undefined ? {} : { upstreamData: data }) } } };
+  }
+  return { kind: 'error', error: withData(code, message, data) };
+}
+
+function withData(code: number, message: string, data: unknown): WireError {
+  return data === undefined ? { code, message } : { code, message, data };
+}
+
+function urlElicitations(data: unknown): Record<string, unknown>[] {
+  if (typeof data !== 'object' || data === null) return [];
+  const list = (data as Record<string, unknown>)['elicitations'];
+  if (!Array.isArray(list)) return [];
+  return list.filter(
+    (e): e is Record<string, unknown> =>
+      typeof e === 'object' && e !== null && typeof (e as Record<string, unknown>)['url'] === 'string',
+  );
+}

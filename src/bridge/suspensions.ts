@@ -1,0 +1,90 @@
+// The table of suspended interactions: put / peek / claim / expire(now). No I/O, no timers: the
+// owner sweeps with its own clock. Ended handles leave a bounded tombstone so a late retry learns
+// why its interaction is gone instead of a bare "unknown".
+
+export type EndReason = 'completed' | 'expired' | 'cancelled' | 'lost';
+export type Miss = EndReason | 'consumed' | 'unknown';
+
+interface Entry<T> {
+  item: T;
+  round: number;
+  expiresAt: number;
+}
+
+export const MISS_MESSAGES: Record<Miss, string> = {
+  consumed: 'requestState was already used: each requestState is good for one retry',
+  completed: 'the interaction for this requestState has already completed',
+  expired: 'the interaction expired: it was not resumed within the interaction TTL and has been ended',
+  cancelled: 'the interaction for this requestState was cancelled',
+  lost: 'the interaction was lost: its legacy server session ended',
+  unknown: 'no suspended interaction matches this requestState (the proxy may have restarted)',
+};
+
+export class SuspensionTable<T> {
+  private readonly live = new Map<string, Entry<T>>();
+  private readonly ended = new Map<string, EndReason | 'consumed'>();
+
+  constructor(private readonly maxTombstones = 10_000) {}
+
+  get size(): number {
+    return this.live.size;
+  }
+
+  put(handle: string, item: T, round: number, expiresAt: number): void {
+    this.ended.delete(handle);
+    this.live.set(handle, { item, round, expiresAt });
+  }
+
+  /** Looks without consuming, so a retry with malformed answers loses nothing. */
+  peek(handle: string, round: number, now: number): { ok: true; item: T } | { ok: false; miss: Miss } {
+    const entry = this.live.get(handle);
+    if (entry === undefined) return { ok: false, miss: this.ended.get(handle) ?? 'unknown' };
+    if (entry.round !== round) return { ok: false, miss: 'consumed' };
+    if (entry.expiresAt <= now) return { ok: false, miss: 'expired' };
+    return { ok: true, item: entry.item };
+  }
+
+  /** Consumes the round: a second claim of the same state misses with `consumed`. */
+  claim(handle: string, round: number, now: number): { ok: true; item: T } | { ok: false; miss: Miss } {
+    const seen = this.peek(handle, round, now);
+    if (seen.ok) {
+      this.live.delete(handle);
+      this.tombstone(handle, 'consumed');
+    }
+    return seen;
+  }
+
+  /** Removes a live entry (if any) and records why it ended. */
+  end(handle: string, reason: EndReason): T | undefined {
+    const entry = this.live.get(handle);
+    this.live.delete(handle);
+    this.tombstone(handle, reason);
+    return entry?.item;
+  }
+
+  /** Ends every entry whose expiry has passed and returns their items. */
+  expire(now: number): T[] {
+    const out: T[] = [];
+    for (const [handle, entry] of this.live) {
+      if (entry.expiresAt <= now) {
+        this.live.delete(handle);
+        this.tombstone(handle, 'expired');
+        out.push(entry.item);
+      }
+    }
+    return out;
+  }
+
+  items(): T[] {
+    return [...this.live.values()].map((e) => e.item);
+  }
+
+  private tombstone(handle: string, reason: EndReason | 'consumed'): void {
+    this.ended.delete(handle);
+    this.ended.set(handle, reason);
+    if (this.ended.size > this.maxTombstones) {
+      const oldest = this.ended.keys().next().value;
+      if (oldest !== undefined) this.ended.delete(oldest);
+    }
+  }
+}

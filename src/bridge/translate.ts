@@ -1,0 +1,38 @@
+// Legacy server->client requests <-> 2026-07-28 inputRequests. Pure.
+//
+// A legacy request becomes `{method, params}` without the legacy-only fields (`_meta`, `task`,
+// `elicitationId`); the key is readable and unique for the life of the interaction.
+
+export const INPUT_METHODS = ['elicitation/create', 'sampling/createMessage', 'roots/list'] as const;
+export type InputMethod = (typeof INPUT_METHODS)[number];
+
+export function isInputMethod(method: string): method is InputMethod {
+  return (INPUT_METHODS as readonly string[]).includes(method);
+}
+
+export interface InputRequest {
+  method: InputMethod;
+  params?: Record<string, unknown>;
+}
+
+const KEY_PREFIX: Record<InputMethod, string> = {
+  'elicitation/create': 'elicitation',
+  'sampling/createMessage': 'sampling',
+  'roots/list': 'roots',
+};
+
+/** Key for the `seq`-th legacy request of an interaction: `elicitation-1`, `sampling-2`, ... */
+export function inputKey(method: InputMethod, seq: number): string {
+  return `${KEY_PREFIX[method]}-${seq}`;
+}
+
+const LEGACY_ONLY_PARAMS = ['_meta', 'task', 'elicitationId'];
+
+export function toInputRequest(method: InputMethod, params: Record<string, unknown> | undefined): InputRequest {
+  if (method === 'roots/list') return { method };
+  const clean: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(params ?? {})) {
+    if (!LEGACY_ONLY_PARAMS.includes(k)) clean[k] = v;
+  }
+  return { method, params: clean };
+}

@@ -1,0 +1,72 @@
+// argv -> config -> running proxy. The only module that calls process.exit.
+import { randomUUID } from 'node:crypto';
+import { Bridge } from '../bridge/bridge.js';
+import type { ProxyConfig } from '../config/types.js';
+import { resolveCli } from '../config/resolve.js';
+import { ConfigError } from '../errors.js';
+import { startHttpFront } from '../front/http.js';
+import { createSealer } from '../state/seal.js';
+import { createLogger } from '../telemetry/logger.js';
+import { Upstream } from '../upstream/upstream.js';
+import { HELP, VERSION } from './help.js';
+
+export async function main(argv: readonly string[], env: Record<string, string | undefined>): Promise<void> {
+  let parsed;
+  try {
+    parsed = resolveCli(argv, env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`mrtr-proxy: ${err.message}\nRun 'mrtr-proxy --help' for usage.\n`);
+    process.exit(2);
+  }
+  if (parsed.action === 'help') {
+    process.stdout.write(HELP);
+    return;
+  }
+  if (parsed.action === 'version') {
+    process.stdout.write(`${VERSION}\n`);
+    return;
+  }
+  await run(parsed.config);
+}
+
+async function run(config: ProxyConfig): Promise<void> {
+  const log = createLogger(config.logLevel);
+  const instance = randomUUID();
+  if (config.stateKey.generated) {
+    log.warn('no --state-key or MRTR_STATE_KEY: generated a key for this process; retries must come back to this process');
+  }
+  const upstream = new Upstream(config, log);
+  try {
+    const info = await upstream.describe();
+    log.info('legacy server reached', { server: info.serverInfo.name, version: info.serverInfo.version, protocolVersion: info.protocolVersion });
+  } catch (err) {
+    log.error('cannot reach the legacy server', { error: (err as Error).message });
+    await upstream.close();
+    process.exit(1);
+  }
+  const bridge = new Bridge({
+    pool: upstream.pool,
+    sealer: createSealer(config.stateKey.bytes),
+    instance,
+    interactionTtlMs: config.interactionTtlMs,
+    gatherWindowMs: config.gatherWindowMs,
+    callTimeoutMs: config.callTimeoutMs,
+    log,
+  });
+  const front = await startHttpFront(config.host, config.port, { bridge, upstream, log });
+  log.info(`listening on ${front.url}`, { url: front.url, instance });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info('shutting down', { signal });
+    await bridge.close();
+    await front.close();
+    await upstream.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+}

@@ -1,0 +1,129 @@
+// argv (+ environment) -> ProxyConfig. Pure apart from generating a key when none is configured:
+// every invalid input becomes a ConfigError naming the option and what is wrong with it.
+import { parseArgs } from 'node:util';
+import { randomBytes } from 'node:crypto';
+import { ConfigError } from '../errors.js';
+import { LOG_LEVELS, type LogLevel } from '../telemetry/logger.js';
+import * as D from './defaults.js';
+import type { ProxyConfig, Root, UpstreamTarget } from './types.js';
+
+const OPTIONS = {
+  host: { type: 'string' },
+  port: { type: 'string' },
+  upstream: { type: 'string' },
+  'state-key': { type: 'string' },
+  'interaction-ttl': { type: 'string' },
+  'max-sessions': { type: 'string' },
+  'session-wait': { type: 'string' },
+  'call-timeout': { type: 'string' },
+  'gather-window': { type: 'string' },
+  'idle-session-ttl': { type: 'string' },
+  'connect-timeout': { type: 'string' },
+  root: { type: 'string', multiple: true },
+  'log-level': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+} as const;
+
+export type CliAction = { action: 'help' } | { action: 'version' } | { action: 'run'; config: ProxyConfig };
+
+export function resolveCli(argv: readonly string[], env: Record<string, string | undefined>): CliAction {
+  const dash = argv.indexOf('--');
+  const own = dash === -1 ? argv : argv.slice(0, dash);
+  const command = dash === -1 ? [] : argv.slice(dash + 1);
+  let values: ReturnType<typeof parse>['values'];
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parse(own));
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
+  if (values.help) return { action: 'help' };
+  if (values.version) return { action: 'version' };
+  if (positionals.length > 0) {
+    throw new ConfigError(`unexpected argument '${positionals[0]}' (put the legacy server's command after --)`);
+  }
+  return { action: 'run', config: resolveConfig(values, command, env) };
+}
+
+function parse(args: readonly string[]) {
+  return parseArgs({ args: [...args], options: OPTIONS, strict: true, allowPositionals: true });
+}
+
+type Values = ReturnType<typeof parse>['values'];
+
+function resolveConfig(v: Values, command: readonly string[], env: Record<string, string | undefined>): ProxyConfig {
+  return {
+    host: v.host ?? D.DEFAULT_HOST,
+    port: integer('--port', v.port, D.DEFAULT_PORT, 0, 65535),
+    upstream: upstreamTarget(v.upstream, command),
+    stateKey: stateKey(v['state-key'] ?? env['MRTR_STATE_KEY'], v['state-key'] !== undefined),
+    interactionTtlMs: integer('--interaction-ttl', v['interaction-ttl'], D.DEFAULT_INTERACTION_TTL_S, 1, 86_400) * 1000,
+    maxSessions: integer('--max-sessions', v['max-sessions'], D.DEFAULT_MAX_SESSIONS, 1, 100_000),
+    sessionWaitMs: integer('--session-wait', v['session-wait'], D.DEFAULT_SESSION_WAIT_S, 0, 3600) * 1000,
+    callTimeoutMs: integer('--call-timeout', v['call-timeout'], D.DEFAULT_CALL_TIMEOUT_S, 1, 86_400) * 1000,
+    gatherWindowMs: integer('--gather-window', v['gather-window'], D.DEFAULT_GATHER_WINDOW_MS, 0, 10_000),
+    idleSessionTtlMs: integer('--idle-session-ttl', v['idle-session-ttl'], D.DEFAULT_IDLE_SESSION_TTL_S, 1, 86_400) * 1000,
+    connectTimeoutMs: integer('--connect-timeout', v['connect-timeout'], D.DEFAULT_CONNECT_TIMEOUT_S, 1, 3600) * 1000,
+    roots: (v.root ?? []).map(rootFromFlag),
+    logLevel: logLevel(v['log-level']),
+  };
+}
+
+function upstreamTarget(url: string | undefined, command: readonly string[]): UpstreamTarget {
+  if (url !== undefined && command.length > 0) {
+    throw new ConfigError('give either --upstream URL or -- COMMAND, not both');
+  }
+  if (url !== undefined) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new ConfigError(`--upstream: '${url}' is not a URL`);
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+      throw new ConfigError(`--upstream: only http and https URLs are supported, got '${parsed.protocol}'`);
+    }
+    return { kind: 'http', url: parsed };
+  }
+  const [cmd, ...args] = command;
+  if (cmd === undefined || cmd === '') {
+    throw new ConfigError('no legacy server: give --upstream URL or -- COMMAND [ARGS...]');
+  }
+  return { kind: 'stdio', command: cmd, args };
+}
+
+function integer(flag: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${flag}: expected a whole number, got '${raw}'`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(`${flag}: ${n} is out of range (${min} to ${max})`);
+  return n;
+}
+
+function stateKey(raw: string | undefined, fromFlag: boolean): ProxyConfig['stateKey'] {
+  if (raw === undefined || raw === '') return { bytes: new Uint8Array(randomBytes(32)), generated: true };
+  const source = fromFlag ? '--state-key' : 'MRTR_STATE_KEY';
+  if (!/^[A-Za-z0-9_-]+$/.test(raw)) throw new ConfigError(`${source}: not base64url`);
+  const bytes = new Uint8Array(Buffer.from(raw, 'base64url'));
+  // Never echo the value: it is a secret.
+  if (bytes.length !== 32) throw new ConfigError(`${source}: must decode to 32 bytes, got ${bytes.length}`);
+  return { bytes, generated: false };
+}
+
+function rootFromFlag(raw: string): Root {
+  // --root URI or --root URI=NAME
+  const eq = raw.indexOf('=');
+  const uri = eq === -1 ? raw : raw.slice(0, eq);
+  const name = eq === -1 ? undefined : raw.slice(eq + 1);
+  if (!uri.startsWith('file://')) throw new ConfigError(`--root: '${uri}' must be a file:// URI`);
+  return name ? { uri, name } : { uri };
+}
+
+function logLevel(raw: string | undefined): LogLevel {
+  if (raw === undefined) return D.DEFAULT_LOG_LEVEL;
+  if (!(LOG_LEVELS as readonly string[]).includes(raw)) {
+    throw new ConfigError(`--log-level: expected one of ${LOG_LEVELS.join(', ')}, got '${raw}'`);
+  }
+  return raw as LogLevel;
+}

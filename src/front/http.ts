@@ -1,0 +1,110 @@
+// The 2026-07-28 Streamable HTTP listener: express + the official v2 handler. Interactive methods
+// are served as SSE (keep-alives during long legacy calls); everything else answers JSON unless it
+// streams. Both handlers share one event bus so listen subscribers see every change.
+import type { AddressInfo } from 'node:net';
+import type { Server as HttpServer } from 'node:http';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { createMcpHandler, InMemoryServerEventBus, type McpHttpHandler } from '@modelcontextprotocol/server';
+import { localhostHostValidation, localhostOriginValidation } from '@modelcontextprotocol/express';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import type { Logger } from '../telemetry/logger.js';
+import type { Upstream } from '../upstream/upstream.js';
+import { createChangeRelay } from './changes.js';
+import { createFrontServer, type FrontDeps } from './server-factory.js';
+
+export const MCP_PATH = '/mcp';
+const INTERACTIVE_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
+const MAX_BODY = '4mb';
+
+export interface HttpFront {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startHttpFront(host: string, port: number, deps: FrontDeps & { upstream: Upstream }): Promise<HttpFront> {
+  const { log, upstream } = deps;
+  const bus = new InMemoryServerEventBus((err) => log.warn('listen subscriber failed', { error: err.message }));
+  const factory = async () => createFrontServer(await upstream.describe(), deps);
+  const onerror = (err: Error) => log.debug('front request rejected', { error: err.message });
+  const streaming = createMcpHandler(factory, { legacy: 'reject', responseMode: 'sse', bus, onerror });
+  const plain = createMcpHandler(factory, { legacy: 'reject', responseMode: 'auto', bus, onerror });
+  const serveStreaming = toNodeHandler(streaming);
+  const servePlain = toNodeHandler(plain);
+  const stopRelay = upstream.onChange(createChangeRelay(plain.notify));
+
+  const app = express();
+  app.disable('x-powered-by');
+  if (isLoopback(host)) app.use(localhostHostValidation(), localhostOriginValidation());
+  app.use(MCP_PATH, express.json({ limit: MAX_BODY }), parseErrors);
+  app.all(MCP_PATH, async (req: Request, res: Response) => {
+    const body = req.body as { method?: unknown; params?: Record<string, unknown> } | undefined;
+    if (body?.method === 'subscriptions/listen') await holdResourceSubscriptions(body.params, res, upstream, log);
+    const method = req.header('mcp-method') ?? '';
+    const serve = INTERACTIVE_METHODS.has(method) ? serveStreaming : servePlain;
+    await serve(req, res, req.body);
+  });
+
+  const server: HttpServer = await new Promise((resolve, reject) => {
+    const s = app.listen(port, host, () => resolve(s));
+    s.once('error', reject);
+  });
+  // Long interactive calls must not be cut by Node's own request timeouts.
+  server.requestTimeout = 0;
+  server.headersTimeout = 60_000;
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${shownHost}:${address.port}${MCP_PATH}`,
+    async close() {
+      stopRelay();
+      await Promise.all([streaming.close(), plain.close()]);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function isLoopback(host: string): boolean {
+  return host === '127.0.0.1' || host === 'localhost' || host === '::1';
+}
+
+/** express.json() answers malformed JSON with an HTML page; the MCP answer is a JSON-RPC parse error. */
+function parseErrors(err: unknown, _req: Request, res: Response, next: NextFunction): void {
+  const e = err as { type?: string; status?: number; message?: string };
+  if (e?.type === 'entity.parse.failed') {
+    res.status(400).json({ jsonrpc: '2.0', id: null, error: { code: -32700, message: `Parse error: ${e.message ?? 'invalid JSON'}` } });
+    return;
+  }
+  if (e?.type === 'entity.too.large') {
+    res.status(413).json({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Request body larger than ${MAX_BODY}` } });
+    return;
+  }
+  next(err);
+}
+
+/**
+ * The SDK's listen router does not expose the requested resource URIs, so the front reads them
+ * here and keeps a legacy resources/subscribe open for as long as the listen stream is.
+ */
+async function holdResourceSubscriptions(params: Record<string, unknown> | undefined, res: Response, upstream: Upstream, log: Logger): Promise<void> {
+  const filter = params?.['notifications'] as { resourceSubscriptions?: unknown } | undefined;
+  const uris = Array.isArray(filter?.resourceSubscriptions) ? filter.resourceSubscriptions.filter((u): u is string => typeof u === 'string') : [];
+  if (uris.length === 0) return;
+  const info = await upstream.describe().catch(() => undefined);
+  const resources = info?.capabilities['resources'] as { subscribe?: boolean } | undefined;
+  if (!resources?.subscribe) return;
+  const held: string[] = [];
+  for (const uri of uris) {
+    try {
+      await upstream.subscribe(uri);
+      held.push(uri);
+    } catch (err) {
+      log.warn('legacy resources/subscribe failed', { uri, error: (err as Error).message });
+    }
+  }
+  res.once('close', () => {
+    for (const uri of held) void upstream.unsubscribe(uri);
+  });
+}
+
+export type { McpHttpHandler };

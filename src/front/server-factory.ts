@@ -1,0 +1,111 @@
+// Builds the 2026-07-28 front Server (official v2 SDK) for one request or connection. The SDK does
+// the envelope, header, capability and result-shape work; every handler here is a thin hand-off to
+// the bridge (interactive methods) or the upstream forwarder (everything else).
+import { Server, type ServerContext } from '@modelcontextprotocol/server';
+import type { Bridge, InteractiveMethod } from '../bridge/bridge.js';
+import { legacyCapabilitiesFor, type FrontCapabilities } from '../bridge/capabilities.js';
+import type { RequestIdentity } from '../state/fingerprint.js';
+import type { Logger } from '../telemetry/logger.js';
+import type { Upstream } from '../upstream/upstream.js';
+import type { JsonObject, UpstreamInfo } from '../upstream/session.js';
+import { upstreamParams } from './params.js';
+import { toProtocolError } from './wire-errors.js';
+
+export interface FrontDeps {
+  bridge: Bridge;
+  upstream: Upstream;
+  log: Logger;
+}
+
+/** Until authentication exists every caller is the same principal. */
+export const ANONYMOUS = 'anonymous';
+
+const PASSTHROUGH: Record<string, readonly string[]> = {
+  tools: ['tools/list'],
+  prompts: ['prompts/list'],
+  resources: ['resources/list', 'resources/templates/list'],
+  completions: ['completion/complete'],
+};
+const INTERACTIVE: Record<string, InteractiveMethod> = { tools: 'tools/call', prompts: 'prompts/get', resources: 'resources/read' };
+
+/** What the front advertises: the legacy server's capabilities minus legacy tasks. */
+export function frontCapabilities(info: UpstreamInfo): JsonObject {
+  const { tasks: _tasks, ...rest } = info.capabilities;
+  return rest;
+}
+
+export function createFrontServer(info: UpstreamInfo, deps: FrontDeps): Server {
+  const capabilities = frontCapabilities(info);
+  const server = new Server(info.serverInfo, {
+    capabilities,
+    ...(info.instructions === undefined ? {} : { instructions: info.instructions }),
+  });
+  const handle = server.setRequestHandler.bind(server) as (method: string, h: (req: { params?: JsonObject }, ctx: ServerContext) => Promise<JsonObject>) => void;
+
+  for (const [capability, methods] of Object.entries(PASSTHROUGH)) {
+    if (!(capability in capabilities)) continue;
+    for (const method of methods) handle(method, (req, ctx) => forward(method, req.params, ctx, deps));
+  }
+  for (const [capability, method] of Object.entries(INTERACTIVE)) {
+    if (!(capability in capabilities)) continue;
+    handle(method, (req, ctx) => interactive(method, req.params ?? {}, ctx, deps));
+  }
+  // Vendor methods go through untouched.
+  server.fallbackRequestHandler = async (req, ctx) => forward(req.method, req.params as JsonObject | undefined, ctx, deps);
+  return server;
+}
+
+/** Reads one reserved `io.modelcontextprotocol/*` envelope key the SDK lifted off `_meta`. */
+function envelope(ctx: ServerContext, key: 'clientCapabilities' | 'logLevel'): unknown {
+  return (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[`io.modelcontextprotocol/${key}`];
+}
+
+function clientCapabilities(ctx: ServerContext): FrontCapabilities {
+  const caps = envelope(ctx, 'clientCapabilities');
+  return (typeof caps === 'object' && caps !== null ? caps : {}) as FrontCapabilities;
+}
+
+async function forward(method: string, params: JsonObject | undefined, ctx: ServerContext, deps: FrontDeps): Promise<JsonObject> {
+  try {
+    return await deps.upstream.forward(method, upstreamParams(params), legacyCapabilitiesFor(clientCapabilities(ctx)), ctx.mcpReq.signal);
+  } catch (err) {
+    throw toProtocolError(err, deps.log);
+  }
+}
+
+async function interactive(method: InteractiveMethod, params: JsonObject, ctx: ServerContext, deps: FrontDeps): Promise<JsonObject> {
+  const meta = ctx.mcpReq._meta as JsonObject | undefined;
+  const progressToken = meta?.['progressToken'];
+  const level = envelope(ctx, 'logLevel');
+  const logLevel = typeof level === 'string' ? level : undefined;
+  try {
+    const result = await deps.bridge.call({
+      method,
+      params: upstreamParams(params) ?? {},
+      identity: identityOf(method, params),
+      capabilities: clientCapabilities(ctx),
+      principal: ANONYMOUS,
+      requestState: ctx.mcpReq.requestState<string>(),
+      inputResponses: ctx.mcpReq.inputResponses,
+      droppedInputKeys: ctx.mcpReq.droppedInputResponseKeys ?? [],
+      sink: {
+        ...(typeof progressToken === 'string' || typeof progressToken === 'number' ? { progressToken } : {}),
+        ...(logLevel === undefined ? {} : { logLevel }),
+        notify: (n) => ctx.mcpReq.notify(n as never),
+      },
+      signal: ctx.mcpReq.signal,
+    });
+    // A 2026-07-28 tools/call result must carry `content`; some legacy servers omit it.
+    if (method === 'tools/call' && result['resultType'] !== 'input_required' && !Array.isArray(result['content'])) {
+      return { ...result, content: [] };
+    }
+    return result;
+  } catch (err) {
+    throw toProtocolError(err, deps.log);
+  }
+}
+
+function identityOf(method: InteractiveMethod, params: JsonObject): RequestIdentity {
+  if (method === 'resources/read') return { method, target: String(params['uri'] ?? '') };
+  return { method, target: String(params['name'] ?? ''), args: params['arguments'] ?? {} };
+}

@@ -1,0 +1,28 @@
+// Every failure a front handler can meet, turned into the v2 SDK's ProtocolError (which the SDK
+// writes on the wire as a JSON-RPC error). Internal faults are -32603, never dressed as -32602.
+import { ProtocolError } from '@modelcontextprotocol/server';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProxyError, UpstreamError, toWireError, type WireError } from '../errors.js';
+import { translateLegacyError } from '../bridge/legacy-errors.js';
+import type { Logger } from '../telemetry/logger.js';
+
+export function toProtocolError(err: unknown, log: Logger): ProtocolError {
+  const wire = wireErrorOf(err, log);
+  return new ProtocolError(wire.code, wire.message, wire.data);
+}
+
+function wireErrorOf(err: unknown, log: Logger): WireError {
+  if (err instanceof ProtocolError) return { code: err.code, message: err.message, data: err.data };
+  if (err instanceof ProxyError) return toWireError(err);
+  if (err instanceof UpstreamError) return err.wire;
+  if (err instanceof McpError) {
+    if (err.code === -32000 || err.code === -32001) {
+      return { code: -32603, message: `the legacy server did not complete the request: ${err.message.replace(/^MCP error -?\d+: /, '')}` };
+    }
+    const t = translateLegacyError(err.code, err.message, err.data);
+    // URL elicitation can only be asked for on an interactive method.
+    return t.kind === 'error' ? t.error : { code: -32603, message: t.message };
+  }
+  log.error('internal error', { error: (err as Error)?.stack ?? String(err) });
+  return { code: -32603, message: 'internal error in mrtr-proxy' };
+}

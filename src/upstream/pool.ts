@@ -1,0 +1,211 @@
+// Legacy sessions, pooled by client-capability set and bounded by --max-sessions.
+//
+// Nothing on the legacy wire ties a server-initiated request to the call that caused it, so an
+// interactive call (tools/call, prompts/get, resources/read) takes its session exclusively; other
+// methods share any session of the right capability set that no interactive call holds. When the
+// pool is full a request waits a bounded time, then fails: it never queues silently forever.
+import { capabilityKey, type LegacyCapabilities } from '../bridge/capabilities.js';
+import { ProxyError } from '../errors.js';
+import type { Logger } from '../telemetry/logger.js';
+import type { LegacySession } from './session.js';
+
+export type LeaseMode = 'exclusive' | 'shared';
+
+export interface Lease {
+  readonly session: LegacySession;
+  /** Returns a healthy session to the pool. Idempotent. */
+  release(): void;
+  /** Closes the session (its state is unknown or spoiled). Idempotent. */
+  discard(reason: string): void;
+}
+
+export interface PoolOptions {
+  maxSessions: number;
+  waitMs: number;
+  idleTtlMs: number;
+  connect(caps: LegacyCapabilities): Promise<LegacySession>;
+  now?: () => number;
+  log: Logger;
+}
+
+interface Entry {
+  session: LegacySession;
+  key: string;
+  held: boolean;
+  shared: number;
+  idleSince: number;
+}
+
+interface Waiter {
+  caps: LegacyCapabilities;
+  key: string;
+  mode: LeaseMode;
+  resolve(lease: Lease): void;
+  reject(err: Error): void;
+  timer: NodeJS.Timeout;
+}
+
+export class SessionPool {
+  private readonly entries = new Set<Entry>();
+  private readonly waiters: Waiter[] = [];
+  private connecting = 0;
+  private closing = false;
+  private readonly now: () => number;
+
+  constructor(private readonly opts: PoolOptions) {
+    this.now = opts.now ?? Date.now;
+  }
+
+  stats(): { sessions: number; held: number; connecting: number; waiting: number } {
+    let held = 0;
+    for (const e of this.entries) if (e.held) held++;
+    return { sessions: this.entries.size, held, connecting: this.connecting, waiting: this.waiters.length };
+  }
+
+  acquire(caps: LegacyCapabilities, mode: LeaseMode): Promise<Lease> {
+    if (this.closing) return Promise.reject(new ProxyError('upstream_unavailable', 'the proxy is shutting down'));
+    const key = capabilityKey(caps);
+    const lease = this.tryTake(key, mode);
+    if (lease) return Promise.resolve(lease);
+    if (this.makeRoom()) return this.connectFor(caps, key, mode);
+    return new Promise<Lease>((resolve, reject) => {
+      const waiter: Waiter = {
+        caps,
+        key,
+        mode,
+        resolve,
+        reject,
+        timer: setTimeout(() => {
+          this.waiters.splice(this.waiters.indexOf(waiter), 1);
+          reject(
+            new ProxyError(
+              'upstream_unavailable',
+              `no legacy session became free within ${this.opts.waitMs / 1000}s (all ${this.opts.maxSessions} allowed by --max-sessions are in use)`,
+            ),
+          );
+        }, this.opts.waitMs),
+      };
+      this.waiters.push(waiter);
+    });
+  }
+
+  /** Closes sessions idle for longer than the idle TTL. */
+  sweepIdle(): void {
+    const cutoff = this.now() - this.opts.idleTtlMs;
+    for (const e of this.entries) {
+      if (!e.held && e.shared === 0 && e.idleSince <= cutoff) this.remove(e, 'idle');
+    }
+  }
+
+  /** Called by the session's close hook: a dead session leaves the pool and frees its slot. */
+  forget(session: LegacySession): void {
+    for (const e of this.entries) if (e.session === session) this.entries.delete(e);
+    this.drain();
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    for (const w of this.waiters.splice(0)) {
+      clearTimeout(w.timer);
+      w.reject(new ProxyError('upstream_unavailable', 'the proxy is shutting down'));
+    }
+    await Promise.all([...this.entries].map((e) => e.session.close('proxy shutting down')));
+    this.entries.clear();
+  }
+
+  private tryTake(key: string, mode: LeaseMode): Lease | undefined {
+    let best: Entry | undefined;
+    for (const e of this.entries) {
+      if (e.key !== key || e.held || e.session.closed) continue;
+      if (mode === 'exclusive' && e.shared > 0) continue;
+      if (!best || e.shared < best.shared) best = e;
+    }
+    return best ? this.lease(best, mode) : undefined;
+  }
+
+  /** True when a new session may be started now, evicting the longest-idle one if needed. */
+  private makeRoom(): boolean {
+    if (this.entries.size + this.connecting < this.opts.maxSessions) return true;
+    let idlest: Entry | undefined;
+    for (const e of this.entries) {
+      if (!e.held && e.shared === 0 && (!idlest || e.idleSince < idlest.idleSince)) idlest = e;
+    }
+    if (!idlest) return false;
+    this.remove(idlest, 'evicted for a session with other capabilities');
+    return true;
+  }
+
+  private async connectFor(caps: LegacyCapabilities, key: string, mode: LeaseMode): Promise<Lease> {
+    this.connecting++;
+    let session: LegacySession;
+    try {
+      session = await this.opts.connect(caps);
+    } catch (err) {
+      throw new ProxyError('upstream_unavailable', `could not open a legacy session: ${(err as Error).message}`);
+    } finally {
+      this.connecting--;
+    }
+    if (session.closed) {
+      this.drain();
+      throw new ProxyError('upstream_unavailable', `the legacy session closed right after opening: ${session.closeReason}`);
+    }
+    const entry: Entry = { session, key, held: false, shared: 0, idleSince: this.now() };
+    this.entries.add(entry);
+    if (this.closing) {
+      this.remove(entry, 'proxy shutting down');
+      throw new ProxyError('upstream_unavailable', 'the proxy is shutting down');
+    }
+    return this.lease(entry, mode);
+  }
+
+  private lease(entry: Entry, mode: LeaseMode): Lease {
+    if (mode === 'exclusive') entry.held = true;
+    else entry.shared++;
+    let done = false;
+    const finish = () => {
+      if (done) return false;
+      done = true;
+      if (mode === 'exclusive') entry.held = false;
+      else entry.shared--;
+      entry.idleSince = this.now();
+      return true;
+    };
+    return {
+      session: entry.session,
+      release: () => {
+        if (finish()) this.drain();
+      },
+      discard: (reason) => {
+        if (finish()) this.remove(entry, reason);
+      },
+    };
+  }
+
+  private remove(entry: Entry, reason: string): void {
+    this.entries.delete(entry);
+    this.opts.log.debug('closing legacy session', { session: entry.session.id, reason });
+    void entry.session.close(reason);
+    this.drain();
+  }
+
+  /** Hands freed capacity to waiters, oldest first. */
+  private drain(): void {
+    for (let i = 0; i < this.waiters.length; ) {
+      const w = this.waiters[i]!;
+      const lease = this.tryTake(w.key, w.mode);
+      if (lease) {
+        this.waiters.splice(i, 1);
+        clearTimeout(w.timer);
+        w.resolve(lease);
+        continue;
+      }
+      if (this.makeRoom()) {
+        this.waiters.splice(i, 1);
+        clearTimeout(w.timer);
+        this.connectFor(w.caps, w.key, w.mode).then(w.resolve, w.reject);
+        continue;
+      }
+      i++;
+    }
+  }
+}

@@ -1,0 +1,181 @@
+// One legacy MCP session: a v1 SDK Client over one transport, initialized with a fixed capability
+// set. Server-initiated requests go to whoever holds the session exclusively (the bridge's
+// interaction); with no holder they are answered by the local policy. Legacy `ping` is answered by
+// the SDK itself.
+import { randomUUID } from 'node:crypto';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { CancelledNotificationSchema, McpError, ResultSchema, type JSONRPCRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { LegacyCapabilities } from '../bridge/capabilities.js';
+import { MAX_TIMER_MS } from '../config/defaults.js';
+import type { Logger } from '../telemetry/logger.js';
+
+export type JsonObject = Record<string, unknown>;
+
+export interface ServerRequest {
+  id: RequestId;
+  method: string;
+  params: JsonObject | undefined;
+}
+
+/** Whoever holds a session exclusively receives the legacy server's requests and logs. */
+export interface SessionHolder {
+  /** Settles with the result to send back; rejects with an McpError to send an error. */
+  onServerRequest(request: ServerRequest, withdrawn: AbortSignal): Promise<JsonObject>;
+  onLog(params: JsonObject): void;
+}
+
+export interface SessionHooks {
+  /** Answers a server-initiated request nobody holds the session for. */
+  answerLocally(request: ServerRequest, session: LegacySession): Promise<JsonObject>;
+  /** Change notifications (list_changed, resources/updated) for listen subscribers. */
+  onChange(method: string, params: JsonObject | undefined): void;
+  onClosed(session: LegacySession): void;
+}
+
+export interface UpstreamInfo {
+  serverInfo: { name: string; version: string } & JsonObject;
+  capabilities: JsonObject;
+  instructions?: string;
+  protocolVersion: string;
+}
+
+const CLIENT_INFO = { name: 'mrtr-proxy', version: '0.1.0' };
+const CHANGE_METHODS = new Set([
+  'notifications/tools/list_changed',
+  'notifications/prompts/list_changed',
+  'notifications/resources/list_changed',
+  'notifications/resources/updated',
+]);
+
+export class LegacySession {
+  readonly id = randomUUID().slice(0, 8);
+  holder: SessionHolder | undefined;
+  closed = false;
+  closeReason = '';
+  info!: UpstreamInfo;
+  private protocolVersion = '2024-11-05';
+  private readonly client: Client;
+  private readonly log: Logger;
+
+  private constructor(
+    private readonly transport: Transport,
+    readonly capabilities: LegacyCapabilities,
+    private readonly hooks: SessionHooks,
+    log: Logger,
+  ) {
+    this.log = log.child({ session: this.id });
+    this.client = new Client(CLIENT_INFO, { capabilities: { ...capabilities } });
+    this.client.fallbackRequestHandler = (req, extra) => this.onRequest(req, extra.signal);
+    this.client.fallbackNotificationHandler = async (n) => this.onNotification(n.method, n.params as JsonObject | undefined);
+    // The SDK's cancel handler ignores request id 0 (v1 issue #2283) and would then send a late
+    // response to a request the server withdrew. Abort the handler's signal ourselves for every id.
+    this.client.setNotificationHandler(CancelledNotificationSchema, (n) => {
+      const id = n.params.requestId;
+      if (id === undefined) return;
+      sdkHandlerControllers(this.client).get(id)?.abort(n.params.reason ?? 'withdrawn by the legacy server');
+    });
+    this.client.onclose = () => this.onClose();
+    // The Client learns the negotiated revision at initialize; keep it for answer shaping.
+    const setVersion = transport.setProtocolVersion?.bind(transport);
+    transport.setProtocolVersion = (v: string) => {
+      this.protocolVersion = v;
+      setVersion?.(v);
+    };
+  }
+
+  static async connect(
+    transport: Transport,
+    capabilities: LegacyCapabilities,
+    hooks: SessionHooks,
+    log: Logger,
+    timeoutMs: number,
+  ): Promise<LegacySession> {
+    const session = new LegacySession(transport, capabilities, hooks, log);
+    try {
+      await session.client.connect(transport, { timeout: timeoutMs });
+    } catch (err) {
+      await session.close('initialize failed').catch(() => {});
+      throw err;
+    }
+    const serverInfo = session.client.getServerVersion();
+    const caps = session.client.getServerCapabilities();
+    if (!serverInfo || !caps) throw new Error('legacy server sent no serverInfo/capabilities');
+    const instructions = session.client.getInstructions();
+    session.info = {
+      serverInfo: serverInfo as UpstreamInfo['serverInfo'],
+      capabilities: caps as JsonObject,
+      protocolVersion: session.protocolVersion,
+      ...(instructions === undefined ? {} : { instructions }),
+    };
+    session.log.debug('legacy session ready', { protocolVersion: session.protocolVersion, capabilities: Object.keys(capabilities) });
+    return session;
+  }
+
+  get negotiatedVersion(): string {
+    return this.protocolVersion;
+  }
+
+  /**
+   * Sends a request and resolves with the raw result (unknown keys kept). The SDK's 60 s default
+   * timeout is replaced by the longest timer Node allows: the proxy applies its own timeouts.
+   */
+  async request(
+    method: string,
+    params: JsonObject | undefined,
+    opts: { signal?: AbortSignal; onprogress?: (p: JsonObject) => void } = {},
+  ): Promise<JsonObject> {
+    const options = {
+      timeout: MAX_TIMER_MS,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.onprogress ? { onprogress: opts.onprogress as (p: unknown) => void } : {}),
+    };
+    return (await this.client.request({ method, ...(params ? { params } : {}) } as never, ResultSchema, options)) as JsonObject;
+  }
+
+  async notify(method: string, params?: JsonObject): Promise<void> {
+    await this.client.notification({ method, ...(params ? { params } : {}) } as never);
+  }
+
+  async close(reason: string): Promise<void> {
+    if (this.closed) return;
+    this.closeReason ||= reason;
+    const t = this.transport as Transport & { terminateSession?: () => Promise<void> };
+    // Ending an HTTP session politely (DELETE) is best effort: the server may already be gone.
+    await t.terminateSession?.().catch(() => {});
+    await this.client.close().catch(() => {});
+    this.onClose();
+  }
+
+  private async onRequest(req: JSONRPCRequest, withdrawn: AbortSignal): Promise<JsonObject> {
+    const request: ServerRequest = { id: req.id, method: req.method, params: req.params as JsonObject | undefined };
+    if (this.holder) return this.holder.onServerRequest(request, withdrawn);
+    return this.hooks.answerLocally(request, this);
+  }
+
+  private onNotification(method: string, params: JsonObject | undefined): void {
+    if (method === 'notifications/message') {
+      if (this.holder && params) this.holder.onLog(params);
+      else this.log.debug('legacy log message outside a call', { level: params?.['level'] });
+      return;
+    }
+    if (CHANGE_METHODS.has(method)) this.hooks.onChange(method, params);
+  }
+
+  private onClose(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.closeReason ||= 'the legacy server closed the connection';
+    this.log.info('legacy session closed', { reason: this.closeReason });
+    this.hooks.onClosed(this);
+  }
+}
+
+/** The SDK keeps one AbortController per in-flight incoming request in a private map. */
+function sdkHandlerControllers(client: Client): Map<RequestId, AbortController> {
+  return (client as unknown as { _requestHandlerAbortControllers: Map<RequestId, AbortController> })._requestHandlerAbortControllers;
+}
+
+export function isMcpError(err: unknown): err is McpError {
+  return err instanceof McpError;
+}

@@ -1,0 +1,30 @@
+// Legacy stdio: one child process per legacy session. The child gets the proxy's whole environment
+// (the SDK's default passes only six variables) and its stderr is relayed into our structured log.
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Logger } from '../telemetry/logger.js';
+
+export interface StdioTarget {
+  command: string;
+  args: readonly string[];
+  cwd?: string;
+  env?: Record<string, string>;
+}
+
+export function createStdioTransport(target: StdioTarget, log: Logger): StdioClientTransport {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  const transport = new StdioClientTransport({
+    command: target.command,
+    args: [...target.args],
+    env: { ...env, ...target.env },
+    stderr: 'pipe',
+    ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
+  });
+  const stderr = transport.stderr;
+  if (stderr) {
+    createInterface({ input: stderr as Readable }).on('line', (line) => log.debug('legacy server stderr', { line }));
+  }
+  return transport;
+}

@@ -1,0 +1,130 @@
+// The upstream cluster: how to open a legacy session to the configured server, the pool of them,
+// a control session that describes the server and carries resource subscriptions, and the
+// non-interactive forwarding path (lists, completion, vendor methods).
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { LegacyCapabilities } from '../bridge/capabilities.js';
+import { answerLocally } from '../bridge/local-answers.js';
+import type { ProxyConfig, UpstreamTarget } from '../config/types.js';
+import type { Logger } from '../telemetry/logger.js';
+import { createHttpTransport } from './http-transport.js';
+import { SessionPool } from './pool.js';
+import { LegacySession, type JsonObject, type SessionHooks, type UpstreamInfo } from './session.js';
+import { createStdioTransport } from './stdio-transport.js';
+
+export type ChangeListener = (method: string, params: JsonObject | undefined) => void;
+
+export class Upstream {
+  readonly pool: SessionPool;
+  private control: Promise<LegacySession> | undefined;
+  private described: UpstreamInfo | undefined;
+  private readonly listeners = new Set<ChangeListener>();
+  private readonly subscriptions = new Map<string, number>();
+  private readonly sweeper: NodeJS.Timeout;
+  private readonly hooks: SessionHooks;
+
+  constructor(
+    private readonly config: Pick<ProxyConfig, 'upstream' | 'maxSessions' | 'sessionWaitMs' | 'idleSessionTtlMs' | 'connectTimeoutMs' | 'roots'>,
+    private readonly log: Logger,
+  ) {
+    this.hooks = {
+      answerLocally: async (req, session) => {
+        const answer = answerLocally(req.method, this.config.roots);
+        this.log.info('answered a legacy request locally (no interactive call holds the session)', { session: session.id, method: req.method });
+        if ('error' in answer) throw new McpError(answer.error.code, answer.error.message);
+        return answer.result;
+      },
+      onChange: (method, params) => {
+        for (const l of this.listeners) l(method, params);
+      },
+      onClosed: (session) => this.pool.forget(session),
+    };
+    this.pool = new SessionPool({
+      maxSessions: config.maxSessions,
+      waitMs: config.sessionWaitMs,
+      idleTtlMs: config.idleSessionTtlMs,
+      connect: (caps) => this.open(caps, this.hooks),
+      log,
+    });
+    this.sweeper = setInterval(() => this.pool.sweepIdle(), Math.min(config.idleSessionTtlMs, 30_000));
+    this.sweeper.unref();
+  }
+
+  /** The legacy server's identity and capabilities, from the most recent initialize. */
+  async describe(): Promise<UpstreamInfo> {
+    if (this.described) return this.described;
+    const session = await this.controlSession();
+    this.described = session.info;
+    return session.info;
+  }
+
+  onChange(listener: ChangeListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Forwards a non-interactive request on a shared session with the request's capability set. */
+  async forward(method: string, params: JsonObject | undefined, caps: LegacyCapabilities, signal?: AbortSignal): Promise<JsonObject> {
+    const lease = await this.pool.acquire(caps, 'shared');
+    try {
+      return await lease.session.request(method, params, signal ? { signal } : {});
+    } finally {
+      if (lease.session.closed) lease.discard('session closed');
+      else lease.release();
+    }
+  }
+
+  /** Reference-counted legacy resources/subscribe on the control session. */
+  async subscribe(uri: string): Promise<void> {
+    const n = this.subscriptions.get(uri) ?? 0;
+    this.subscriptions.set(uri, n + 1);
+    if (n === 0) await (await this.controlSession()).request('resources/subscribe', { uri });
+  }
+
+  async unsubscribe(uri: string): Promise<void> {
+    const n = this.subscriptions.get(uri) ?? 0;
+    if (n <= 1) {
+      this.subscriptions.delete(uri);
+      if (n === 1) await (await this.controlSession()).request('resources/unsubscribe', { uri }).catch(() => {});
+    } else this.subscriptions.set(uri, n - 1);
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.sweeper);
+    const control = this.control;
+    this.control = undefined;
+    await Promise.all([this.pool.close(), control?.then((s) => s.close('proxy shutting down'), () => {})]);
+  }
+
+  /** The control session is outside the pool and re-opened (with its subscriptions) if it dies. */
+  private controlSession(): Promise<LegacySession> {
+    if (!this.control) {
+      const hooks: SessionHooks = {
+        ...this.hooks,
+        onClosed: () => {
+          this.control = undefined;
+        },
+      };
+      const opening = this.open({}, hooks).then(async (session) => {
+        this.described = session.info;
+        for (const uri of this.subscriptions.keys()) await session.request('resources/subscribe', { uri }).catch(() => {});
+        return session;
+      });
+      opening.catch(() => {
+        if (this.control === opening) this.control = undefined;
+      });
+      this.control = opening;
+    }
+    return this.control;
+  }
+
+  private async open(caps: LegacyCapabilities, hooks: SessionHooks): Promise<LegacySession> {
+    const session = await LegacySession.connect(this.transport(this.config.upstream), caps, hooks, this.log, this.config.connectTimeoutMs);
+    this.described = session.info;
+    return session;
+  }
+
+  private transport(target: UpstreamTarget): Transport {
+    return target.kind === 'stdio' ? createStdioTransport(target, this.log) : createHttpTransport(target.url);
+  }
+}
