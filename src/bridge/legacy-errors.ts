@@ -15,7 +15,8 @@ export type TranslatedError =
   | { kind: 'url_required'; message: string; elicitations: Record<string, unknown>[] };
 
 export function stripSdkPrefix(message: string): string {
-  return message.replace(/^MCP error -?\d+: /, '');
+  // v1 servers put the prefix on the wire too, so the client's copy can carry it twice.
+  return message.replace(/^(MCP error -?\d+: )+/, '');
 }
 
 export function translateLegacyError(code: number, rawMessage: string, data: unknown): TranslatedError {

@@ -10,6 +10,7 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { Logger } from '../telemetry/logger.js';
 import type { Upstream } from '../upstream/upstream.js';
 import { createChangeRelay } from './changes.js';
+import { invalidRetryParams } from './retry-params.js';
 import { createFrontServer, type FrontDeps } from './server-factory.js';
 
 export const MCP_PATH = '/mcp';
@@ -37,7 +38,12 @@ export async function startHttpFront(host: string, port: number, deps: FrontDeps
   if (isLoopback(host)) app.use(localhostHostValidation(), localhostOriginValidation());
   app.use(MCP_PATH, express.json({ limit: MAX_BODY }), parseErrors);
   app.all(MCP_PATH, async (req: Request, res: Response) => {
-    const body = req.body as { method?: unknown; params?: Record<string, unknown> } | undefined;
+    const body = req.body as { id?: unknown; method?: unknown; params?: Record<string, unknown> } | undefined;
+    const invalid = invalidRetryParams(body);
+    if (invalid) {
+      res.status(200).json({ jsonrpc: '2.0', id: body?.id ?? null, error: invalid });
+      return;
+    }
     if (body?.method === 'subscriptions/listen') await holdResourceSubscriptions(body.params, res, upstream, log);
     const method = req.header('mcp-method') ?? '';
     const serve = INTERACTIVE_METHODS.has(method) ? serveStreaming : servePlain;

@@ -3,7 +3,7 @@
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ProxyError, UpstreamError, toWireError, type WireError } from '../errors.js';
-import { translateLegacyError } from '../bridge/legacy-errors.js';
+import { stripSdkPrefix, translateLegacyError } from '../bridge/legacy-errors.js';
 import type { Logger } from '../telemetry/logger.js';
 
 export function toProtocolError(err: unknown, log: Logger): ProtocolError {
@@ -17,7 +17,7 @@ function wireErrorOf(err: unknown, log: Logger): WireError {
   if (err instanceof UpstreamError) return err.wire;
   if (err instanceof McpError) {
     if (err.code === -32000 || err.code === -32001) {
-      return { code: -32603, message: `the legacy server did not complete the request: ${err.message.replace(/^MCP error -?\d+: /, '')}` };
+      return { code: -32603, message: `the legacy server did not complete the request: ${stripSdkPrefix(err.message)}` };
     }
     const t = translateLegacyError(err.code, err.message, err.data);
     // URL elicitation can only be asked for on an interactive method.

@@ -1,0 +1,34 @@
+// The official 2026-07-28 client (v2), pinned to 2026-07-28, with canned answers for the three
+// input kinds. Auto-fulfilment is on: input_required rounds are answered and retried by the SDK.
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+
+export interface Answers {
+  elicit?: (params: Record<string, unknown>) => Record<string, unknown>;
+  sample?: (params: Record<string, unknown>) => Record<string, unknown>;
+  roots?: () => Record<string, unknown>;
+}
+
+export const DEFAULT_ANSWERS: Required<Answers> = {
+  elicit: (p) => (p['mode'] === 'url' ? { action: 'accept' } : { action: 'accept', content: { name: 'Ada', first: 'one', second: 'two', color: 'teal', hint: 'h', who: 'world' } }),
+  sample: () => ({ role: 'assistant', content: { type: 'text', text: 'sampled text' }, model: 'test-model', stopReason: 'endTurn' }),
+  roots: () => ({ roots: [{ uri: 'file:///work/project', name: 'project' }] }),
+};
+
+export async function connectClient(
+  url: string,
+  caps: Record<string, unknown> = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} },
+  answers: Answers = {},
+): Promise<Client> {
+  const a = { ...DEFAULT_ANSWERS, ...answers };
+  const client = new Client({ name: 'e2e', version: '1.0.0' }, { capabilities: caps, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  if (caps['elicitation']) client.setRequestHandler('elicitation/create', async (req) => a.elicit(req.params as never) as never);
+  if (caps['sampling']) client.setRequestHandler('sampling/createMessage', async (req) => a.sample(req.params as never) as never);
+  if (caps['roots']) client.setRequestHandler('roots/list', async () => a.roots() as never);
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return client;
+}
+
+export function textOf(result: unknown): string {
+  const content = (result as { content?: Array<{ type: string; text?: string }> }).content ?? [];
+  return content.map((c) => c.text ?? '').join('');
+}

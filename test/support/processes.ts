@@ -1,0 +1,101 @@
+// Real processes for end-to-end tests: the proxy binary and legacy fixtures. Every child is
+// tracked and killed when the test process ends, so a failing test never leaks one.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { once } from 'node:events';
+
+export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export const PROXY_BIN = `${ROOT}bin/mrtr-proxy.js`;
+export const FIXTURE = `${ROOT}dist/test/fixtures/legacy-server.js`;
+export const EVERYTHING = `${ROOT}node_modules/@modelcontextprotocol/server-everything/dist/index.js`;
+/** A fixed, valid state key so tests can run two instances that share it. */
+export const TEST_STATE_KEY = Buffer.alloc(32, 7).toString('base64url');
+
+const children = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const c of children) c.kill('SIGKILL');
+});
+
+export interface Running {
+  child: ChildProcess;
+  /** Everything written to stderr so far. */
+  stderr(): string;
+  /** The first capture group of `ready` once it appeared on stderr. */
+  ready: string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export async function startProcess(command: string, args: string[], ready: RegExp, opts: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<Running> {
+  const child = spawn(command, args, { env: { ...process.env, ...opts.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  let err = '';
+  child.stdout!.resume();
+  const match = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`not ready after ${opts.timeoutMs ?? 15000} ms: ${command} ${args.join(' ')}\n${err}`)), opts.timeoutMs ?? 15000);
+    child.stderr!.on('data', (d: Buffer) => {
+      err += d.toString();
+      const m = ready.exec(err);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1] ?? m[0]);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code} before ready: ${command} ${args.join(' ')}\n${err}`));
+    });
+  });
+  return {
+    child,
+    ready: match,
+    stderr: () => err,
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      const exited = once(child, 'exit');
+      child.kill(signal);
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      const [code] = (await exited) as [number | null];
+      clearTimeout(timer);
+      return code;
+    },
+  };
+}
+
+export interface Proxy extends Running {
+  url: string;
+}
+
+export async function startProxy(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Proxy> {
+  const p = await startProcess(process.execPath, [PROXY_BIN, '--port', '0', ...args], /listening on (http:\/\/[^"\s]+)/, {
+    env: { MRTR_STATE_KEY: TEST_STATE_KEY, ...env },
+  });
+  return { ...p, url: p.ready };
+}
+
+/** The test fixture over Streamable HTTP on a free port; resolves with its URL. */
+export async function startHttpFixture(env: NodeJS.ProcessEnv = {}): Promise<Running & { url: string }> {
+  const p = await startProcess(process.execPath, [FIXTURE, '--http', '0'], /fixture listening on (http:\/\/\S+)/, { env });
+  return { ...p, url: p.ready };
+}
+
+/** Whether a process with this pid still exists. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Direct children of a pid (Linux /proc), to check that legacy children do not leak. */
+export async function childPids(pid: number): Promise<number[]> {
+  const { readFile } = await import('node:fs/promises');
+  try {
+    const list = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8');
+    return list.trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,86 @@
+// Raw 2026-07-28 HTTP for tests that must see exactly what is on the wire (status codes, error
+// codes, requestState), without any client library smoothing it over.
+
+export const PROTOCOL = '2026-07-28';
+export type Caps = Record<string, unknown>;
+
+export interface RpcOptions {
+  caps?: Caps;
+  id?: number | string;
+  headers?: Record<string, string>;
+  /** Extra `_meta` keys (progressToken, logLevel, ...). */
+  meta?: Record<string, unknown>;
+  signal?: AbortSignal;
+}
+
+export interface RpcReply {
+  status: number;
+  /** The final JSON-RPC response. */
+  body: { jsonrpc: '2.0'; id?: unknown; result?: Record<string, unknown>; error?: { code: number; message: string; data?: unknown } };
+  /** Notifications that came before it on an SSE stream. */
+  notifications: Array<{ method: string; params?: Record<string, unknown> }>;
+}
+
+let nextId = 1;
+
+export async function rpc(url: string, method: string, params: Record<string, unknown> = {}, opts: RpcOptions = {}): Promise<RpcReply> {
+  const body = {
+    jsonrpc: '2.0',
+    id: opts.id ?? nextId++,
+    method,
+    params: {
+      ...params,
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': PROTOCOL,
+        'io.modelcontextprotocol/clientInfo': { name: 'raw-test', version: '1' },
+        'io.modelcontextprotocol/clientCapabilities': opts.caps ?? {},
+        ...opts.meta,
+      },
+    },
+  };
+  const name = typeof params['name'] === 'string' ? params['name'] : typeof params['uri'] === 'string' ? params['uri'] : undefined;
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': PROTOCOL,
+    'mcp-method': method,
+    ...(name ? { 'mcp-name': name } : {}),
+    ...opts.headers,
+  };
+  return post(url, JSON.stringify(body), headers, opts.signal);
+}
+
+export async function post(url: string, body: string, headers: Record<string, string>, signal?: AbortSignal): Promise<RpcReply> {
+  const res = await fetch(url, { method: 'POST', body, headers, ...(signal ? { signal } : {}) });
+  const text = await res.text();
+  const type = res.headers.get('content-type') ?? '';
+  if (!type.includes('text/event-stream')) {
+    return { status: res.status, body: text ? JSON.parse(text) : {}, notifications: [] };
+  }
+  const messages = parseSse(text);
+  const final = messages.filter((m) => 'result' in m || 'error' in m).pop();
+  if (!final) throw new Error(`SSE stream ended without a response: ${text}`);
+  return { status: res.status, body: final as RpcReply['body'], notifications: messages.filter((m) => 'method' in m) as RpcReply['notifications'] };
+}
+
+export function parseSse(text: string): Array<Record<string, unknown>> {
+  const out: Array<Record<string, unknown>> = [];
+  for (const event of text.split(/\r?\n\r?\n/)) {
+    const data = event
+      .split(/\r?\n/)
+      .filter((l) => l.startsWith('data:'))
+      .map((l) => l.slice(5).trimStart())
+      .join('\n');
+    if (data) out.push(JSON.parse(data) as Record<string, unknown>);
+  }
+  return out;
+}
+
+/** Asserts an input_required result and returns it typed. */
+export function inputRequired(reply: RpcReply): { inputRequests: Record<string, { method: string; params?: Record<string, unknown> }>; requestState: string } {
+  const r = reply.body.result;
+  if (!r || r['resultType'] !== 'input_required') throw new Error(`expected input_required, got ${JSON.stringify(reply.body)}`);
+  return r as never;
+}
+
+export const ALL_CAPS: Caps = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} };
