@@ -63,9 +63,13 @@ export function partitionAnswers(asked: readonly AskedInput[], responses: unknow
 export function adaptAnswer(method: InputMethod, answer: Record<string, unknown>, legacyVersion: string): { ok: true; result: Record<string, unknown> } | { ok: false; message: string } {
   if (method !== 'sampling/createMessage' || legacyVersion >= '2025-11-25') return { ok: true, result: answer };
   const content = answer['content'];
-  if (!Array.isArray(content)) return { ok: true, result: answer };
-  if (content.length !== 1) {
+  if (Array.isArray(content) && content.length !== 1) {
     return { ok: false, message: `the legacy server speaks ${legacyVersion}, which takes exactly one sampling content block; got ${content.length}` };
   }
-  return { ok: true, result: { ...answer, content: content[0] } };
+  const block = Array.isArray(content) ? (content[0] as unknown) : content;
+  const type = typeof block === 'object' && block !== null ? (block as Record<string, unknown>)['type'] : undefined;
+  if (type === 'tool_use' || type === 'tool_result') {
+    return { ok: false, message: `the legacy server speaks ${legacyVersion}, which has no sampling tool use; got a ${String(type)} block` };
+  }
+  return { ok: true, result: { ...answer, content: block } };
 }

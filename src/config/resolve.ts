@@ -14,6 +14,7 @@ const OPTIONS = {
   'state-key': { type: 'string' },
   'interaction-ttl': { type: 'string' },
   'max-sessions': { type: 'string' },
+  'spare-sessions': { type: 'string' },
   'session-wait': { type: 'string' },
   'call-timeout': { type: 'string' },
   'gather-window': { type: 'string' },
@@ -60,6 +61,7 @@ function resolveConfig(v: Values, command: readonly string[], env: Record<string
     stateKey: stateKey(v['state-key'] ?? env['MRTR_STATE_KEY'], v['state-key'] !== undefined),
     interactionTtlMs: integer('--interaction-ttl', v['interaction-ttl'], D.DEFAULT_INTERACTION_TTL_S, 1, 86_400) * 1000,
     maxSessions: integer('--max-sessions', v['max-sessions'], D.DEFAULT_MAX_SESSIONS, 1, 100_000),
+    spareSessions: integer('--spare-sessions', v['spare-sessions'], D.DEFAULT_SPARE_SESSIONS, 0, 100),
     sessionWaitMs: integer('--session-wait', v['session-wait'], D.DEFAULT_SESSION_WAIT_S, 0, 3600) * 1000,
     callTimeoutMs: integer('--call-timeout', v['call-timeout'], D.DEFAULT_CALL_TIMEOUT_S, 1, 86_400) * 1000,
     gatherWindowMs: integer('--gather-window', v['gather-window'], D.DEFAULT_GATHER_WINDOW_MS, 0, 10_000),
@@ -102,6 +104,8 @@ function integer(flag: string, raw: string | undefined, fallback: number, min: n
 }
 
 function stateKey(raw: string | undefined, fromFlag: boolean): ProxyConfig['stateKey'] {
+  // An empty flag is a mistake (`--state-key "$UNSET"`), not a request for a throw-away key.
+  if (fromFlag && raw === '') throw new ConfigError('--state-key: empty; give a base64url 32-byte key or leave the option out');
   if (raw === undefined || raw === '') return { bytes: new Uint8Array(randomBytes(32)), generated: true };
   const source = fromFlag ? '--state-key' : 'MRTR_STATE_KEY';
   if (!/^[A-Za-z0-9_-]+$/.test(raw)) throw new ConfigError(`${source}: not base64url`);
