@@ -139,27 +139,33 @@ export class Bridge {
     this.active.add(interaction);
     interaction.sink = front.sink;
     try {
-      const stop = interaction.replay
-        ? { kind: 'input' as const, pending: interaction.unanswered() }
-        : await interaction.next({ gatherMs: this.opts.gatherWindowMs, timeoutMs: this.opts.callTimeoutMs, signal: front.signal });
-      switch (stop.kind) {
-        case 'complete':
-          this.finish(interaction, 'completed');
-          return stop.result;
-        case 'error':
-          return await this.failed(interaction, front, stop.error, stop.lost);
-        case 'input':
-          return await this.ask(interaction, front, stop.pending);
-        case 'timeout':
-          this.finish(interaction, 'cancelled', 'the proxy call timeout fired');
-          throw new ProxyError('timeout', `the legacy server did not answer within ${this.opts.callTimeoutMs / 1000}s (--call-timeout); the call was cancelled`);
-        case 'aborted':
-          this.finish(interaction, 'cancelled', 'the client cancelled the request');
-          throw new ProxyError('upstream_failed', 'the request was cancelled by the client');
-      }
+      return await this.decide(interaction, front);
     } finally {
+      // Progress and log lines the legacy server sent before its answer go out before it.
+      await interaction.flush();
       interaction.sink = undefined;
       this.active.delete(interaction);
+    }
+  }
+
+  private async decide(interaction: Interaction, front: FrontCall): Promise<JsonObject> {
+    const stop = interaction.replay
+      ? { kind: 'input' as const, pending: interaction.unanswered() }
+      : await interaction.next({ gatherMs: this.opts.gatherWindowMs, timeoutMs: this.opts.callTimeoutMs, signal: front.signal });
+    switch (stop.kind) {
+      case 'complete':
+        this.finish(interaction, 'completed');
+        return stop.result;
+      case 'error':
+        return await this.failed(interaction, front, stop.error, stop.lost);
+      case 'input':
+        return await this.ask(interaction, front, stop.pending);
+      case 'timeout':
+        this.finish(interaction, 'cancelled', 'the proxy call timeout fired');
+        throw new ProxyError('timeout', `the legacy server did not answer within ${this.opts.callTimeoutMs / 1000}s (--call-timeout); the call was cancelled`);
+      case 'aborted':
+        this.finish(interaction, 'cancelled', 'the client cancelled the request');
+        throw new ProxyError('upstream_failed', 'the request was cancelled by the client');
     }
   }
 

@@ -47,6 +47,8 @@ export class Interaction implements SessionHolder {
   private lease: Lease | undefined;
   private callAbort: AbortController | undefined;
   private wake: (() => void) | undefined;
+  /** Notifications on their way to the front; the final answer waits for them (ordering). */
+  private readonly relaying = new Set<Promise<void>>();
 
   constructor(
     readonly handle: string,
@@ -172,13 +174,24 @@ export class Interaction implements SessionHolder {
     const level = String(params['level'] ?? 'info');
     if (!this.sink || wanted === undefined) return;
     if (LOG_SEVERITY.indexOf(level) < LOG_SEVERITY.indexOf(wanted)) return;
-    void this.sink.notify({ method: 'notifications/message', params }).catch(() => {});
+    this.relay(this.sink, { method: 'notifications/message', params });
   }
 
   private onProgress(p: JsonObject): void {
     const token = this.sink?.progressToken;
     if (!this.sink || token === undefined) return; // suspended, or the client did not ask: drop
-    void this.sink.notify({ method: 'notifications/progress', params: { ...p, progressToken: token } }).catch(() => {});
+    this.relay(this.sink, { method: 'notifications/progress', params: { ...p, progressToken: token } });
+  }
+
+  /** Resolves once every notification relayed so far has been handed to the front. */
+  async flush(): Promise<void> {
+    await Promise.all(this.relaying);
+  }
+
+  private relay(sink: FrontSink, notification: { method: string; params: JsonObject }): void {
+    const sent = sink.notify(notification).catch(() => {});
+    this.relaying.add(sent);
+    void sent.finally(() => this.relaying.delete(sent));
   }
 
   private settle(outcome: Outcome): void {

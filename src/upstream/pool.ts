@@ -21,6 +21,8 @@ export interface Lease {
 
 export interface PoolOptions {
   maxSessions: number;
+  /** Idle sessions kept ready per capability set in use, so the next interactive call does not wait for a start-up. */
+  spareSessions: number;
   waitMs: number;
   idleTtlMs: number;
   connect(caps: LegacyCapabilities): Promise<LegacySession>;
@@ -30,6 +32,7 @@ export interface PoolOptions {
 
 interface Entry {
   session: LegacySession;
+  caps: LegacyCapabilities;
   key: string;
   held: boolean;
   shared: number;
@@ -50,6 +53,10 @@ export class SessionPool {
   private readonly waiters: Waiter[] = [];
   private connecting = 0;
   private closing = false;
+  /** Sessions being closed; shutdown waits for them so no legacy child outlives the proxy. */
+  private readonly closingSessions = new Set<Promise<void>>();
+  /** Spare sessions being started, per capability key. */
+  private readonly warming = new Map<string, number>();
   private readonly now: () => number;
 
   constructor(private readonly opts: PoolOptions) {
@@ -109,8 +116,8 @@ export class SessionPool {
       clearTimeout(w.timer);
       w.reject(new ProxyError('upstream_unavailable', 'the proxy is shutting down'));
     }
-    await Promise.all([...this.entries].map((e) => e.session.close('proxy shutting down')));
-    this.entries.clear();
+    for (const e of [...this.entries]) this.remove(e, 'proxy shutting down');
+    await Promise.all(this.closingSessions);
   }
 
   private tryTake(key: string, mode: LeaseMode): Lease | undefined {
@@ -149,7 +156,7 @@ export class SessionPool {
       this.drain();
       throw new ProxyError('upstream_unavailable', `the legacy session closed right after opening: ${session.closeReason}`);
     }
-    const entry: Entry = { session, key, held: false, shared: 0, idleSince: this.now() };
+    const entry: Entry = { session, caps, key, held: false, shared: 0, idleSince: this.now() };
     this.entries.add(entry);
     if (this.closing) {
       this.remove(entry, 'proxy shutting down');
@@ -158,9 +165,38 @@ export class SessionPool {
     return this.lease(entry, mode);
   }
 
+  /** Starts idle sessions for `key` in the background until `spareSessions` are ready or starting. */
+  private keepSpares(caps: LegacyCapabilities, key: string): void {
+    let ready = this.warming.get(key) ?? 0;
+    for (const e of this.entries) if (e.key === key && !e.held && e.shared === 0 && !e.session.closed) ready++;
+    for (; ready < this.opts.spareSessions && !this.closing; ready++) {
+      if (this.entries.size + this.connecting >= this.opts.maxSessions) return;
+      this.connecting++;
+      this.warming.set(key, (this.warming.get(key) ?? 0) + 1);
+      this.opts
+        .connect(caps)
+        .then(
+          (session) => {
+            if (session.closed) return;
+            const entry: Entry = { session, caps, key, held: false, shared: 0, idleSince: this.now() };
+            this.entries.add(entry);
+            if (this.closing) this.remove(entry, 'proxy shutting down');
+          },
+          (err: Error) => this.opts.log.warn('could not start a spare legacy session', { error: err.message }),
+        )
+        .finally(() => {
+          this.connecting--;
+          this.warming.set(key, (this.warming.get(key) ?? 1) - 1);
+          this.drain();
+        });
+    }
+  }
+
   private lease(entry: Entry, mode: LeaseMode): Lease {
-    if (mode === 'exclusive') entry.held = true;
-    else entry.shared++;
+    if (mode === 'exclusive') {
+      entry.held = true;
+      this.keepSpares(entry.caps, entry.key);
+    } else entry.shared++;
     let done = false;
     const finish = () => {
       if (done) return false;
@@ -184,7 +220,9 @@ export class SessionPool {
   private remove(entry: Entry, reason: string): void {
     this.entries.delete(entry);
     this.opts.log.debug('closing legacy session', { session: entry.session.id, reason });
-    void entry.session.close(reason);
+    const closing = entry.session.close(reason).catch(() => {});
+    this.closingSessions.add(closing);
+    void closing.finally(() => this.closingSessions.delete(closing));
     this.drain();
   }
 

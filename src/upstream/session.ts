@@ -40,6 +40,8 @@ export interface UpstreamInfo {
   protocolVersion: string;
 }
 
+const STREAM_FAILURE = /SSE stream disconnected|Maximum reconnection attempts|Failed to reconnect|fetch failed|ECONNREFUSED|ECONNRESET/;
+const LIVENESS_TIMEOUT_MS = 5000;
 const CLIENT_INFO = { name: 'mrtr-proxy', version: '0.1.0' };
 const CHANGE_METHODS = new Set([
   'notifications/tools/list_changed',
@@ -57,6 +59,7 @@ export class LegacySession {
   private protocolVersion = '2024-11-05';
   private readonly client: Client;
   private readonly log: Logger;
+  private probing = false;
 
   private constructor(
     private readonly transport: Transport,
@@ -76,6 +79,7 @@ export class LegacySession {
       sdkHandlerControllers(this.client).get(id)?.abort(n.params.reason ?? 'withdrawn by the legacy server');
     });
     this.client.onclose = () => this.onClose();
+    this.client.onerror = (err) => this.onTransportError(err);
     // The Client learns the negotiated revision at initialize; keep it for answer shaping.
     const setVersion = transport.setProtocolVersion?.bind(transport);
     transport.setProtocolVersion = (v: string) => {
@@ -160,6 +164,26 @@ export class LegacySession {
       return;
     }
     if (CHANGE_METHODS.has(method)) this.hooks.onChange(method, params);
+  }
+
+  /**
+   * A broken HTTP stream can strand a pending request forever: the SDK only resumes streams that
+   * sent a priming event, and gives up silently after its retries. On such an error, ping the
+   * server; if it does not answer, the session is dead and closing it fails every pending call.
+   */
+  private onTransportError(err: Error): void {
+    this.log.debug('legacy transport error', { error: err.message });
+    if (this.closed || this.probing || !STREAM_FAILURE.test(err.message)) return;
+    this.probing = true;
+    this.client
+      .ping({ timeout: LIVENESS_TIMEOUT_MS })
+      .then(
+        () => undefined,
+        (pingErr: Error) => this.close(`the legacy server stopped responding (${err.message}; ping: ${pingErr.message})`),
+      )
+      .finally(() => {
+        this.probing = false;
+      });
   }
 
   private onClose(): void {

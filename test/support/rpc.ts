@@ -84,3 +84,57 @@ export function inputRequired(reply: RpcReply): { inputRequests: Record<string, 
 }
 
 export const ALL_CAPS: Caps = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} };
+
+/** Opens a subscriptions/listen stream and collects its messages until closed. */
+export async function listen(url: string, notifications: Record<string, unknown>): Promise<{ messages: Array<Record<string, unknown>>; next(pred: (m: Record<string, unknown>) => boolean, ms?: number): Promise<Record<string, unknown>>; close(): void }> {
+  const abort = new AbortController();
+  const res = await fetch(url, {
+    method: 'POST',
+    signal: abort.signal,
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': PROTOCOL, 'mcp-method': 'subscriptions/listen' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 'listen-1',
+      method: 'subscriptions/listen',
+      params: { notifications, _meta: { 'io.modelcontextprotocol/protocolVersion': PROTOCOL, 'io.modelcontextprotocol/clientCapabilities': {} } },
+    }),
+  });
+  const messages: Array<Record<string, unknown>> = [];
+  const waiters = new Set<() => void>();
+  void (async () => {
+    const decoder = new TextDecoder();
+    let buf = '';
+    try {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        buf += decoder.decode(chunk, { stream: true });
+        const events = buf.split(/\r?\n\r?\n/);
+        buf = events.pop() ?? '';
+        for (const m of parseSse(events.join('\n\n'))) messages.push(m);
+        for (const w of waiters) w();
+      }
+    } catch {
+      /* aborted */
+    }
+  })();
+  return {
+    messages,
+    close: () => abort.abort(),
+    next: (pred, ms = 5000) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          const m = messages.find(pred);
+          if (m) {
+            waiters.delete(check);
+            clearTimeout(timer);
+            resolve(m);
+          }
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`no matching listen message in ${ms} ms; got ${JSON.stringify(messages)}`));
+        }, ms);
+        waiters.add(check);
+        check();
+      }),
+  };
+}

@@ -1,0 +1,70 @@
+// The proxy in front of a legacy Streamable HTTP server (v1 SDK, sessionful), including change
+// notifications to listen subscribers and what the proxy sends upstream.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Client } from '@modelcontextprotocol/client';
+import { connectClient, textOf } from '../support/client.js';
+import { startHttpFixture, startProxy, type Proxy, type Running } from '../support/processes.js';
+import { inputRequired, listen, rpc } from '../support/rpc.js';
+
+describe('bridge over a Streamable HTTP legacy server', () => {
+  let upstream: Running & { url: string };
+  let proxy: Proxy;
+  let client: Client;
+  before(async () => {
+    upstream = await startHttpFixture();
+    proxy = await startProxy(['--upstream', upstream.url]);
+    client = await connectClient(proxy.url);
+  });
+  after(async () => {
+    await client?.close();
+    await proxy?.stop();
+    await upstream?.stop();
+  });
+
+  it('bridges elicitation, sampling and roots over HTTP', async () => {
+    assert.equal(textOf(await client.callTool({ name: 'ask-name', arguments: {} })), 'Hello, Ada!');
+    assert.equal(textOf(await client.callTool({ name: 'ask-all', arguments: {} })), 'color=teal model=test-model said=sampled text roots=file:///work/project');
+    assert.equal(textOf(await client.callTool({ name: 'ask-twice', arguments: {} })), 'first=one second=two');
+  });
+
+  it('lists tools of the session with the request\'s capabilities', async () => {
+    const tools = await client.listTools();
+    assert.ok(tools.tools.some((t) => t.name === 'ask-name'));
+  });
+
+  it('never passes the client\'s credentials or headers upstream', async () => {
+    const r = await rpc(proxy.url, 'tools/call', { name: 'headers', arguments: {} }, { headers: { authorization: 'Bearer client-secret', cookie: 'sid=1', 'x-custom': 'y' } });
+    const seen = JSON.parse(textOf(r.body.result)) as Record<string, string>;
+    assert.equal(seen['authorization'], undefined);
+    assert.equal(seen['cookie'], undefined);
+    assert.equal(seen['x-custom'], undefined);
+    assert.ok(seen['mcp-session-id'], 'the proxy uses its own legacy session');
+    assert.doesNotMatch(proxy.stderr(), /client-secret/);
+  });
+
+  it('relays resources/updated and list_changed to listen subscribers', async () => {
+    const stream = await listen(proxy.url, { resourceSubscriptions: ['fixture://static'], toolsListChanged: true });
+    try {
+      await stream.next((m) => m['method'] === 'notifications/subscriptions/acknowledged');
+      await new Promise((r) => setTimeout(r, 200)); // let the legacy subscribe land
+      await rpc(proxy.url, 'tools/call', { name: 'touch', arguments: { uri: 'fixture://static' } });
+      const updated = await stream.next((m) => m['method'] === 'notifications/resources/updated');
+      assert.equal((updated['params'] as Record<string, unknown>)['uri'], 'fixture://static');
+      assert.equal(((updated['params'] as Record<string, Record<string, unknown>>)['_meta'])!['io.modelcontextprotocol/subscriptionId'], 'listen-1');
+      await rpc(proxy.url, 'tools/call', { name: 'add-tool', arguments: { name: 'late-tool' } });
+      await stream.next((m) => m['method'] === 'notifications/tools/list_changed');
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('fails calls clearly when the legacy server goes away, without hanging', async () => {
+    const pending = inputRequired(await rpc(proxy.url, 'tools/call', { name: 'ask-name', arguments: {} }, { caps: { elicitation: {} } }));
+    await upstream.stop('SIGKILL');
+    const retry = await rpc(proxy.url, 'tools/call', { name: 'ask-name', arguments: {}, requestState: pending.requestState, inputResponses: { 'elicitation-1': { action: 'accept', content: { name: 'X' } } } }, { caps: { elicitation: {} } });
+    assert.equal(retry.body.error?.code, -32603, JSON.stringify(retry.body));
+    const fresh = await rpc(proxy.url, 'tools/call', { name: 'echo', arguments: { text: 'x' } });
+    assert.equal(fresh.body.error?.code, -32603, JSON.stringify(fresh.body));
+  });
+});

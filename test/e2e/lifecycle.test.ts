@@ -1,0 +1,132 @@
+// Failures over time: legacy servers that crash, hang or withdraw their requests; interactions
+// nobody resumes; a full pool; client cancellation; shutdown. None may hang or leak a process.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { alive, childPids, FIXTURE, startProxy } from '../support/processes.js';
+import { inputRequired, rpc } from '../support/rpc.js';
+import { textOf } from '../support/client.js';
+
+const ELICIT = { elicitation: {} };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor(cond: () => Promise<boolean> | boolean, ms = 5000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await sleep(50);
+  }
+}
+
+describe('lifecycle', () => {
+  it('fails a call whose legacy child exits, and replaces the child', async () => {
+    const proxy = await startProxy(['--', process.execPath, FIXTURE]);
+    try {
+      const r = await rpc(proxy.url, 'tools/call', { name: 'crash', arguments: {} });
+      assert.equal(r.body.error?.code, -32603);
+      assert.match(r.body.error!.message, /legacy server session ended/);
+      const next = await rpc(proxy.url, 'tools/call', { name: 'echo', arguments: { text: 'again' } });
+      assert.equal(textOf(next.body.result), 'echo: again');
+    } finally {
+      await proxy.stop();
+    }
+  });
+
+  it('tells a retry that its suspended call died with the legacy child', async () => {
+    const proxy = await startProxy(['--', process.execPath, FIXTURE]);
+    try {
+      const first = inputRequired(await rpc(proxy.url, 'tools/call', { name: 'crash-while-asking', arguments: {} }, { caps: ELICIT }));
+      await sleep(600); // the fixture exits 300 ms after asking
+      const r = await rpc(proxy.url, 'tools/call', { name: 'crash-while-asking', arguments: {}, requestState: first.requestState, inputResponses: { 'elicitation-1': { action: 'accept', content: {} } } }, { caps: ELICIT });
+      assert.equal(r.body.error?.code, -32603, JSON.stringify(r.body));
+      assert.match(r.body.error!.message, /session ended/);
+    } finally {
+      await proxy.stop();
+    }
+  });
+
+  it('cancels a call the legacy server never answers after --call-timeout', async () => {
+    const proxy = await startProxy(['--call-timeout', '1', '--', process.execPath, FIXTURE]);
+    try {
+      const started = Date.now();
+      const r = await rpc(proxy.url, 'tools/call', { name: 'hang', arguments: {} });
+      assert.equal(r.body.error?.code, -32603);
+      assert.match(r.body.error!.message, /did not answer within 1s/);
+      assert.ok(Date.now() - started < 5000);
+    } finally {
+      await proxy.stop();
+    }
+  });
+
+  it('gives the retry the outcome when the legacy server withdrew its request while suspended', async () => {
+    const proxy = await startProxy(['--', process.execPath, FIXTURE]);
+    try {
+      const first = inputRequired(await rpc(proxy.url, 'tools/call', { name: 'ask-with-timeout', arguments: { ms: 300 } }, { caps: ELICIT }));
+      await sleep(700);
+      const r = await rpc(proxy.url, 'tools/call', { name: 'ask-with-timeout', arguments: { ms: 300 }, requestState: first.requestState, inputResponses: { 'elicitation-1': { action: 'accept', content: {} } } }, { caps: ELICIT });
+      assert.match(textOf(r.body.result), /gave up waiting/);
+    } finally {
+      await proxy.stop();
+    }
+  });
+
+  it('ends an interaction nobody resumes: its legacy child is discarded', async () => {
+    const proxy = await startProxy(['--interaction-ttl', '1', '--spare-sessions', '0', '--', process.execPath, FIXTURE]);
+    try {
+      const before = new Set(await childPids(proxy.child.pid!));
+      inputRequired(await rpc(proxy.url, 'tools/call', { name: 'ask-name', arguments: {} }, { caps: ELICIT }));
+      const during = (await childPids(proxy.child.pid!)).filter((p) => !before.has(p));
+      assert.equal(during.length, 1, 'the interactive call got its own legacy session');
+      await waitFor(() => !alive(during[0]!), 6000);
+    } finally {
+      await proxy.stop();
+    }
+  });
+
+  it('bounds the wait for a legacy session when the pool is full', async () => {
+    const proxy = await startProxy(['--max-sessions', '1', '--session-wait', '1', '--', process.execPath, FIXTURE]);
+    try {
+      const held = inputRequired(await rpc(proxy.url, 'tools/call', { name: 'ask-name', arguments: {} }, { caps: ELICIT }));
+      const started = Date.now();
+      const blocked = await rpc(proxy.url, 'tools/call', { name: 'ask-name', arguments: {} }, { caps: ELICIT });
+      assert.equal(blocked.body.error?.code, -32603);
+      assert.match(blocked.body.error!.message, /no legacy session became free within 1s/);
+      assert.ok(Date.now() - started < 4000);
+      // The suspended call is unharmed and frees the session when it completes.
+      const done = await rpc(proxy.url, 'tools/call', { name: 'ask-name', arguments: {}, requestState: held.requestState, inputResponses: { 'elicitation-1': { action: 'accept', content: { name: 'Zed' } } } }, { caps: ELICIT });
+      assert.equal(textOf(done.body.result), 'Hello, Zed!');
+      const after = await rpc(proxy.url, 'tools/call', { name: 'echo', arguments: { text: 'free' } });
+      assert.equal(textOf(after.body.result), 'echo: free');
+    } finally {
+      await proxy.stop();
+    }
+  });
+
+  it('cancels the legacy call when the client closes the stream', async () => {
+    const proxy = await startProxy(['--spare-sessions', '0', '--', process.execPath, FIXTURE]);
+    try {
+      const abort = new AbortController();
+      const pending = rpc(proxy.url, 'tools/call', { name: 'slow', arguments: { ms: 30000 } }, { signal: abort.signal }).catch((e: Error) => e);
+      await sleep(500);
+      const before = await childPids(proxy.child.pid!);
+      abort.abort();
+      assert.ok((await pending) instanceof Error);
+      // The call's session is discarded (its state is unknown after a cancel) ...
+      await waitFor(async () => (await childPids(proxy.child.pid!)).length < before.length);
+      // ... and the proxy keeps serving.
+      const r = await rpc(proxy.url, 'tools/call', { name: 'echo', arguments: { text: 'still here' } });
+      assert.equal(textOf(r.body.result), 'echo: still here');
+    } finally {
+      await proxy.stop();
+    }
+  });
+
+  it('shuts down on SIGTERM without leaving legacy children behind', async () => {
+    const proxy = await startProxy(['--', process.execPath, FIXTURE]);
+    inputRequired(await rpc(proxy.url, 'tools/call', { name: 'ask-name', arguments: {} }, { caps: ELICIT }));
+    const kids = await childPids(proxy.child.pid!);
+    assert.ok(kids.length >= 2, 'control session and the interactive call');
+    const code = await proxy.stop('SIGTERM');
+    assert.equal(code, 0);
+    await waitFor(() => kids.every((k) => !alive(k)));
+  });
+});
