@@ -19,6 +19,8 @@ Options:
                             to this process
   --interaction-ttl SECS    end a suspended interaction nobody resumes within SECS (default ${D.DEFAULT_INTERACTION_TTL_S})
   --max-sessions N          legacy sessions open at once, across capability sets (default ${D.DEFAULT_MAX_SESSIONS})
+  --spare-sessions N        idle legacy sessions kept started per capability set in use, so an
+                            interactive call does not wait for a legacy start-up (default ${D.DEFAULT_SPARE_SESSIONS})
   --session-wait SECS       how long a request waits for a free legacy session (default ${D.DEFAULT_SESSION_WAIT_S})
   --call-timeout SECS       how long a request waits on the legacy server between rounds
                             before the call is cancelled (default ${D.DEFAULT_CALL_TIMEOUT_S})
@@ -32,6 +34,8 @@ Options:
   -h, --help                show this help
   --version                 show the version
 
-Exit codes: 0 on a clean shutdown, 1 if the legacy server cannot be reached at start,
-2 for an invalid command line.
+A key that starts with '-' must be written --state-key=KEY.
+
+Exit codes: 0 on a clean shutdown, 1 if the proxy cannot start (legacy server unreachable
+or address in use), 2 for an invalid command line.
 `;

@@ -10,6 +10,9 @@ import { createLogger } from '../telemetry/logger.js';
 import { Upstream } from '../upstream/upstream.js';
 import { HELP, VERSION } from './help.js';
 
+/** Legacy children get stdin EOF, then SIGTERM after 2 s, then SIGKILL after 4 s (v1 SDK). */
+const SHUTDOWN_DEADLINE_MS = 10_000;
+
 export async function main(argv: readonly string[], env: Record<string, string | undefined>): Promise<void> {
   let parsed;
   try {
@@ -54,19 +57,32 @@ async function run(config: ProxyConfig): Promise<void> {
     callTimeoutMs: config.callTimeoutMs,
     log,
   });
-  const front = await startHttpFront(config.host, config.port, { bridge, upstream, log });
+  let front;
+  try {
+    front = await startHttpFront(config.host, config.port, { bridge, upstream, log });
+  } catch (err) {
+    log.error(`cannot listen on ${config.host}:${config.port}`, { error: (err as Error).message });
+    await bridge.close();
+    await upstream.close();
+    process.exit(1);
+  }
   log.info(`listening on ${front.url}`, { url: front.url, instance });
 
   let stopping = false;
   const stop = async (signal: string) => {
+    // A second signal (a terminal's Ctrl-C often reaches a wrapper and the proxy) changes nothing.
     if (stopping) return;
     stopping = true;
     log.info('shutting down', { signal });
+    setTimeout(() => {
+      log.error('shutdown took too long; exiting anyway');
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS).unref();
     await bridge.close();
     await front.close();
     await upstream.close();
     process.exit(0);
   };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
 }

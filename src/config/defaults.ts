@@ -3,6 +3,7 @@ export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 8080;
 export const DEFAULT_INTERACTION_TTL_S = 600;
 export const DEFAULT_MAX_SESSIONS = 16;
+export const DEFAULT_SPARE_SESSIONS = 1;
 export const DEFAULT_SESSION_WAIT_S = 30;
 export const DEFAULT_CALL_TIMEOUT_S = 600;
 export const DEFAULT_GATHER_WINDOW_MS = 25;

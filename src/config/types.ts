@@ -18,6 +18,8 @@ export interface ProxyConfig {
   stateKey: { bytes: Uint8Array; generated: boolean };
   interactionTtlMs: number;
   maxSessions: number;
+  /** Idle legacy sessions kept ready per capability set in use. */
+  spareSessions: number;
   sessionWaitMs: number;
   callTimeoutMs: number;
   gatherWindowMs: number;

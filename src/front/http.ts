@@ -1,6 +1,7 @@
-// The 2026-07-28 Streamable HTTP listener: express + the official v2 handler. Interactive methods
-// are served as SSE (keep-alives during long legacy calls); everything else answers JSON unless it
-// streams. Both handlers share one event bus so listen subscribers see every change.
+// The 2026-07-28 Streamable HTTP listener: express + the official v2 handler. Responses are JSON
+// unless the call streams notifications (progress, logs), which upgrades them to SSE. Interactive
+// calls are not forced onto SSE: an SSE response commits to 200 before the outcome is known, and
+// a -32021 must be a 400.
 import type { AddressInfo } from 'node:net';
 import type { Server as HttpServer } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
@@ -11,10 +12,10 @@ import type { Logger } from '../telemetry/logger.js';
 import type { Upstream } from '../upstream/upstream.js';
 import { createChangeRelay } from './changes.js';
 import { invalidRetryParams } from './retry-params.js';
+import { withErrorStatuses } from './status.js';
 import { createFrontServer, type FrontDeps } from './server-factory.js';
 
 export const MCP_PATH = '/mcp';
-const INTERACTIVE_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
 const MAX_BODY = '4mb';
 
 export interface HttpFront {
@@ -27,11 +28,9 @@ export async function startHttpFront(host: string, port: number, deps: FrontDeps
   const bus = new InMemoryServerEventBus((err) => log.warn('listen subscriber failed', { error: err.message }));
   const factory = async () => createFrontServer(await upstream.describe(), deps);
   const onerror = (err: Error) => log.debug('front request rejected', { error: err.message });
-  const streaming = createMcpHandler(factory, { legacy: 'reject', responseMode: 'sse', bus, onerror });
-  const plain = createMcpHandler(factory, { legacy: 'reject', responseMode: 'auto', bus, onerror });
-  const serveStreaming = toNodeHandler(streaming);
-  const servePlain = toNodeHandler(plain);
-  const stopRelay = upstream.onChange(createChangeRelay(plain.notify));
+  const handler = createMcpHandler(factory, { legacy: 'reject', responseMode: 'auto', bus, onerror });
+  const serve = toNodeHandler(withErrorStatuses(handler), { onerror: (err) => log.error('front adapter failed', { error: err.message }) });
+  const stopRelay = upstream.onChange(createChangeRelay(handler.notify));
 
   const app = express();
   app.disable('x-powered-by');
@@ -45,14 +44,12 @@ export async function startHttpFront(host: string, port: number, deps: FrontDeps
       return;
     }
     if (body?.method === 'subscriptions/listen') await holdResourceSubscriptions(body.params, res, upstream, log);
-    const method = req.header('mcp-method') ?? '';
-    const serve = INTERACTIVE_METHODS.has(method) ? serveStreaming : servePlain;
     await serve(req, res, req.body);
   });
 
   const server: HttpServer = await new Promise((resolve, reject) => {
-    const s = app.listen(port, host, () => resolve(s));
-    s.once('error', reject);
+    // Express 5 also calls the listen callback with the error (EADDRINUSE, EACCES, ...).
+    const s = app.listen(port, host, (err?: Error) => (err ? reject(err) : resolve(s)));
   });
   // Long interactive calls must not be cut by Node's own request timeouts.
   server.requestTimeout = 0;
@@ -63,7 +60,7 @@ export async function startHttpFront(host: string, port: number, deps: FrontDeps
     url: `http://${shownHost}:${address.port}${MCP_PATH}`,
     async close() {
       stopRelay();
-      await Promise.all([streaming.close(), plain.close()]);
+      await handler.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

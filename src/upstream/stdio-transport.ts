@@ -24,7 +24,7 @@ export function createStdioTransport(target: StdioTarget, log: Logger): StdioCli
   });
   const stderr = transport.stderr;
   if (stderr) {
-    createInterface({ input: stderr as Readable }).on('line', (line) => log.debug('legacy server stderr', { line }));
+    createInterface({ input: stderr as Readable }).on('line', (line) => log.info('legacy server stderr', { line }));
   }
   return transport;
 }

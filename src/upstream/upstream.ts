@@ -24,7 +24,7 @@ export class Upstream {
   private readonly hooks: SessionHooks;
 
   constructor(
-    private readonly config: Pick<ProxyConfig, 'upstream' | 'maxSessions' | 'sessionWaitMs' | 'idleSessionTtlMs' | 'connectTimeoutMs' | 'roots'>,
+    private readonly config: Pick<ProxyConfig, 'upstream' | 'maxSessions' | 'spareSessions' | 'sessionWaitMs' | 'idleSessionTtlMs' | 'connectTimeoutMs' | 'roots'>,
     private readonly log: Logger,
   ) {
     this.hooks = {
@@ -41,6 +41,7 @@ export class Upstream {
     };
     this.pool = new SessionPool({
       maxSessions: config.maxSessions,
+      spareSessions: config.spareSessions,
       waitMs: config.sessionWaitMs,
       idleTtlMs: config.idleSessionTtlMs,
       connect: (caps) => this.open(caps, this.hooks),
