@@ -8,6 +8,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { createMcpHandler, InMemoryServerEventBus, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { localhostHostValidation, localhostOriginValidation } from '@modelcontextprotocol/express';
 import { toNodeHandler } from '@modelcontextprotocol/node';
+import { legacyCapabilitiesFor, type FrontCapabilities } from '../bridge/capabilities.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { Upstream } from '../upstream/upstream.js';
 import { createChangeRelay } from './changes.js';
@@ -44,6 +45,7 @@ export async function startHttpFront(host: string, port: number, deps: FrontDeps
       return;
     }
     if (body?.method === 'subscriptions/listen') await holdResourceSubscriptions(body.params, res, upstream, log);
+    if (body?.method === 'tools/call') await learnToolSchema(body.params, upstream, log);
     await serve(req, res, req.body);
   });
 
@@ -83,6 +85,20 @@ function parseErrors(err: unknown, _req: Request, res: Response, next: NextFunct
     return;
   }
   next(err);
+}
+
+/** Makes the called tool's schema known before dispatch, for the SDK's `Mcp-Param-*` check. */
+async function learnToolSchema(params: Record<string, unknown> | undefined, upstream: Upstream, log: Logger): Promise<void> {
+  const name = params?.['name'];
+  if (typeof name !== 'string') return;
+  const meta = params?.['_meta'] as Record<string, unknown> | undefined;
+  const caps = meta?.['io.modelcontextprotocol/clientCapabilities'];
+  try {
+    await upstream.toolInputSchema(name, legacyCapabilitiesFor(typeof caps === 'object' && caps !== null ? (caps as FrontCapabilities) : {}));
+  } catch (err) {
+    // The call itself will meet the same failure and report it properly.
+    log.debug('could not list legacy tools for header validation', { error: (err as Error).message });
+  }
 }
 
 /**

@@ -1,7 +1,7 @@
 // Builds the 2026-07-28 front Server (official v2 SDK) for one request or connection. The SDK does
 // the envelope, header, capability and result-shape work; every handler here is a thin hand-off to
 // the bridge (interactive methods) or the upstream forwarder (everything else).
-import { Server, type ServerContext } from '@modelcontextprotocol/server';
+import { McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import type { Bridge, InteractiveMethod } from '../bridge/bridge.js';
 import { legacyCapabilitiesFor, type FrontCapabilities } from '../bridge/capabilities.js';
 import type { RequestIdentity } from '../state/fingerprint.js';
@@ -34,12 +34,30 @@ export function frontCapabilities(info: UpstreamInfo): JsonObject {
   return rest;
 }
 
-export function createFrontServer(info: UpstreamInfo, deps: FrontDeps): Server {
+/**
+ * An McpServer with no tools of its own: the low-level handlers below serve everything. It exists
+ * because the SDK's HTTP entry checks SEP-2243 `Mcp-Param-*` headers only for McpServer products,
+ * asking `toolInputSchemaJson` for the called tool; this one answers with the legacy tool's schema.
+ */
+class RelayMcpServer extends McpServer {
+  constructor(
+    info: UpstreamInfo,
+    private readonly schemaOf: (tool: string) => Record<string, unknown> | undefined,
+  ) {
+    // No capabilities here: given them, McpServer would install its own tools/resources/prompts handlers.
+    super(info.serverInfo, info.instructions === undefined ? {} : { instructions: info.instructions });
+  }
+
+  override toolInputSchemaJson(name: string): Record<string, unknown> | undefined {
+    return this.schemaOf(name);
+  }
+}
+
+export function createFrontServer(info: UpstreamInfo, deps: FrontDeps): McpServer {
   const capabilities = frontCapabilities(info);
-  const server = new Server(info.serverInfo, {
-    capabilities,
-    ...(info.instructions === undefined ? {} : { instructions: info.instructions }),
-  });
+  const mcp = new RelayMcpServer(info, (tool) => deps.upstream.toolSchemas.get(tool));
+  const server = mcp.server;
+  server.registerCapabilities(capabilities);
   const handle = server.setRequestHandler.bind(server) as (method: string, h: (req: { params?: JsonObject }, ctx: ServerContext) => Promise<JsonObject>) => void;
 
   for (const [capability, methods] of Object.entries(PASSTHROUGH)) {
@@ -52,7 +70,7 @@ export function createFrontServer(info: UpstreamInfo, deps: FrontDeps): Server {
   }
   // Vendor methods go through untouched.
   server.fallbackRequestHandler = async (req, ctx) => forward(req.method, req.params as JsonObject | undefined, ctx, deps);
-  return server;
+  return mcp;
 }
 
 /** Reads one reserved `io.modelcontextprotocol/*` envelope key the SDK lifted off `_meta`. */

@@ -60,6 +60,9 @@ export class LegacySession {
   private readonly client: Client;
   private readonly log: Logger;
   private probing = false;
+  /** Our own progress tokens (see `request`) and whom their notifications go to. */
+  private readonly progress = new Map<string, (p: JsonObject) => void>();
+  private progressSeq = 0;
 
   private constructor(
     private readonly transport: Transport,
@@ -102,6 +105,7 @@ export class LegacySession {
       await session.close('initialize failed').catch(() => {});
       throw err;
     }
+    session.interceptProgress();
     const serverInfo = session.client.getServerVersion();
     const caps = session.client.getServerCapabilities();
     if (!serverInfo || !caps) throw new Error('legacy server sent no serverInfo/capabilities');
@@ -129,12 +133,40 @@ export class LegacySession {
     params: JsonObject | undefined,
     opts: { signal?: AbortSignal; onprogress?: (p: JsonObject) => void } = {},
   ): Promise<JsonObject> {
-    const options = {
-      timeout: MAX_TIMER_MS,
-      ...(opts.signal ? { signal: opts.signal } : {}),
-      ...(opts.onprogress ? { onprogress: opts.onprogress as (p: unknown) => void } : {}),
+    const options = { timeout: MAX_TIMER_MS, ...(opts.signal ? { signal: opts.signal } : {}) };
+    let token: string | undefined;
+    if (opts.onprogress) {
+      token = `mrtr-progress-${++this.progressSeq}`;
+      this.progress.set(token, opts.onprogress);
+      params = { ...params, _meta: { ...(params?.['_meta'] as JsonObject | undefined), progressToken: token } };
+    }
+    try {
+      return (await this.client.request({ method, ...(params ? { params } : {}) } as never, ResultSchema, options)) as JsonObject;
+    } finally {
+      if (token) this.progress.delete(token);
+    }
+  }
+
+  /**
+   * Progress is taken off the wire before the SDK sees it. The v1 SDK dispatches notifications a
+   * tick later than responses, so the last progress before a result would find its handler
+   * already gone; read here, every notification is handed on in wire order.
+   */
+  private interceptProgress(): void {
+    const deliver = this.transport.onmessage;
+    if (!deliver) return;
+    this.transport.onmessage = (message, extra) => {
+      const m = message as { method?: string; id?: unknown; params?: JsonObject };
+      if (m.method === 'notifications/progress' && m.id === undefined) {
+        const handler = this.progress.get(String(m.params?.['progressToken']));
+        if (handler && m.params) {
+          const { progressToken: _token, ...rest } = m.params;
+          handler(rest);
+          return;
+        }
+      }
+      deliver.call(this.transport, message, extra);
     };
-    return (await this.client.request({ method, ...(params ? { params } : {}) } as never, ResultSchema, options)) as JsonObject;
   }
 
   async notify(method: string, params?: JsonObject): Promise<void> {

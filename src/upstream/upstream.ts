@@ -3,7 +3,7 @@
 // non-interactive forwarding path (lists, completion, vendor methods).
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { LegacyCapabilities } from '../bridge/capabilities.js';
+import { capabilityKey, type LegacyCapabilities } from '../bridge/capabilities.js';
 import { answerLocally } from '../bridge/local-answers.js';
 import type { ProxyConfig, UpstreamTarget } from '../config/types.js';
 import type { Logger } from '../telemetry/logger.js';
@@ -11,11 +11,13 @@ import { createHttpTransport } from './http-transport.js';
 import { SessionPool } from './pool.js';
 import { LegacySession, type JsonObject, type SessionHooks, type UpstreamInfo } from './session.js';
 import { createStdioTransport } from './stdio-transport.js';
+import { ToolSchemas } from './tool-schemas.js';
 
 export type ChangeListener = (method: string, params: JsonObject | undefined) => void;
 
 export class Upstream {
   readonly pool: SessionPool;
+  readonly toolSchemas = new ToolSchemas();
   private control: Promise<LegacySession> | undefined;
   private described: UpstreamInfo | undefined;
   private readonly listeners = new Set<ChangeListener>();
@@ -35,6 +37,7 @@ export class Upstream {
         return answer.result;
       },
       onChange: (method, params) => {
+        if (method === 'notifications/tools/list_changed') this.toolSchemas.invalidate();
         for (const l of this.listeners) l(method, params);
       },
       onClosed: (session) => this.pool.forget(session),
@@ -68,11 +71,18 @@ export class Upstream {
   async forward(method: string, params: JsonObject | undefined, caps: LegacyCapabilities, signal?: AbortSignal): Promise<JsonObject> {
     const lease = await this.pool.acquire(caps, 'shared');
     try {
-      return await lease.session.request(method, params, signal ? { signal } : {});
+      const result = await lease.session.request(method, params, signal ? { signal } : {});
+      if (method === 'tools/list') this.toolSchemas.observe(result);
+      return result;
     } finally {
       if (lease.session.closed) lease.discard('session closed');
       else lease.release();
     }
+  }
+
+  /** A tool's input schema, listing the legacy server's tools if it is not known yet. */
+  async toolInputSchema(name: string, caps: LegacyCapabilities): Promise<JsonObject | undefined> {
+    return this.toolSchemas.lookup(name, capabilityKey(caps), (cursor) => this.forward('tools/list', cursor === undefined ? undefined : { cursor }, caps));
   }
 
   /** Reference-counted legacy resources/subscribe on the control session. */
