@@ -1,0 +1,89 @@
+// The command line as users and scripts meet it: help, exit codes, and precise errors.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
+import { FIXTURE, PROXY_BIN } from '../support/processes.js';
+
+const run = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+  spawnSync(process.execPath, [PROXY_BIN, ...args], { encoding: 'utf8', timeout: 20_000, env: { ...process.env, ...env } });
+
+describe('command line', () => {
+  it('documents every option in --help', () => {
+    const r = run(['--help']);
+    assert.equal(r.status, 0);
+    for (const opt of ['--host', '--port', '--upstream', '--state-key', '--interaction-ttl', '--max-sessions', '--spare-sessions', '--session-wait', '--call-timeout', '--gather-window', '--idle-session-ttl', '--connect-timeout', '--root', '--log-level', '--version']) {
+      assert.ok(r.stdout.includes(opt), `--help mentions ${opt}`);
+    }
+  });
+
+  it('prints the version', () => {
+    const r = run(['--version']);
+    assert.equal(r.status, 0);
+    assert.match(r.stdout, /^\d+\.\d+\.\d+\n$/);
+  });
+
+  const usage: Array<[string, string[], RegExp]> = [
+    ['an unknown option', ['--frobnicate', '--upstream', 'http://127.0.0.1:1/mcp'], /Unknown option '--frobnicate'/],
+    ['no legacy server', [], /no legacy server/],
+    ['both kinds of legacy server', ['--upstream', 'http://127.0.0.1:1/mcp', '--', 'node', 'x.js'], /either --upstream URL or -- COMMAND/],
+    ['a bad port', ['--port', 'eighty', '--upstream', 'http://127.0.0.1:1/mcp'], /--port: expected a whole number/],
+    ['an out-of-range TTL', ['--interaction-ttl', '0', '--upstream', 'http://127.0.0.1:1/mcp'], /--interaction-ttl: 0 is out of range/],
+    ['a non-http upstream', ['--upstream', 'ftp://example.com/x'], /only http and https/],
+    ['a short state key', ['--state-key', 'c2hvcnQ', '--upstream', 'http://127.0.0.1:1/mcp'], /must decode to 32 bytes/],
+    ['a bad log level', ['--log-level', 'loud', '--upstream', 'http://127.0.0.1:1/mcp'], /--log-level: expected one of/],
+    ['a root that is not a file URI', ['--root', 'http://x', '--upstream', 'http://127.0.0.1:1/mcp'], /--root: 'http:\/\/x' must be a file:\/\/ URI/],
+  ];
+  for (const [what, args, message] of usage) {
+    it(`rejects ${what} with exit code 2`, () => {
+      const r = run(args);
+      assert.equal(r.status, 2, r.stderr);
+      assert.match(r.stderr, message);
+      assert.match(r.stderr, /mrtr-proxy --help/);
+    });
+  }
+
+  it('never echoes a rejected state key', () => {
+    const key = Buffer.alloc(31, 3).toString('base64url');
+    const r = run(['--upstream', 'http://127.0.0.1:1/mcp'], { MRTR_STATE_KEY: key });
+    assert.equal(r.status, 2);
+    assert.ok(!r.stderr.includes(key));
+  });
+
+  it('exits 1 with a clear message when the legacy server cannot be reached', () => {
+    const r = run(['--port', '0', '--connect-timeout', '2', '--upstream', 'http://127.0.0.1:9/mcp']);
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /cannot reach the legacy server/);
+  });
+
+  it('exits 1 when the legacy command fails to start', () => {
+    const r = run(['--port', '0', '--connect-timeout', '2', '--', process.execPath, '-e', 'process.exit(5)']);
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /cannot reach the legacy server/);
+  });
+
+  it('exits 1 when the port is taken, and leaves no legacy child behind', async () => {
+    const blocker = createServer().listen(0, '127.0.0.1');
+    await new Promise((r) => blocker.once('listening', r));
+    const port = String((blocker.address() as { port: number }).port);
+    try {
+      const r = run(['--port', port, '--', process.execPath, FIXTURE]);
+      assert.equal(r.status, 1);
+      assert.match(r.stderr, /EADDRINUSE[^\n]*cannot listen on 127\.0\.0\.1:\d+/);
+      assert.match(r.stderr, /legacy session closed/);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('warns when no state key is configured', async () => {
+    const r = spawnSync(process.execPath, [PROXY_BIN, '--port', '0', '--', process.execPath, FIXTURE], {
+      encoding: 'utf8',
+      timeout: 3000,
+      env: { ...process.env, MRTR_STATE_KEY: '' },
+      killSignal: 'SIGTERM',
+    });
+    assert.match(r.stderr, /generated a key for this process/);
+    assert.match(r.stderr, /listening on http:\/\/127\.0\.0\.1:\d+\/mcp/);
+  });
+});
