@@ -102,16 +102,18 @@ describe('lifecycle', () => {
   });
 
   it('cancels the legacy call when the client closes the stream', async () => {
-    const proxy = await startProxy(['--spare-sessions', '0', '--', process.execPath, FIXTURE]);
+    const proxy = await startProxy(['--spare-sessions', '0', '--log-level', 'debug', '--', process.execPath, FIXTURE]);
     try {
       const abort = new AbortController();
       const pending = rpc(proxy.url, 'tools/call', { name: 'slow', arguments: { ms: 30000 } }, { signal: abort.signal }).catch((e: Error) => e);
-      await sleep(500);
-      const before = await childPids(proxy.child.pid!);
+      // The control session and the call's own session, started and initialized.
+      await waitFor(async () => (await childPids(proxy.child.pid!)).length === 2 && /legacy session ready[\s\S]*legacy session ready/.test(proxy.stderr()));
+      await sleep(200);
       abort.abort();
       assert.ok((await pending) instanceof Error);
       // The call's session is discarded (its state is unknown after a cancel) ...
-      await waitFor(async () => (await childPids(proxy.child.pid!)).length < before.length);
+      await waitFor(async () => (await childPids(proxy.child.pid!)).length === 1, 8000);
+      assert.match(proxy.stderr(), /closing legacy session[^\n]*the client cancelled the request/);
       // ... and the proxy keeps serving.
       const r = await rpc(proxy.url, 'tools/call', { name: 'echo', arguments: { text: 'still here' } });
       assert.equal(textOf(r.body.result), 'echo: still here');

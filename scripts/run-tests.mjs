@@ -1,0 +1,31 @@
+#!/usr/bin/env node
+// Runs the compiled test files (dist/test/**/*.test.js) with Node's test runner. Node 20's
+// `node --test DIR` would also run every other .js file in DIR, fixtures included, as a test.
+// Arguments filter by path: `npm test -- unit`, `npm test -- e2e/bridge`.
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const testDir = join(root, 'dist', 'test');
+const filters = process.argv.slice(2);
+
+function find(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return find(path);
+    return e.name.endsWith('.test.js') ? [path] : [];
+  });
+}
+
+// Unit tests first: they are fast and say the most when something is broken.
+const files = find(testDir)
+  .filter((f) => filters.length === 0 || filters.some((s) => relative(testDir, f).includes(s)))
+  .sort((a, b) => Number(a.includes('/e2e/')) - Number(b.includes('/e2e/')) || a.localeCompare(b));
+if (files.length === 0) {
+  console.error(`run-tests: no test files under ${relative(root, testDir)} match ${filters.join(' ')}`);
+  process.exit(1);
+}
+const r = spawnSync(process.execPath, ['--test', '--test-concurrency=1', '--test-timeout=600000', ...files], { stdio: 'inherit', cwd: root });
+process.exit(r.status ?? 1);
