@@ -36,6 +36,7 @@ export async function startHttpFront(host: string, port: number, deps: FrontDeps
   const app = express();
   app.disable('x-powered-by');
   if (isLoopback(host)) app.use(localhostHostValidation(), localhostOriginValidation());
+  else log.warn(`listening on ${host} without Host/Origin validation (DNS rebinding protection) or client authentication; put an authenticating reverse proxy in front`);
   app.use(MCP_PATH, express.json({ limit: MAX_BODY }), parseErrors);
   app.all(MCP_PATH, async (req: Request, res: Response) => {
     const body = req.body as { id?: unknown; method?: unknown; params?: Record<string, unknown> } | undefined;

@@ -59,6 +59,17 @@ describe('bridge over a Streamable HTTP legacy server', () => {
     }
   });
 
+  it('keeps concurrent interactive calls apart', async () => {
+    const names = ['Ann', 'Bob', 'Cy'];
+    const clients = await Promise.all(names.map((n) => connectClient(proxy.url, { elicitation: {} }, { elicit: () => ({ action: 'accept', content: { name: n } }) })));
+    try {
+      const results = await Promise.all(clients.map((c) => c.callTool({ name: 'ask-name', arguments: {} })));
+      assert.deepEqual(results.map(textOf), names.map((n) => `Hello, ${n}!`));
+    } finally {
+      await Promise.all(clients.map((c) => c.close()));
+    }
+  });
+
   it('fails calls clearly when the legacy server goes away, without hanging', async () => {
     const pending = inputRequired(await rpc(proxy.url, 'tools/call', { name: 'ask-name', arguments: {} }, { caps: { elicitation: {} } }));
     await upstream.stop('SIGKILL');

@@ -114,6 +114,8 @@ describe('lifecycle', () => {
       // The call's session is discarded (its state is unknown after a cancel) ...
       await waitFor(async () => (await childPids(proxy.child.pid!)).length === 1, 8000);
       assert.match(proxy.stderr(), /closing legacy session[^\n]*the client cancelled the request/);
+      // The legacy server was told: notifications/cancelled reached it before its session closed.
+      assert.match(proxy.stderr(), /slow: cancelled \(the client cancelled the request\)/);
       // ... and the proxy keeps serving.
       const r = await rpc(proxy.url, 'tools/call', { name: 'echo', arguments: { text: 'still here' } });
       assert.equal(textOf(r.body.result), 'echo: still here');
