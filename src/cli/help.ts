@@ -7,10 +7,16 @@ export const HELP = `mrtr-proxy ${VERSION}: lets MCP 2026-07-28 clients use lega
 Usage:
   mrtr-proxy [options] --upstream http://HOST:PORT/mcp    legacy server over Streamable HTTP
   mrtr-proxy [options] -- COMMAND [ARGS...]               legacy server over stdio, spawned by the proxy
+  mrtr-proxy --stdio [options] (--upstream URL | -- COMMAND [ARGS...])
+                                                          serve on stdin/stdout (a client launches the proxy)
 
-The proxy serves 2026-07-28 Streamable HTTP at POST http://HOST:PORT/mcp.
+The proxy serves 2026-07-28 Streamable HTTP at POST http://HOST:PORT/mcp. Clients that open with a
+legacy initialize get a transparent legacy session on the same endpoint (see --legacy-clients).
 
 Options:
+  --stdio                   serve 2026-07-28 on stdin/stdout instead of HTTP (logs stay on stderr)
+  --legacy-clients MODE     pass: clients that open with initialize are relayed to their own legacy
+                            session; reject: 2026-07-28 only, initialize is refused (default ${D.DEFAULT_LEGACY_CLIENTS})
   --host HOST               address to listen on (default ${D.DEFAULT_HOST})
   --port PORT               port to listen on, 0 for any free port (default ${D.DEFAULT_PORT})
   --upstream URL            the legacy server's Streamable HTTP endpoint

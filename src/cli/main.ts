@@ -5,6 +5,7 @@ import type { ProxyConfig } from '../config/types.js';
 import { resolveCli } from '../config/resolve.js';
 import { ConfigError } from '../errors.js';
 import { startHttpFront } from '../front/http.js';
+import { startStdioFront } from '../front/stdio.js';
 import { createSealer } from '../state/seal.js';
 import { createLogger } from '../telemetry/logger.js';
 import { Upstream } from '../upstream/upstream.js';
@@ -57,19 +58,29 @@ async function run(config: ProxyConfig): Promise<void> {
     callTimeoutMs: config.callTimeoutMs,
     log,
   });
-  let front;
-  try {
-    front = await startHttpFront(config.host, config.port, { bridge, upstream, log });
-  } catch (err) {
-    log.error(`cannot listen on ${config.host}:${config.port}`, { error: (err as Error).message });
-    await bridge.close();
-    await upstream.close();
-    process.exit(1);
+  const deps = { bridge, upstream, log };
+  let front: { close(): Promise<void> };
+  if (config.stdio) {
+    const stdio = await startStdioFront(deps, config.legacyClients);
+    front = stdio;
+    log.info('serving 2026-07-28 on stdio', { instance });
+    // The client closing stdin ends the proxy (2026-07-28 stdio shutdown).
+    void stdio.closed.then(() => stop('stdin closed'));
+  } else {
+    try {
+      const http = await startHttpFront({ host: config.host, port: config.port, legacyClients: config.legacyClients, maxLegacySessions: config.maxSessions }, deps);
+      front = http;
+      log.info(`listening on ${http.url}`, { url: http.url, instance });
+    } catch (err) {
+      log.error(`cannot listen on ${config.host}:${config.port}`, { error: (err as Error).message });
+      await bridge.close();
+      await upstream.close();
+      process.exit(1);
+    }
   }
-  log.info(`listening on ${front.url}`, { url: front.url, instance });
 
   let stopping = false;
-  const stop = async (signal: string) => {
+  async function stop(signal: string): Promise<void> {
     // A second signal (a terminal's Ctrl-C often reaches a wrapper and the proxy) changes nothing.
     if (stopping) return;
     stopping = true;
@@ -82,7 +93,7 @@ async function run(config: ProxyConfig): Promise<void> {
     await front.close();
     await upstream.close();
     process.exit(0);
-  };
+  }
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
 }

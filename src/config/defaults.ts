@@ -10,5 +10,6 @@ export const DEFAULT_GATHER_WINDOW_MS = 25;
 export const DEFAULT_IDLE_SESSION_TTL_S = 300;
 export const DEFAULT_CONNECT_TIMEOUT_S = 30;
 export const DEFAULT_LOG_LEVEL = 'info';
+export const DEFAULT_LEGACY_CLIENTS = 'pass';
 /** The longest timer Node accepts; the v1 SDK's timeout must never be Infinity (it would fire after 1 ms). */
 export const MAX_TIMER_MS = 2 ** 31 - 1;

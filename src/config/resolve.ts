@@ -5,9 +5,11 @@ import { randomBytes } from 'node:crypto';
 import { ConfigError } from '../errors.js';
 import { LOG_LEVELS, type LogLevel } from '../telemetry/logger.js';
 import * as D from './defaults.js';
-import type { ProxyConfig, Root, UpstreamTarget } from './types.js';
+import type { LegacyClients, ProxyConfig, Root, UpstreamTarget } from './types.js';
 
 const OPTIONS = {
+  stdio: { type: 'boolean' },
+  'legacy-clients': { type: 'string' },
   host: { type: 'string' },
   port: { type: 'string' },
   upstream: { type: 'string' },
@@ -54,7 +56,10 @@ function parse(args: readonly string[]) {
 type Values = ReturnType<typeof parse>['values'];
 
 function resolveConfig(v: Values, command: readonly string[], env: Record<string, string | undefined>): ProxyConfig {
+  if (v.stdio && (v.host !== undefined || v.port !== undefined)) throw new ConfigError('--stdio serves on stdin/stdout: --host and --port do not apply');
   return {
+    stdio: v.stdio ?? false,
+    legacyClients: legacyClients(v['legacy-clients']),
     host: v.host ?? D.DEFAULT_HOST,
     port: integer('--port', v.port, D.DEFAULT_PORT, 0, 65535),
     upstream: upstreamTarget(v.upstream, command),
@@ -122,6 +127,12 @@ function rootFromFlag(raw: string): Root {
   const name = eq === -1 ? undefined : raw.slice(eq + 1);
   if (!uri.startsWith('file://')) throw new ConfigError(`--root: '${uri}' must be a file:// URI`);
   return name ? { uri, name } : { uri };
+}
+
+function legacyClients(raw: string | undefined): LegacyClients {
+  if (raw === undefined) return D.DEFAULT_LEGACY_CLIENTS;
+  if (raw !== 'pass' && raw !== 'reject') throw new ConfigError(`--legacy-clients: expected pass or reject, got '${raw}'`);
+  return raw;
 }
 
 function logLevel(raw: string | undefined): LogLevel {

@@ -4,6 +4,9 @@ export type UpstreamTarget =
   | { kind: 'stdio'; command: string; args: string[] }
   | { kind: 'http'; url: URL };
 
+/** What happens to clients that open with a legacy `initialize`. */
+export type LegacyClients = 'pass' | 'reject';
+
 export interface Root {
   uri: string;
   name?: string;
@@ -11,6 +14,9 @@ export interface Root {
 
 /** The resolved configuration: validated once at the edge and passed down through constructors. */
 export interface ProxyConfig {
+  /** Serve 2026-07-28 on stdin/stdout instead of HTTP. */
+  stdio: boolean;
+  legacyClients: LegacyClients;
   host: string;
   port: number;
   upstream: UpstreamTarget;

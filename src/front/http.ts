@@ -12,7 +12,9 @@ import { legacyCapabilitiesFor, type FrontCapabilities } from '../bridge/capabil
 import type { Logger } from '../telemetry/logger.js';
 import type { Upstream } from '../upstream/upstream.js';
 import { createChangeRelay } from './changes.js';
+import { LegacyHttpSessions } from './legacy-http.js';
 import { invalidRetryParams } from './retry-params.js';
+import type { LegacyClients } from '../config/types.js';
 import { withErrorStatuses } from './status.js';
 import { createFrontServer, type FrontDeps } from './server-factory.js';
 
@@ -24,7 +26,16 @@ export interface HttpFront {
   close(): Promise<void>;
 }
 
-export async function startHttpFront(host: string, port: number, deps: FrontDeps & { upstream: Upstream }): Promise<HttpFront> {
+export interface HttpFrontOptions {
+  host: string;
+  port: number;
+  /** `pass`: legacy clients get the transparent legacy path; `reject`: modern only. */
+  legacyClients: LegacyClients;
+  maxLegacySessions: number;
+}
+
+export async function startHttpFront(opts: HttpFrontOptions, deps: FrontDeps & { upstream: Upstream }): Promise<HttpFront> {
+  const { host, port } = opts;
   const { log, upstream } = deps;
   const bus = new InMemoryServerEventBus((err) => log.warn('listen subscriber failed', { error: err.message }));
   const factory = async () => createFrontServer(await upstream.describe(), deps);
@@ -32,6 +43,7 @@ export async function startHttpFront(host: string, port: number, deps: FrontDeps
   const handler = createMcpHandler(factory, { legacy: 'reject', responseMode: 'auto', bus, onerror });
   const serve = toNodeHandler(withErrorStatuses(handler), { onerror: (err) => log.error('front adapter failed', { error: err.message }) });
   const stopRelay = upstream.onChange(createChangeRelay(handler.notify));
+  const legacy = opts.legacyClients === 'pass' ? new LegacyHttpSessions(upstream, opts.maxLegacySessions, log) : undefined;
 
   const app = express();
   app.disable('x-powered-by');
@@ -39,6 +51,7 @@ export async function startHttpFront(host: string, port: number, deps: FrontDeps
   else log.warn(`listening on ${host} without Host/Origin validation (DNS rebinding protection) or client authentication; put an authenticating reverse proxy in front`);
   app.use(MCP_PATH, express.json({ limit: MAX_BODY }), parseErrors);
   app.all(MCP_PATH, async (req: Request, res: Response) => {
+    if (legacy && (await legacy.serve(req, res))) return;
     const body = req.body as { id?: unknown; method?: unknown; params?: Record<string, unknown> } | undefined;
     const invalid = invalidRetryParams(body);
     if (invalid) {
@@ -63,6 +76,7 @@ export async function startHttpFront(host: string, port: number, deps: FrontDeps
     url: `http://${shownHost}:${address.port}${MCP_PATH}`,
     async close() {
       stopRelay();
+      await legacy?.closeAll();
       await handler.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -135,6 +135,11 @@ export class Upstream {
     return session;
   }
 
+  /** A fresh, unstarted transport to the legacy server (for the transparent legacy path). */
+  openTransport(): Transport {
+    return this.transport(this.config.upstream);
+  }
+
   private transport(target: UpstreamTarget): Transport {
     return target.kind === 'stdio' ? createStdioTransport(target, this.log) : createHttpTransport(target.url);
   }

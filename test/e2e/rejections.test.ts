@@ -11,12 +11,12 @@ const ELICIT = { elicitation: {} };
 
 describe('rejections', () => {
   let proxy: Proxy;
-  let twin: Proxy; // same state key, different instance
+  let twin: Proxy; // same state key, different instance; modern clients only
   let stranger: Proxy; // different state key
   before(async () => {
     [proxy, twin, stranger] = await Promise.all([
       startProxy(['--interaction-ttl', '2', '--', process.execPath, FIXTURE]),
-      startProxy(['--', process.execPath, FIXTURE]),
+      startProxy(['--legacy-clients', 'reject', '--', process.execPath, FIXTURE]),
       startProxy(['--', process.execPath, FIXTURE], { MRTR_STATE_KEY: Buffer.alloc(32, 9).toString('base64url') }),
     ]);
   });
@@ -179,9 +179,9 @@ describe('rejections', () => {
     assert.ok([-32020, -32022].includes(version.body.error!.code));
   });
 
-  it('rejects legacy initialize naming the supported version', async () => {
+  it('rejects legacy initialize naming the supported version with --legacy-clients reject', async () => {
     const r = await post(
-      proxy.url,
+      twin.url,
       JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'old', version: '1' } } }),
       { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
     );

@@ -1,0 +1,80 @@
+// Legacy clients on the HTTP endpoint: an `initialize` without a 2026-07-28 envelope opens a
+// legacy session (Mcp-Session-Id, GET stream, DELETE) served by the official sessionful transport,
+// with its own legacy session upstream; the LegacyPump relays everything between them.
+import { randomUUID } from 'node:crypto';
+import type { Request, Response } from 'express';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import type { Logger } from '../telemetry/logger.js';
+import type { Upstream } from '../upstream/upstream.js';
+import { LegacyPump } from './legacy-pump.js';
+
+export class LegacyHttpSessions {
+  private readonly sessions = new Map<string, NodeStreamableHTTPServerTransport>();
+
+  constructor(
+    private readonly upstream: Upstream,
+    private readonly maxSessions: number,
+    private readonly log: Logger,
+  ) {}
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  /** True when the request belongs on the legacy path (and has been served). */
+  async serve(req: Request, res: Response): Promise<boolean> {
+    const body = req.body as { method?: unknown; params?: { _meta?: Record<string, unknown> } } | undefined;
+    const id = req.header('mcp-session-id');
+    const enveloped = body?.params?._meta?.['io.modelcontextprotocol/protocolVersion'] !== undefined;
+    if (id !== undefined && !enveloped) {
+      const session = this.sessions.get(id);
+      if (session) await session.handleRequest(req, res, req.body);
+      // The legacy rule for an unknown or ended session: 404, and the client initializes again.
+      else res.status(404).json({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } });
+      return true;
+    }
+    if (req.method !== 'POST' || body?.method !== 'initialize' || enveloped) return false;
+    await this.open(req, res);
+    return true;
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.sessions.values()].map((t) => t.close().catch(() => {})));
+  }
+
+  private async open(req: Request, res: Response): Promise<void> {
+    const reqId = (req.body as { id?: unknown }).id ?? null;
+    if (this.sessions.size >= this.maxSessions) {
+      res.status(503).json({ jsonrpc: '2.0', id: reqId, error: { code: -32603, message: `too many legacy client sessions (${this.maxSessions}, --max-sessions)` } });
+      return;
+    }
+    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (sid) => {
+        this.sessions.set(sid, transport);
+        this.log.info('legacy client session opened', { session: sid });
+      },
+    });
+    const pump = new LegacyPump(
+      this.upstream.openTransport(),
+      (m, related) => transport.send(m as JSONRPCMessage, related === undefined ? undefined : { relatedRequestId: related }),
+      this.log,
+    );
+    transport.onmessage = (m) => void pump.fromClient(m as never).catch((err: Error) => this.log.warn('legacy path: upstream send failed', { error: err.message }));
+    transport.onclose = () => {
+      if (transport.sessionId) this.sessions.delete(transport.sessionId);
+      void pump.close('the client ended the session');
+    };
+    pump.onclose = () => void transport.close().catch(() => {});
+    try {
+      await pump.start();
+    } catch (err) {
+      this.log.warn('legacy path: cannot reach the legacy server', { error: (err as Error).message });
+      res.status(502).json({ jsonrpc: '2.0', id: reqId, error: { code: -32603, message: `cannot reach the legacy server: ${(err as Error).message}` } });
+      return;
+    }
+    await transport.start();
+    await transport.handleRequest(req, res, req.body);
+  }
+}

@@ -1,0 +1,127 @@
+// The 2026-07-28 stdio listener, for desktop clients that launch the proxy as their server. The
+// official serveStdio does the era probe, envelope checks, cancellation and listen subscriptions;
+// this file only sits on the wire in front of it: the first message decides the era (a legacy
+// `initialize` gets the transparent legacy path), malformed retries are refused before the SDK
+// can mistake them, and listen subscriptions hold legacy resource subscriptions open.
+import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import type { McpServer, Transport, JSONRPCMessage } from '@modelcontextprotocol/server';
+import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { LegacyClients } from '../config/types.js';
+import type { Logger } from '../telemetry/logger.js';
+import type { Upstream } from '../upstream/upstream.js';
+import { createChangeRelay } from './changes.js';
+import { LegacyPump } from './legacy-pump.js';
+import { invalidRetryParams } from './retry-params.js';
+import { createFrontServer, type FrontDeps } from './server-factory.js';
+
+
+export interface StdioFront {
+  /** Resolves when the client closed the connection. */
+  closed: Promise<void>;
+  close(): Promise<void>;
+}
+
+type Message = { id?: RequestId; method?: string; params?: Record<string, unknown> };
+
+export async function startStdioFront(deps: FrontDeps & { upstream: Upstream }, legacyClients: LegacyClients): Promise<StdioFront> {
+  const { upstream, log } = deps;
+  const inner = new StdioServerTransport();
+  let era: 'undecided' | 'modern' | 'legacy' = 'undecided';
+  let pump: LegacyPump | undefined;
+  let modern: McpServer | undefined;
+  const listens = new Map<RequestId, string[]>();
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((r) => (resolveClosed = r));
+
+  // What serveStdio sees as its wire: the real stdio transport, with this file's routing in front.
+  const wire: Transport = {
+    start: () => inner.start(),
+    send: (message) => inner.send(message),
+    close: () => inner.close(),
+  };
+  inner.onerror = (err) => wire.onerror?.(err);
+  inner.onclose = () => {
+    wire.onclose?.();
+    for (const uris of listens.values()) for (const uri of uris) void upstream.unsubscribe(uri);
+    void pump?.close('the client closed stdin');
+    resolveClosed();
+  };
+  inner.onmessage = (message) => void route(message as Message);
+
+  async function route(message: Message): Promise<void> {
+    if (era === 'undecided') era = message.method === 'initialize' && legacyClients === 'pass' && !hasEnvelope(message) ? 'legacy' : 'modern';
+    if (era === 'legacy') return relayLegacy(message);
+    const invalid = invalidRetryParams(message);
+    if (invalid && message.id !== undefined) {
+      await inner.send({ jsonrpc: '2.0', id: message.id, error: invalid });
+      return;
+    }
+    if (message.method === 'subscriptions/listen' && message.id !== undefined) await holdSubscriptions(message.id, message.params);
+    if (message.method === 'notifications/cancelled') releaseSubscriptions(message.params?.['requestId'] as RequestId);
+    wire.onmessage?.(message as JSONRPCMessage);
+  }
+
+  async function relayLegacy(message: Message): Promise<void> {
+    if (!pump) {
+      log.info('legacy client on stdio: relaying it to its own legacy session');
+      pump = new LegacyPump(upstream.openTransport(), (m) => inner.send(m as JSONRPCMessage), log);
+      pump.onclose = () => void inner.close();
+      await pump.start();
+    }
+    await pump.fromClient(message as never);
+  }
+
+  async function holdSubscriptions(id: RequestId, params: Record<string, unknown> | undefined): Promise<void> {
+    const filter = params?.['notifications'] as { resourceSubscriptions?: unknown } | undefined;
+    const uris = Array.isArray(filter?.resourceSubscriptions) ? filter.resourceSubscriptions.filter((u): u is string => typeof u === 'string') : [];
+    const held: string[] = [];
+    for (const uri of uris) {
+      await upstream.subscribe(uri).then(
+        () => held.push(uri),
+        (err: Error) => log.warn('legacy resources/subscribe failed', { uri, error: err.message }),
+      );
+    }
+    if (held.length) listens.set(id, held);
+  }
+
+  function releaseSubscriptions(id: RequestId | undefined): void {
+    const held = id === undefined ? undefined : listens.get(id);
+    if (!held) return;
+    listens.delete(id!);
+    for (const uri of held) void upstream.unsubscribe(uri);
+  }
+
+  // Change notifications go out through the pinned modern instance: serveStdio routes what it
+  // emits onto the open listen subscriptions, stamped and filtered.
+  const stopRelay = upstream.onChange(
+    createChangeRelay({
+      toolsChanged: () => void modern?.server.notification({ method: 'notifications/tools/list_changed' }).catch(() => {}),
+      promptsChanged: () => void modern?.server.notification({ method: 'notifications/prompts/list_changed' }).catch(() => {}),
+      resourcesChanged: () => void modern?.server.notification({ method: 'notifications/resources/list_changed' }).catch(() => {}),
+      resourceUpdated: (uri) => void modern?.server.notification({ method: 'notifications/resources/updated', params: { uri } }).catch(() => {}),
+    }),
+  );
+
+  const handle = serveStdio(
+    async (ctx) => {
+      const server = createFrontServer(await upstream.describe(), deps);
+      if (ctx.era === 'modern') modern = server;
+      return server;
+    },
+    { legacy: 'reject', transport: wire, onerror: (err) => log.debug('stdio front rejected a message', { error: err.message }) },
+  );
+
+  return {
+    closed,
+    async close() {
+      stopRelay();
+      await pump?.close('the proxy is shutting down');
+      await handle.close();
+    },
+  };
+}
+
+function hasEnvelope(message: Message): boolean {
+  const meta = message.params?.['_meta'];
+  return typeof meta === 'object' && meta !== null && 'io.modelcontextprotocol/protocolVersion' in meta;
+}

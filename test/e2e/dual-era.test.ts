@@ -1,0 +1,84 @@
+// Both protocol eras on one endpoint: a legacy client (v1 SDK, initialize + session) and a
+// 2026-07-28 client (v2, pinned) at the same time against one proxy, over a stdio and over an
+// HTTP legacy server.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { connectClient, textOf } from '../support/client.js';
+import { FIXTURE, startHttpFixture, startProxy, type Proxy, type Running } from '../support/processes.js';
+import { post } from '../support/rpc.js';
+
+async function legacyClient(url: string, name: string) {
+  const client = new LegacyClient({ name: 'legacy-e2e', version: '1' }, { capabilities: { elicitation: {}, sampling: {}, roots: {} } });
+  const seen: string[] = [];
+  client.setRequestHandler(ElicitRequestSchema, async (r) => {
+    seen.push(r.method);
+    return { action: 'accept', content: { name, color: 'plum' } };
+  });
+  client.setRequestHandler(CreateMessageRequestSchema, async (r) => {
+    seen.push(r.method);
+    return { role: 'assistant', content: { type: 'text', text: 'legacy sample' }, model: 'legacy-model' };
+  });
+  client.setRequestHandler(ListRootsRequestSchema, async (r) => {
+    seen.push(r.method);
+    return { roots: [{ uri: 'file:///legacy' }] };
+  });
+  const transport = new LegacyHttpTransport(new URL(url));
+  await client.connect(transport);
+  return { client, transport, seen };
+}
+
+for (const kind of ['stdio', 'http'] as const) {
+  describe(`both eras on one endpoint (${kind} legacy server)`, () => {
+    let upstream: (Running & { url: string }) | undefined;
+    let proxy: Proxy;
+    before(async () => {
+      if (kind === 'http') upstream = await startHttpFixture();
+      proxy = await startProxy(kind === 'http' ? ['--upstream', upstream!.url] : ['--', process.execPath, FIXTURE]);
+    });
+    after(async () => {
+      await proxy?.stop();
+      await upstream?.stop();
+    });
+
+    it('serves a legacy and a modern client at the same time', async () => {
+      const legacy = await legacyClient(proxy.url, 'Old');
+      const modern = await connectClient(proxy.url, { elicitation: {} }, { elicit: () => ({ action: 'accept', content: { name: 'New' } }) });
+      try {
+        assert.equal(legacy.client.getServerVersion()?.name, 'fixture-legacy');
+        assert.ok(legacy.transport.sessionId, 'the legacy client has a session');
+        const [a, b] = await Promise.all([legacy.client.callTool({ name: 'ask-name', arguments: {} }), modern.callTool({ name: 'ask-name', arguments: {} })]);
+        assert.equal(textOf(a), 'Hello, Old!');
+        assert.equal(textOf(b), 'Hello, New!');
+        assert.deepEqual(legacy.seen, ['elicitation/create'], 'the legacy server asked the legacy client itself');
+        const all = await legacy.client.callTool({ name: 'ask-all', arguments: {} });
+        assert.equal(textOf(all), 'color=plum model=legacy-model said=legacy sample roots=file:///legacy');
+      } finally {
+        await modern.close();
+        await legacy.transport.terminateSession();
+        await legacy.client.close();
+      }
+    });
+
+    it('relays notifications to the legacy client and ends its session on DELETE', async () => {
+      const legacy = await legacyClient(proxy.url, 'Old');
+      const changed = new Promise<void>((resolve) => legacy.client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
+      await legacy.client.callTool({ name: 'add-tool', arguments: { name: `t-${kind}` } });
+      await changed;
+      const sid = legacy.transport.sessionId!;
+      await legacy.transport.terminateSession();
+      await legacy.client.close();
+      // The session is gone: the legacy rule is 404, and the client initializes again.
+      const r = await post(proxy.url, JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list', params: {} }), {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': sid,
+        'mcp-protocol-version': '2025-11-25',
+      });
+      assert.equal(r.status, 404);
+      assert.match(proxy.stderr(), /legacy client session ended/);
+    });
+  });
+}

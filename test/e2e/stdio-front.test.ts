@@ -1,0 +1,107 @@
+// The proxy launched by a 2026-07-28 client as its stdio server (--stdio), and by a legacy client
+// on the same binary (the first message decides the era).
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as LegacyStdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { spawn } from 'node:child_process';
+import { DEFAULT_ANSWERS, textOf } from '../support/client.js';
+import { FIXTURE, PROXY_BIN, TEST_STATE_KEY } from '../support/processes.js';
+
+const proxyArgs = (extra: string[] = []) => [PROXY_BIN, '--stdio', ...extra, '--', process.execPath, FIXTURE];
+const env = { ...(process.env as Record<string, string>), MRTR_STATE_KEY: TEST_STATE_KEY };
+
+describe('stdio front', () => {
+  let client: Client;
+  let stderr = '';
+  before(async () => {
+    client = new Client({ name: 'stdio-e2e', version: '1' }, { capabilities: { elicitation: {}, sampling: {}, roots: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    client.setRequestHandler('elicitation/create', async (r) => DEFAULT_ANSWERS.elicit(r.params as never) as never);
+    client.setRequestHandler('sampling/createMessage', async (r) => DEFAULT_ANSWERS.sample(r.params as never) as never);
+    client.setRequestHandler('roots/list', async () => DEFAULT_ANSWERS.roots() as never);
+    const transport = new StdioClientTransport({ command: process.execPath, args: proxyArgs(), env, stderr: 'pipe' });
+    transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+    await client.connect(transport);
+  });
+  after(async () => {
+    await client?.close();
+  });
+
+  it('answers discover and bridges every input kind over the pipe', async () => {
+    assert.equal(client.getProtocolEra?.() ?? 'modern', 'modern');
+    assert.equal(textOf(await client.callTool({ name: 'ask-name', arguments: {} })), 'Hello, Ada!');
+    assert.equal(textOf(await client.callTool({ name: 'ask-all', arguments: {} })), 'color=teal model=test-model said=sampled text roots=file:///work/project');
+    assert.equal(textOf(await client.callTool({ name: 'ask-twice', arguments: {} })), 'first=one second=two');
+  });
+
+  it('keeps stdout for MCP messages: logs go to stderr', () => {
+    assert.match(stderr, /serving 2026-07-28 on stdio/);
+  });
+
+  it('applies the same requestState rules', async () => {
+    const raw = (await client.callTool({ name: 'ask-name', arguments: {} }, { allowInputRequired: true } as never)) as unknown as { resultType: string; requestState: string };
+    assert.equal(raw.resultType, 'input_required');
+    await assert.rejects(
+      client.callTool({ name: 'ask-name', arguments: { greeting: 'x' }, requestState: raw.requestState, inputResponses: { 'elicitation-1': { action: 'accept', content: { name: 'Q' } } } } as never, { allowInputRequired: true } as never),
+      /different request/,
+    );
+  });
+
+  it('cancels a call with notifications/cancelled', async () => {
+    const abort = new AbortController();
+    const call = client.callTool({ name: 'slow', arguments: { ms: 20000 } }, { signal: abort.signal });
+    while (!/slow: started/.test(stderr)) await new Promise((r) => setTimeout(r, 20));
+    abort.abort('user gave up');
+    await assert.rejects(call);
+    const deadline = Date.now() + 5000;
+    while (!/slow: cancelled/.test(stderr) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.match(stderr, /slow: cancelled/);
+  });
+});
+
+describe('stdio front, legacy client on the same binary', () => {
+  it('relays a legacy client transparently, server-initiated requests included', async () => {
+    const legacy = new LegacyClient({ name: 'old-client', version: '1' }, { capabilities: { elicitation: {} } });
+    let asked = 0;
+    legacy.setRequestHandler(ElicitRequestSchema, async () => {
+      asked++;
+      return { action: 'accept', content: { name: 'Legacy' } };
+    });
+    await legacy.connect(new LegacyStdioTransport({ command: process.execPath, args: proxyArgs(), env, stderr: 'ignore' }));
+    try {
+      assert.equal(legacy.getServerVersion()?.name, 'fixture-legacy', 'initialize reached the legacy server');
+      const r = await legacy.callTool({ name: 'ask-name', arguments: {} });
+      assert.equal(textOf(r), 'Hello, Legacy!');
+      assert.equal(asked, 1, 'the legacy server asked the legacy client directly');
+    } finally {
+      await legacy.close();
+    }
+  });
+
+  it('refuses initialize with --legacy-clients reject, naming the supported version', async () => {
+    const child = spawn(process.execPath, proxyArgs(['--legacy-clients', 'reject']), { env, stdio: ['pipe', 'pipe', 'ignore'] });
+    try {
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } })}\n`);
+      const line = await new Promise<string>((resolve) => child.stdout.once('data', (d: Buffer) => resolve(d.toString())));
+      const reply = JSON.parse(line) as { error: { code: number; data: { supported: string[] } } };
+      assert.equal(reply.error.code, -32022);
+      assert.deepEqual(reply.error.data.supported, ['2026-07-28']);
+    } finally {
+      child.kill();
+    }
+  });
+
+  it('exits when the client closes stdin, taking its legacy children along', async () => {
+    const child = spawn(process.execPath, proxyArgs(), { env, stdio: ['pipe', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    while (!/serving 2026-07-28 on stdio/.test(err)) await new Promise((r) => setTimeout(r, 50));
+    child.stdin.end();
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    assert.equal(code, 0);
+    assert.match(err, /shutting down[^\n]*stdin closed/);
+  });
+});
