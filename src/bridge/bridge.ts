@@ -48,9 +48,11 @@ export class Bridge {
   private readonly active = new Set<Interaction>();
   private readonly now: () => number;
   private readonly sweeper: NodeJS.Timeout;
+  private pool: SessionPool;
 
   constructor(private readonly opts: BridgeOptions) {
     this.now = opts.now ?? Date.now;
+    this.pool = opts.pool;
     this.sweeper = setInterval(() => this.expire(), 1000);
     this.sweeper.unref();
   }
@@ -72,13 +74,18 @@ export class Bridge {
     }
   }
 
+  /** New calls use `pool`; interactions already running keep the sessions they hold. */
+  usePool(pool: SessionPool): void {
+    this.pool = pool;
+  }
+
   async close(): Promise<void> {
     clearInterval(this.sweeper);
     for (const i of [...this.suspended.items(), ...this.active]) i.end('the proxy is shutting down');
   }
 
   private async begin(front: FrontCall): Promise<JsonObject> {
-    const lease = await this.opts.pool.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive');
+    const lease = await this.pool.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive');
     const interaction = new Interaction(randomUUID(), { method: front.method, params: front.params }, this.opts.log);
     interaction.start(lease);
     return this.run(interaction, front);
@@ -125,7 +132,7 @@ export class Bridge {
         throw new ProxyError('declined', `the user did not complete the URL elicitation the server requires (${String(refused['action'])}): ${message}`);
       }
       try {
-        interaction.start(await this.opts.pool.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive'));
+        interaction.start(await this.pool.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive'));
       } catch (err) {
         this.finish(interaction, 'lost');
         throw err;

@@ -1,15 +1,16 @@
 // argv -> config -> running proxy. The only module that calls process.exit.
 import { randomUUID } from 'node:crypto';
-import { Bridge } from '../bridge/bridge.js';
 import type { ProxyConfig } from '../config/types.js';
 import { resolveCli } from '../config/resolve.js';
 import { ConfigError } from '../errors.js';
-import { startHttpFront } from '../front/http.js';
+import { startHttpListener } from '../front/http.js';
+import { LegacyRoute, type RouteDeps } from '../front/legacy-route.js';
+import { RouteTable } from '../front/route.js';
 import { startStdioFront } from '../front/stdio.js';
 import { createSealer } from '../state/seal.js';
 import { createLogger } from '../telemetry/logger.js';
-import { Upstream } from '../upstream/upstream.js';
 import { HELP, VERSION } from './help.js';
+import { applyConfig, startRoutes } from './routes.js';
 
 /** Legacy children get stdin EOF, then SIGTERM after 2 s, then SIGKILL after 4 s (v1 SDK). */
 const SHUTDOWN_DEADLINE_MS = 10_000;
@@ -31,52 +32,68 @@ export async function main(argv: readonly string[], env: Record<string, string |
     process.stdout.write(`${VERSION}\n`);
     return;
   }
-  await run(parsed.config);
+  await run(parsed.config, () => resolveCli(argv, env));
 }
 
-async function run(config: ProxyConfig): Promise<void> {
+async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveCli>): Promise<void> {
   const log = createLogger(config.logLevel);
   const instance = randomUUID();
   if (config.stateKey.generated) {
     log.warn('no --state-key or MRTR_STATE_KEY: generated a key for this process; retries must come back to this process');
   }
-  const upstream = new Upstream(config, log);
-  try {
-    const info = await upstream.describe();
-    log.info('legacy server reached', { server: info.serverInfo.name, version: info.serverInfo.version, protocolVersion: info.protocolVersion });
-  } catch (err) {
-    log.error('cannot reach the legacy server', { error: (err as Error).message });
-    await upstream.close();
+  const deps: RouteDeps = { sealer: createSealer(config.stateKey.bytes), instance, legacyClients: config.legacyClients, log };
+  const table = new RouteTable();
+  const { started } = await startRoutes(config, table, deps);
+  const closeRoutes = () => Promise.all(table.all().map((r) => r.close()));
+  if (started === 0) {
+    await closeRoutes();
     process.exit(1);
   }
-  const bridge = new Bridge({
-    pool: upstream.pool,
-    sealer: createSealer(config.stateKey.bytes),
-    instance,
-    interactionTtlMs: config.interactionTtlMs,
-    gatherWindowMs: config.gatherWindowMs,
-    callTimeoutMs: config.callTimeoutMs,
-    log,
-  });
-  const deps = { bridge, upstream, log };
+
   let front: { close(): Promise<void> };
   if (config.stdio) {
-    const stdio = await startStdioFront(deps, config.legacyClients);
+    const route = table.default;
+    if (!(route instanceof LegacyRoute)) {
+      log.error('--stdio serves a legacy upstream; the default upstream is not one');
+      await closeRoutes();
+      process.exit(1);
+    }
+    const stdio = await startStdioFront({ bridge: route.bridge, upstream: route.upstream, log }, config.legacyClients);
     front = stdio;
     log.info('serving 2026-07-28 on stdio', { instance });
     // The client closing stdin ends the proxy (2026-07-28 stdio shutdown).
     void stdio.closed.then(() => stop('stdin closed'));
   } else {
     try {
-      const http = await startHttpFront({ host: config.host, port: config.port, legacyClients: config.legacyClients, maxLegacySessions: config.maxSessions }, deps);
+      const http = await startHttpListener(config.host, config.port, table, log);
       front = http;
-      log.info(`listening on ${http.url}`, { url: http.url, instance });
+      log.info(`listening on ${http.url}`, { url: http.url, instance, upstreams: table.all().map((r) => r.name) });
     } catch (err) {
       log.error(`cannot listen on ${config.host}:${config.port}`, { error: (err as Error).message });
-      await bridge.close();
-      await upstream.close();
+      await closeRoutes();
       process.exit(1);
     }
+  }
+
+  process.on('SIGHUP', () => void reload());
+  async function reload(): Promise<void> {
+    if (config.configFile === undefined) {
+      log.warn('SIGHUP ignored: no --config file to reload');
+      return;
+    }
+    let next: ProxyConfig;
+    try {
+      const action = reread();
+      if (action.action !== 'run') return;
+      next = action.config;
+    } catch (err) {
+      log.error('configuration rejected; the running configuration stays', { error: (err as Error).message });
+      return;
+    }
+    if (next.host !== config.host || next.port !== config.port || next.stdio !== config.stdio) log.warn('listen address changes take effect after a restart');
+    if (!next.stateKey.generated && Buffer.compare(next.stateKey.bytes, config.stateKey.bytes) !== 0) log.warn('a new state key takes effect after a restart');
+    await applyConfig(next, table, deps);
+    log.info('configuration reloaded', { upstreams: table.all().map((r) => r.name) });
   }
 
   let stopping = false;
@@ -89,9 +106,8 @@ async function run(config: ProxyConfig): Promise<void> {
       log.error('shutdown took too long; exiting anyway');
       process.exit(1);
     }, SHUTDOWN_DEADLINE_MS).unref();
-    await bridge.close();
     await front.close();
-    await upstream.close();
+    await closeRoutes();
     process.exit(0);
   }
   process.on('SIGINT', () => void stop('SIGINT'));

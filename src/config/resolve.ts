@@ -1,13 +1,16 @@
-// argv (+ environment) -> ProxyConfig. Pure apart from generating a key when none is configured:
-// every invalid input becomes a ConfigError naming the option and what is wrong with it.
+// argv (+ environment, + the configuration file) -> ProxyConfig. Pure apart from reading the file
+// and generating a key when none is configured: every invalid input becomes a ConfigError naming
+// the option or field and what is wrong with it. Flags override the file.
 import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { ConfigError } from '../errors.js';
 import { LOG_LEVELS, type LogLevel } from '../telemetry/logger.js';
 import * as D from './defaults.js';
-import type { LegacyClients, ProxyConfig, Root, UpstreamTarget } from './types.js';
+import { limits, loadConfigFile, type FileConfig } from './file.js';
+import type { LegacyClients, ProxyConfig, Root, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
 
 const OPTIONS = {
+  config: { type: 'string' },
   stdio: { type: 'boolean' },
   'legacy-clients': { type: 'string' },
   host: { type: 'string' },
@@ -57,27 +60,55 @@ type Values = ReturnType<typeof parse>['values'];
 
 function resolveConfig(v: Values, command: readonly string[], env: Record<string, string | undefined>): ProxyConfig {
   if (v.stdio && (v.host !== undefined || v.port !== undefined)) throw new ConfigError('--stdio serves on stdin/stdout: --host and --port do not apply');
+  const file = v.config === undefined ? undefined : loadConfigFile(v.config, env);
+  const flagTarget = upstreamTarget(v.upstream, command, file !== undefined);
+  const upstreams = file ? overrideUpstreams(file, v, flagTarget) : [{ name: 'default', era: 'legacy' as const, target: flagTarget!, roots: (v.root ?? []).map(rootFromFlag), ...flagLimits(v, limits({})) }];
+  const defaultUpstream = file ? file.defaultUpstream : 'default';
+  if (v.stdio && defaultUpstream === undefined) throw new ConfigError('--stdio serves one upstream: name it with `default:` in the configuration file');
+  const keyEnv = file?.stateKeyEnv ?? 'MRTR_STATE_KEY';
+  if (file?.stateKeyEnv !== undefined && v['state-key'] === undefined && !env[keyEnv]) {
+    throw new ConfigError(`${v.config}: stateKeyEnv: environment variable ${keyEnv} is not set`);
+  }
   return {
     stdio: v.stdio ?? false,
-    legacyClients: legacyClients(v['legacy-clients']),
-    host: v.host ?? D.DEFAULT_HOST,
-    port: integer('--port', v.port, D.DEFAULT_PORT, 0, 65535),
-    upstream: upstreamTarget(v.upstream, command),
-    stateKey: stateKey(v['state-key'] ?? env['MRTR_STATE_KEY'], v['state-key'] !== undefined),
-    interactionTtlMs: integer('--interaction-ttl', v['interaction-ttl'], D.DEFAULT_INTERACTION_TTL_S, 1, 86_400) * 1000,
-    maxSessions: integer('--max-sessions', v['max-sessions'], D.DEFAULT_MAX_SESSIONS, 1, 100_000),
-    spareSessions: integer('--spare-sessions', v['spare-sessions'], D.DEFAULT_SPARE_SESSIONS, 0, 100),
-    sessionWaitMs: integer('--session-wait', v['session-wait'], D.DEFAULT_SESSION_WAIT_S, 0, 3600) * 1000,
-    callTimeoutMs: integer('--call-timeout', v['call-timeout'], D.DEFAULT_CALL_TIMEOUT_S, 1, 86_400) * 1000,
-    gatherWindowMs: integer('--gather-window', v['gather-window'], D.DEFAULT_GATHER_WINDOW_MS, 0, 10_000),
-    idleSessionTtlMs: integer('--idle-session-ttl', v['idle-session-ttl'], D.DEFAULT_IDLE_SESSION_TTL_S, 1, 86_400) * 1000,
-    connectTimeoutMs: integer('--connect-timeout', v['connect-timeout'], D.DEFAULT_CONNECT_TIMEOUT_S, 1, 3600) * 1000,
-    roots: (v.root ?? []).map(rootFromFlag),
-    logLevel: logLevel(v['log-level']),
+    legacyClients: legacyClients(v['legacy-clients'] ?? file?.legacyClients),
+    host: v.host ?? file?.host ?? D.DEFAULT_HOST,
+    port: integer('--port', v.port, file?.port ?? D.DEFAULT_PORT, 0, 65535),
+    stateKey: stateKey(v['state-key'] ?? env[keyEnv], v['state-key'] !== undefined ? '--state-key' : keyEnv),
+    logLevel: logLevel(v['log-level'] ?? file?.logLevel),
+    upstreams,
+    defaultUpstream,
+    ...(v.config === undefined ? {} : { configFile: v.config }),
   };
 }
 
-function upstreamTarget(url: string | undefined, command: readonly string[]): UpstreamTarget {
+/** Limit flags given on the command line override the file for every upstream. */
+function flagLimits(v: Values, base: UpstreamLimits): UpstreamLimits {
+  return {
+    interactionTtlMs: integer('--interaction-ttl', v['interaction-ttl'], base.interactionTtlMs / 1000, 1, 86_400) * 1000,
+    maxSessions: integer('--max-sessions', v['max-sessions'], base.maxSessions, 1, 100_000),
+    spareSessions: integer('--spare-sessions', v['spare-sessions'], base.spareSessions, 0, 100),
+    sessionWaitMs: integer('--session-wait', v['session-wait'], base.sessionWaitMs / 1000, 0, 3600) * 1000,
+    callTimeoutMs: integer('--call-timeout', v['call-timeout'], base.callTimeoutMs / 1000, 1, 86_400) * 1000,
+    gatherWindowMs: integer('--gather-window', v['gather-window'], base.gatherWindowMs, 0, 10_000),
+    idleSessionTtlMs: integer('--idle-session-ttl', v['idle-session-ttl'], base.idleSessionTtlMs / 1000, 1, 86_400) * 1000,
+    connectTimeoutMs: integer('--connect-timeout', v['connect-timeout'], base.connectTimeoutMs / 1000, 1, 3600) * 1000,
+  };
+}
+
+function overrideUpstreams(file: FileConfig, v: Values, flagTarget: UpstreamTarget | undefined): UpstreamConfig[] {
+  if (flagTarget && file.defaultUpstream === undefined) {
+    throw new ConfigError('--upstream or -- COMMAND with --config replaces the default upstream, but the file names none (default:)');
+  }
+  return file.upstreams.map((u) => ({
+    ...u,
+    ...flagLimits(v, u),
+    ...(flagTarget && u.name === file.defaultUpstream ? { target: flagTarget } : {}),
+    ...(v.root && u.name === file.defaultUpstream ? { roots: v.root.map(rootFromFlag) } : {}),
+  }));
+}
+
+function upstreamTarget(url: string | undefined, command: readonly string[], optional: boolean): UpstreamTarget | undefined {
   if (url !== undefined && command.length > 0) {
     throw new ConfigError('give either --upstream URL or -- COMMAND, not both');
   }
@@ -91,11 +122,12 @@ function upstreamTarget(url: string | undefined, command: readonly string[]): Up
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
       throw new ConfigError(`--upstream: only http and https URLs are supported, got '${parsed.protocol}'`);
     }
-    return { kind: 'http', url: parsed };
+    return { kind: 'http', url: parsed, headers: {} };
   }
   const [cmd, ...args] = command;
   if (cmd === undefined || cmd === '') {
-    throw new ConfigError('no legacy server: give --upstream URL or -- COMMAND [ARGS...]');
+    if (optional) return undefined;
+    throw new ConfigError('no legacy server: give --upstream URL, -- COMMAND [ARGS...] or --config FILE');
   }
   return { kind: 'stdio', command: cmd, args };
 }
@@ -108,11 +140,10 @@ function integer(flag: string, raw: string | undefined, fallback: number, min: n
   return n;
 }
 
-function stateKey(raw: string | undefined, fromFlag: boolean): ProxyConfig['stateKey'] {
+function stateKey(raw: string | undefined, source: string): ProxyConfig['stateKey'] {
   // An empty flag is a mistake (`--state-key "$UNSET"`), not a request for a throw-away key.
-  if (fromFlag && raw === '') throw new ConfigError('--state-key: empty; give a base64url 32-byte key or leave the option out');
+  if (source === '--state-key' && raw === '') throw new ConfigError('--state-key: empty; give a base64url 32-byte key or leave the option out');
   if (raw === undefined || raw === '') return { bytes: new Uint8Array(randomBytes(32)), generated: true };
-  const source = fromFlag ? '--state-key' : 'MRTR_STATE_KEY';
   if (!/^[A-Za-z0-9_-]+$/.test(raw)) throw new ConfigError(`${source}: not base64url`);
   const bytes = new Uint8Array(Buffer.from(raw, 'base64url'));
   // Never echo the value: it is a secret.

@@ -1,8 +1,14 @@
 import type { LogLevel } from '../telemetry/logger.js';
 
+/** How the proxy reaches one upstream server. Headers are resolved values: never log them. */
 export type UpstreamTarget =
-  | { kind: 'stdio'; command: string; args: string[] }
-  | { kind: 'http'; url: URL };
+  | { kind: 'stdio'; command: string; args: string[]; env?: Record<string, string>; cwd?: string }
+  | { kind: 'http'; url: URL; headers: Record<string, string> }
+  | { kind: 'sse'; url: URL; headers: Record<string, string> }
+  | { kind: 'websocket'; url: URL; headers: Record<string, string> };
+
+/** legacy: bridge it; modern: relay 2026-07-28 as is; auto: probe and decide. */
+export type Era = 'legacy' | 'modern' | 'auto';
 
 /** What happens to clients that open with a legacy `initialize`. */
 export type LegacyClients = 'pass' | 'reject';
@@ -12,16 +18,7 @@ export interface Root {
   name?: string;
 }
 
-/** The resolved configuration: validated once at the edge and passed down through constructors. */
-export interface ProxyConfig {
-  /** Serve 2026-07-28 on stdin/stdout instead of HTTP. */
-  stdio: boolean;
-  legacyClients: LegacyClients;
-  host: string;
-  port: number;
-  upstream: UpstreamTarget;
-  /** 32-byte AEAD key for requestState; `generated` when the operator configured none. */
-  stateKey: { bytes: Uint8Array; generated: boolean };
+export interface UpstreamLimits {
   interactionTtlMs: number;
   maxSessions: number;
   /** Idle legacy sessions kept ready per capability set in use. */
@@ -31,7 +28,30 @@ export interface ProxyConfig {
   gatherWindowMs: number;
   idleSessionTtlMs: number;
   connectTimeoutMs: number;
+}
+
+export interface UpstreamConfig extends UpstreamLimits {
+  /** Served at /servers/NAME/mcp. */
+  name: string;
+  target: UpstreamTarget;
+  era: Era;
   /** Roots the proxy answers with when the legacy server asks outside an interactive call. */
   roots: Root[];
+}
+
+/** The resolved configuration: validated once at the edge and passed down through constructors. */
+export interface ProxyConfig {
+  /** Serve 2026-07-28 on stdin/stdout instead of HTTP. */
+  stdio: boolean;
+  legacyClients: LegacyClients;
+  host: string;
+  port: number;
+  /** 32-byte AEAD key for requestState; `generated` when the operator configured none. */
+  stateKey: { bytes: Uint8Array; generated: boolean };
   logLevel: LogLevel;
+  upstreams: UpstreamConfig[];
+  /** The upstream served at /mcp (and the one a stdio front serves). */
+  defaultUpstream: string | undefined;
+  /** The file this came from, for SIGHUP reloads. */
+  configFile?: string;
 }

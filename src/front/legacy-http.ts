@@ -13,7 +13,7 @@ export class LegacyHttpSessions {
   private readonly sessions = new Map<string, NodeStreamableHTTPServerTransport>();
 
   constructor(
-    private readonly upstream: Upstream,
+    private readonly upstream: () => Upstream,
     private readonly maxSessions: number,
     private readonly log: Logger,
   ) {}
@@ -57,7 +57,7 @@ export class LegacyHttpSessions {
       },
     });
     const pump = new LegacyPump(
-      this.upstream.openTransport(),
+      this.upstream().openTransport(),
       (m, related) => transport.send(m as JSONRPCMessage, related === undefined ? undefined : { relatedRequestId: related }),
       this.log,
     );

@@ -96,9 +96,9 @@ export class SessionPool {
     });
   }
 
-  /** Closes sessions idle for longer than the idle TTL. */
-  sweepIdle(): void {
-    const cutoff = this.now() - this.opts.idleTtlMs;
+  /** Closes sessions idle for longer than `idleTtlMs` (default: the pool's idle TTL). */
+  sweepIdle(idleTtlMs = this.opts.idleTtlMs): void {
+    const cutoff = this.now() - idleTtlMs;
     for (const e of this.entries) {
       if (!e.held && e.shared === 0 && e.idleSince <= cutoff) this.remove(e, 'idle');
     }

@@ -5,12 +5,14 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { capabilityKey, type LegacyCapabilities } from '../bridge/capabilities.js';
 import { answerLocally } from '../bridge/local-answers.js';
-import type { ProxyConfig, UpstreamTarget } from '../config/types.js';
+import type { UpstreamConfig, UpstreamTarget } from '../config/types.js';
 import type { Logger } from '../telemetry/logger.js';
 import { createHttpTransport } from './http-transport.js';
 import { SessionPool } from './pool.js';
 import { LegacySession, type JsonObject, type SessionHooks, type UpstreamInfo } from './session.js';
+import { createSseTransport } from './sse-transport.js';
 import { createStdioTransport } from './stdio-transport.js';
+import { WsClientTransport } from './ws-transport.js';
 import { ToolSchemas } from './tool-schemas.js';
 
 export type ChangeListener = (method: string, params: JsonObject | undefined) => void;
@@ -26,7 +28,7 @@ export class Upstream {
   private readonly hooks: SessionHooks;
 
   constructor(
-    private readonly config: Pick<ProxyConfig, 'upstream' | 'maxSessions' | 'spareSessions' | 'sessionWaitMs' | 'idleSessionTtlMs' | 'connectTimeoutMs' | 'roots'>,
+    readonly config: UpstreamConfig,
     private readonly log: Logger,
   ) {
     this.hooks = {
@@ -100,6 +102,33 @@ export class Upstream {
     } else this.subscriptions.set(uri, n - 1);
   }
 
+  /** Resolves when the legacy server answers a ping on the control session within `timeoutMs`. */
+  async check(timeoutMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    });
+    try {
+      await Promise.race([this.controlSession().then((s) => s.request('ping', undefined)), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * Stops taking work after a reconfiguration: idle sessions close now, sessions held by suspended
+   * interactions when those end (at the latest after their TTL), then everything closes.
+   */
+  async retire(maxWaitMs = this.config.interactionTtlMs + this.config.callTimeoutMs): Promise<void> {
+    const until = Date.now() + maxWaitMs;
+    this.pool.sweepIdle(0);
+    while (this.pool.stats().held > 0 && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 1000).unref());
+      this.pool.sweepIdle(0);
+    }
+    await this.close();
+  }
+
   async close(): Promise<void> {
     clearInterval(this.sweeper);
     const control = this.control;
@@ -130,17 +159,26 @@ export class Upstream {
   }
 
   private async open(caps: LegacyCapabilities, hooks: SessionHooks): Promise<LegacySession> {
-    const session = await LegacySession.connect(this.transport(this.config.upstream), caps, hooks, this.log, this.config.connectTimeoutMs);
+    const session = await LegacySession.connect(this.transport(this.config.target), caps, hooks, this.log, this.config.connectTimeoutMs);
     this.described = session.info;
     return session;
   }
 
   /** A fresh, unstarted transport to the legacy server (for the transparent legacy path). */
   openTransport(): Transport {
-    return this.transport(this.config.upstream);
+    return this.transport(this.config.target);
   }
 
   private transport(target: UpstreamTarget): Transport {
-    return target.kind === 'stdio' ? createStdioTransport(target, this.log) : createHttpTransport(target.url);
+    switch (target.kind) {
+      case 'stdio':
+        return createStdioTransport(target, this.log);
+      case 'http':
+        return createHttpTransport(target.url, target.headers);
+      case 'sse':
+        return createSseTransport(target.url, target.headers);
+      case 'websocket':
+        return new WsClientTransport(target.url, target.headers);
+    }
   }
 }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { resolveCli } from '../../src/config/resolve.js';
 import * as D from '../../src/config/defaults.js';
 import { ConfigError } from '../../src/errors.js';
-import type { ProxyConfig } from '../../src/config/types.js';
+import type { ProxyConfig, UpstreamConfig, UpstreamTarget } from '../../src/config/types.js';
 
 const CMD = ['--', 'node', 'server.js', '--flag'];
 /** Deterministic key material; the first byte keeps the base64url text from starting with '-'. */
@@ -13,10 +13,17 @@ function bytesOf(n: number, seed = 1): Uint8Array {
 const KEY_BYTES = bytesOf(32);
 const KEY = Buffer.from(KEY_BYTES).toString('base64url');
 
-function run(argv: readonly string[], env: Record<string, string | undefined> = {}): ProxyConfig {
+/** The command-line case has one upstream, `default`; its fields are flattened in for the assertions. */
+type Flat = ProxyConfig & Omit<UpstreamConfig, 'name'> & { upstream: UpstreamTarget };
+
+function run(argv: readonly string[], env: Record<string, string | undefined> = {}): Flat {
   const r = resolveCli(argv, env);
   if (r.action !== 'run') assert.fail(`expected run, got ${r.action}`);
-  return r.config;
+  assert.equal(r.config.upstreams.length, 1);
+  const only = r.config.upstreams[0]!;
+  assert.equal(only.name, 'default');
+  assert.equal(r.config.defaultUpstream, 'default');
+  return { ...r.config, ...only, upstream: only.target };
 }
 
 /** Asserts a ConfigError whose message matches `pattern`; returns the message. */
@@ -109,7 +116,7 @@ describe('resolveCli', () => {
   });
 
   describe('integers', () => {
-    const cases: [flag: string, key: keyof ProxyConfig, scale: number, min: number, max: number][] = [
+    const cases: [flag: string, key: keyof Flat, scale: number, min: number, max: number][] = [
       ['--port', 'port', 1, 0, 65535],
       ['--interaction-ttl', 'interactionTtlMs', 1000, 1, 86_400],
       ['--max-sessions', 'maxSessions', 1, 1, 100_000],

@@ -1,0 +1,243 @@
+// Case 2: one interactive round. The same HTTP fixture answers `echo` at once and `ask-name` after
+// one form elicitation. Measured in the same run:
+//   over the wire, through mrtr-proxy (raw 2026-07-28 client, --gather-window 0): echo vs ask-name
+//     (input_required + retry with the answer + resumed call), each leg timed;
+//   over the wire, directly (v1 SDK client answering elicitation/create itself): echo vs ask-name,
+//     what the same round costs natively in the legacy protocol;
+//   in process: createSealer seal/open (many iterations), and the Bridge itself (dist/src) driven
+//     by a fake in-memory legacy session, asking vs not asking: the proxy's own CPU per round.
+// The split: seal and unseal from the microbenchmark; resume = bridge round CPU minus seal and
+// unseal; wire = the end-to-end extra through the proxy minus those three.
+import { performance } from 'node:perf_hooks';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Bridge } from '../../src/bridge/bridge.js';
+import { createSealer } from '../../src/state/seal.js';
+import { fingerprint } from '../../src/state/fingerprint.js';
+import { createLogger } from '../../src/telemetry/logger.js';
+import type { SessionPool } from '../../src/upstream/pool.js';
+import type { JsonObject, SessionHolder } from '../../src/upstream/session.js';
+import { ALL_CAPS, ProxyClient, type Json } from '../lib/http.js';
+import { Scope, TEST_STATE_KEY } from '../lib/procs.js';
+import { fmt, median, pairedDiff, summarize, type Summary } from '../lib/stats.js';
+import type { BenchOptions, CaseResult } from '../lib/types.js';
+
+const ANSWER = { action: 'accept', content: { name: 'Ada' } };
+const KEY = new Uint8Array(Buffer.from(TEST_STATE_KEY, 'base64url'));
+
+/** Median ms per iteration of `fn` over `n` iterations, after a warm-up. */
+async function perOp(n: number, fn: (i: number) => Promise<unknown>): Promise<number> {
+  for (let i = 0; i < Math.min(200, n); i++) await fn(i);
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) await fn(i);
+  return (performance.now() - t0) / n;
+}
+
+async function sealCosts(n: number): Promise<{ seal: number; unseal: number; tokenChars: number }> {
+  const sealer = createSealer(KEY);
+  const fp = fingerprint({ method: 'tools/call', target: 'ask-name', args: {} });
+  const claims = (i: number) => ({ h: '6f1c2b7e-3c1a-4c1e-9d0a-2b8e4f0c9a11', i: 'b0c8a3a6-5a2e-4e0f-8f64-0d3c3f1e2a77', r: (i % 9) + 1, p: 'anonymous', fp });
+  const expect = { instance: claims(0).i, principal: 'anonymous', fingerprint: fp };
+  const exp = Date.now() + 600_000;
+  const tokens = await Promise.all(Array.from({ length: 64 }, (_, i) => sealer.seal(claims(i), exp)));
+  const seal = await perOp(n, (i) => sealer.seal(claims(i), exp));
+  const unseal = await perOp(n, (i) => sealer.open(tokens[i % tokens.length], expect));
+  return { seal, unseal, tokenChars: tokens[0]!.length };
+}
+
+/** An in-memory legacy session: `ask` elicits once, anything else answers at once. */
+class FakeSession {
+  holder: SessionHolder | undefined;
+  closed = false;
+  closeReason = '';
+  negotiatedVersion = '2025-11-25';
+  async request(_method: string, params: JsonObject | undefined): Promise<JsonObject> {
+    if (params?.['name'] === 'ask') {
+      const r = await this.holder!.onServerRequest(
+        { id: 1, method: 'elicitation/create', params: { message: 'What is your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } } },
+        new AbortController().signal,
+      );
+      return { content: [{ type: 'text', text: `Hello, ${String((r['content'] as Json)?.['name'])}!` }] };
+    }
+    return { content: [{ type: 'text', text: 'echo: hello' }] };
+  }
+}
+
+async function bridgeCosts(n: number): Promise<{ echo: number; ask: number }> {
+  const session = new FakeSession();
+  const lease = { session, release() {}, discard() {} };
+  const pool = { acquire: async () => lease } as unknown as SessionPool;
+  const bridge = new Bridge({ pool, sealer: createSealer(KEY), instance: 'bench', interactionTtlMs: 600_000, gatherWindowMs: 0, callTimeoutMs: 600_000, log: createLogger('warn') });
+  const signal = new AbortController().signal;
+  const front = (name: string, extra: Partial<Parameters<Bridge['call']>[0]> = {}) => ({
+    method: 'tools/call' as const,
+    params: { name, arguments: {} },
+    identity: { method: 'tools/call', target: name, args: {} },
+    capabilities: ALL_CAPS,
+    principal: 'anonymous',
+    sink: { notify: async () => {} },
+    signal,
+    ...extra,
+  });
+  try {
+    const echo = await perOp(n, () => bridge.call(front('echo')));
+    const ask = await perOp(n, async () => {
+      const r = await bridge.call(front('ask'));
+      const key = Object.keys(r['inputRequests'] as Json)[0]!;
+      const done = await bridge.call(front('ask', { requestState: r['requestState'] as string, inputResponses: { [key]: ANSWER } }));
+      if (!Array.isArray(done['content'])) throw new Error(`bridge round did not complete: ${JSON.stringify(done)}`);
+    });
+    return { echo, ask };
+  } finally {
+    await bridge.close();
+  }
+}
+
+async function sdkClient(url: string): Promise<Client> {
+  const c = new Client({ name: 'bench', version: '1' }, { capabilities: { elicitation: { form: {} } } });
+  c.setRequestHandler(ElicitRequestSchema, async () => ANSWER as never);
+  await c.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return c;
+}
+
+export async function interactive(opts: BenchOptions): Promise<CaseResult> {
+  const quick = opts.quick;
+  const iterations = quick ? 150 : 500;
+  const repeats = quick ? 3 : 5;
+  const microN = quick ? 3000 : 20000;
+  const scope = new Scope();
+  const wire = { proxyEcho: [] as number[], proxyAsk: [] as number[], askLeg1: [] as number[], askLeg2: [] as number[], directEcho: [] as number[], directAsk: [] as number[], proxyAskDefaultWindow: [] as number[] };
+  const micro = { seal: [] as number[], unseal: [] as number[], bridgeEcho: [] as number[], bridgeAsk: [] as number[] };
+  let tokenChars = 0;
+  try {
+    const fixture = await scope.fixtureHttp();
+    const proxy = await scope.proxy(['--upstream', fixture.url, '--gather-window', '0']);
+    const proxyDefault = await scope.proxy(['--upstream', fixture.url]);
+    const direct = await sdkClient(fixture.url);
+    scope.defer(() => direct.close());
+    const pc = new ProxyClient(proxy.url, ALL_CAPS);
+    const pcDefault = new ProxyClient(proxyDefault.url, ALL_CAPS);
+    const legs = { a: 0, b: 0 };
+    const round = async (c: ProxyClient) => {
+      const t0 = performance.now();
+      const r = await c.tool('ask-name', {});
+      const t1 = performance.now();
+      const key = Object.keys(r['inputRequests'] as Json)[0]!;
+      const done = await c.tool('ask-name', {}, { requestState: r['requestState'], inputResponses: { [key]: ANSWER } });
+      legs.a = t1 - t0;
+      legs.b = performance.now() - t1;
+      if (done['resultType'] !== 'complete') throw new Error(`round did not complete: ${JSON.stringify(done)}`);
+    };
+    const medianOf = async (n: number, fn: () => Promise<unknown>, after?: (xs: number[]) => void) => {
+      const xs: number[] = [];
+      const l1: number[] = [];
+      const l2: number[] = [];
+      for (let i = 0; i < n; i++) {
+        const t0 = performance.now();
+        await fn();
+        xs.push(performance.now() - t0);
+        l1.push(legs.a);
+        l2.push(legs.b);
+      }
+      after?.([median(l1), median(l2)]);
+      return median(xs);
+    };
+    // Warm-up: sessions, JIT, tool schemas.
+    for (let i = 0; i < 50; i++) {
+      await pc.tool('echo', { text: 'hello' });
+      await round(pc);
+      await direct.callTool({ name: 'echo', arguments: { text: 'hello' } });
+      await direct.callTool({ name: 'ask-name', arguments: {} });
+    }
+    for (let i = 0; i < 5; i++) await round(pcDefault);
+    for (let r = 0; r < repeats; r++) {
+      wire.proxyEcho.push(await medianOf(iterations, () => pc.tool('echo', { text: 'hello' })));
+      wire.proxyAsk.push(
+        await medianOf(iterations, () => round(pc), ([a, b]) => {
+          wire.askLeg1.push(a!);
+          wire.askLeg2.push(b!);
+        }),
+      );
+      wire.directEcho.push(await medianOf(iterations, () => direct.callTool({ name: 'echo', arguments: { text: 'hello' } })));
+      wire.directAsk.push(await medianOf(iterations, () => direct.callTool({ name: 'ask-name', arguments: {} })));
+      wire.proxyAskDefaultWindow.push(await medianOf(quick ? 10 : 30, () => round(pcDefault)));
+      const s = await sealCosts(microN);
+      micro.seal.push(s.seal);
+      micro.unseal.push(s.unseal);
+      tokenChars = s.tokenChars;
+      const b = await bridgeCosts(Math.round(microN / 4));
+      micro.bridgeEcho.push(b.echo);
+      micro.bridgeAsk.push(b.ask);
+      opts.log(`  interactive repeat ${r + 1}/${repeats}: proxy echo ${wire.proxyEcho.at(-1)!.toFixed(3)} ms, proxy round ${wire.proxyAsk.at(-1)!.toFixed(3)} ms, direct echo ${wire.directEcho.at(-1)!.toFixed(3)} ms, direct round ${wire.directAsk.at(-1)!.toFixed(3)} ms, seal ${(s.seal * 1000).toFixed(1)} µs, open ${(s.unseal * 1000).toFixed(1)} µs, bridge round ${((b.ask - b.echo) * 1000).toFixed(1)} µs`);
+    }
+  } finally {
+    await scope.close();
+  }
+  const extraProxy = pairedDiff(wire.proxyAsk, wire.proxyEcho);
+  const extraDirect = pairedDiff(wire.directAsk, wire.directEcho);
+  const bridgeRound = pairedDiff(micro.bridgeAsk, micro.bridgeEcho);
+  const sealUnseal = micro.seal.map((s, i) => s + micro.unseal[i]!);
+  const resume = pairedDiff(bridgeRound.runs, sealUnseal);
+  const proxyTime = bridgeRound; // seal + unseal + resume
+  const wireTime = pairedDiff(extraProxy.runs, proxyTime.runs);
+  const us = (s: Summary) => summarize(s.runs.map((x) => x * 1000));
+  const split = {
+    seal: us(summarize(micro.seal)),
+    unseal: us(summarize(micro.unseal)),
+    resume: us(resume),
+    proxyTime: us(proxyTime),
+    wire: us(wireTime),
+  };
+  const tables = [
+    {
+      title: 'One interactive round (elicitation) against the same tool answering without asking, median (min–max) over repeats',
+      columns: ['measurement', 'ms'],
+      rows: [
+        ['through mrtr-proxy: echo (no question)', fmt(summarize(wire.proxyEcho), 3)],
+        ['through mrtr-proxy: ask-name round (2 requests)', fmt(summarize(wire.proxyAsk), 3)],
+        ['  leg 1: call -> input_required', fmt(summarize(wire.askLeg1), 3)],
+        ['  leg 2: retry -> resumed call completes', fmt(summarize(wire.askLeg2), 3)],
+        ['  extra for the round (round - echo)', fmt(extraProxy, 3)],
+        ['direct, v1 SDK client: echo', fmt(summarize(wire.directEcho), 3)],
+        ['direct, v1 SDK client: ask-name (elicitation over SSE + POST)', fmt(summarize(wire.directAsk), 3)],
+        ['  extra for the round natively (ask-name - echo)', fmt(extraDirect, 3)],
+        ['through mrtr-proxy with the default --gather-window 25', fmt(summarize(wire.proxyAskDefaultWindow), 3)],
+      ],
+      notes: [`${iterations} sequential rounds per repeat, ${repeats} repeats; --gather-window 0 unless stated (the default window waits 25 ms for more legacy requests before answering).`],
+    },
+    {
+      title: 'Where the extra time of a round goes (µs), median (min–max) over repeats',
+      columns: ['part', 'µs', 'how it is measured'],
+      rows: [
+        ['seal (JWE encrypt)', fmt(split.seal, 1), `createSealer().seal, ${microN} iterations in process`],
+        ['unseal (JWE decrypt + checks)', fmt(split.unseal, 1), `createSealer().open, ${microN} iterations in process`],
+        ['resume (bridge bookkeeping)', fmt(split.resume, 1), 'in-process Bridge round (fake session) minus echo, minus seal and unseal'],
+        ['proxy time per round (sum)', fmt(split.proxyTime, 1), 'in-process Bridge: ask round minus echo'],
+        ['wire (2nd HTTP exchange, front SDK, legacy SSE+POST)', fmt(split.wire, 1), 'end-to-end extra through the proxy minus proxy time'],
+      ],
+      notes: [`requestState is ${tokenChars} characters.`],
+    },
+  ];
+  const charts = [
+    {
+      kind: 'bars' as const,
+      title: '2. One elicitation round: extra time over the same call without a question',
+      unit: 'ms',
+      groups: [
+        { label: 'extra, through mrtr-proxy', bars: [{ label: 'end to end', value: extraProxy.median, min: extraProxy.min, max: extraProxy.max }] },
+        { label: 'extra, direct (legacy SSE)', bars: [{ label: 'end to end', value: extraDirect.median, min: extraDirect.min, max: extraDirect.max }] },
+        {
+          label: 'split (proxy)',
+          bars: (['seal', 'unseal', 'resume', 'wire'] as const).map((k) => ({ label: k, value: split[k].median / 1000, min: split[k].min / 1000, max: split[k].max / 1000 })),
+        },
+      ],
+    },
+  ];
+  return {
+    name: 'interactive',
+    tables,
+    charts,
+    data: { iterations, repeats, microIterations: microN, wireMs: wire, microMs: micro, extraProxyMs: extraProxy, extraDirectMs: extraDirect, splitUs: split, requestStateChars: tokenChars },
+  };
+}

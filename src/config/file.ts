@@ -1,0 +1,168 @@
+// The configuration file (YAML): several upstreams, each with its transport, era, headers, limits
+// and roots. Validated with a schema at load; every problem is reported with the field's path.
+// Secrets stay in the environment: the file names variables, and values are never echoed.
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { ConfigError } from '../errors.js';
+import { LOG_LEVELS, type LogLevel } from '../telemetry/logger.js';
+import * as D from './defaults.js';
+import type { Era, LegacyClients, Root, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
+
+const seconds = (max: number, min = 1) => z.number().int().min(min).max(max);
+const LIMITS = {
+  interactionTtl: seconds(86_400).optional(),
+  maxSessions: z.number().int().min(1).max(100_000).optional(),
+  spareSessions: z.number().int().min(0).max(100).optional(),
+  sessionWait: seconds(3600, 0).optional(),
+  callTimeout: seconds(86_400).optional(),
+  gatherWindowMs: z.number().int().min(0).max(10_000).optional(),
+  idleSessionTtl: seconds(86_400).optional(),
+  connectTimeout: seconds(3600).optional(),
+};
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
+const wsUrl = z.url({ protocol: /^wss?$/, error: 'must be a ws:// or wss:// URL' });
+/** A header value: literal, or taken from an environment variable (with an optional prefix). */
+const headerValue = z.union([z.string(), z.strictObject({ env: z.string().min(1), prefix: z.string().optional() })]);
+const root = z.strictObject({ uri: z.string().startsWith('file://', 'must be a file:// URI'), name: z.string().optional() });
+
+const upstreamSchema = z
+  .strictObject({
+    era: z.enum(['legacy', 'modern', 'auto']).optional(),
+    stdio: z.strictObject({ command: z.string().min(1), args: z.array(z.string()).optional(), env: z.record(z.string(), z.string()).optional(), cwd: z.string().optional() }).optional(),
+    http: z.strictObject({ url: httpUrl }).optional(),
+    sse: z.strictObject({ url: httpUrl }).optional(),
+    websocket: z.strictObject({ url: wsUrl }).optional(),
+    headers: z.record(z.string().regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, 'is not a valid header name'), headerValue).optional(),
+    roots: z.array(root).optional(),
+    ...LIMITS,
+  })
+  .superRefine((u, ctx) => {
+    const kinds = (['stdio', 'http', 'sse', 'websocket'] as const).filter((k) => u[k] !== undefined);
+    if (kinds.length !== 1) ctx.addIssue({ code: 'custom', message: `needs exactly one transport (stdio, http, sse or websocket), got ${kinds.length ? kinds.join(' and ') : 'none'}` });
+    if (u.stdio && u.headers) ctx.addIssue({ code: 'custom', path: ['headers'], message: 'only applies to network transports' });
+    if (u.era === 'modern' && (u.stdio || u.sse || u.websocket)) ctx.addIssue({ code: 'custom', path: ['era'], message: 'modern upstreams are relayed over http only' });
+  });
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+const fileSchema = z
+  .strictObject({
+    listen: z.strictObject({ host: z.string().min(1).optional(), port: z.number().int().min(0).max(65535).optional() }).optional(),
+    legacyClients: z.enum(['pass', 'reject']).optional(),
+    logLevel: z.enum(LOG_LEVELS as [LogLevel, ...LogLevel[]]).optional(),
+    stateKeyEnv: z.string().min(1).optional(),
+    default: z.string().optional(),
+    defaults: z.strictObject(LIMITS).optional(),
+    upstreams: z.record(z.string().regex(NAME, 'upstream names are letters, digits, - and _ (used in /servers/NAME/mcp)'), upstreamSchema),
+  })
+  .superRefine((f, ctx) => {
+    if (Object.keys(f.upstreams).length === 0) ctx.addIssue({ code: 'custom', path: ['upstreams'], message: 'names no upstream' });
+    if (f.default !== undefined && !(f.default in f.upstreams)) ctx.addIssue({ code: 'custom', path: ['default'], message: `'${f.default}' is not one of the upstreams` });
+  });
+
+export type FileShape = z.infer<typeof fileSchema>;
+
+/** What the file contributes; command-line flags are applied on top by resolve.ts. */
+export interface FileConfig {
+  host?: string;
+  port?: number;
+  legacyClients?: LegacyClients;
+  logLevel?: LogLevel;
+  stateKeyEnv?: string;
+  defaultUpstream?: string;
+  upstreams: UpstreamConfig[];
+}
+
+export function loadConfigFile(path: string, env: Record<string, string | undefined>): FileConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`${path}: cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  let raw: unknown;
+  try {
+    raw = parseYaml(text);
+  } catch (err) {
+    throw new ConfigError(`${path}: not valid YAML: ${(err as Error).message.split('\n')[0]}`);
+  }
+  const parsed = fileSchema.safeParse(raw ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const where = issue.path.length ? issue.path.join('.') : '(top level)';
+    throw new ConfigError(`${path}: ${where}: ${issue.message}`);
+  }
+  return fromFile(parsed.data, env, path);
+}
+
+function fromFile(f: FileShape, env: Record<string, string | undefined>, path: string): FileConfig {
+  const names = Object.keys(f.upstreams);
+  return {
+    ...(f.listen?.host === undefined ? {} : { host: f.listen.host }),
+    ...(f.listen?.port === undefined ? {} : { port: f.listen.port }),
+    ...(f.legacyClients === undefined ? {} : { legacyClients: f.legacyClients }),
+    ...(f.logLevel === undefined ? {} : { logLevel: f.logLevel }),
+    ...(f.stateKeyEnv === undefined ? {} : { stateKeyEnv: f.stateKeyEnv }),
+    // A single upstream is the default one even when the file does not say so.
+    ...(f.default !== undefined ? { defaultUpstream: f.default } : names.length === 1 ? { defaultUpstream: names[0]! } : {}),
+    upstreams: Object.entries(f.upstreams).map(([name, u]) => ({
+      name,
+      era: (u.era ?? 'legacy') as Era,
+      target: target(u, env, `${path}: upstreams.${name}`),
+      roots: (u.roots ?? []).map((r) => (r.name === undefined ? { uri: r.uri } : { uri: r.uri, name: r.name })) as Root[],
+      ...limits({ ...f.defaults, ...stripUndefined(u) }),
+    })),
+  };
+}
+
+type LimitFields = { [K in keyof typeof LIMITS]?: number | undefined };
+
+export function limits(l: LimitFields): UpstreamLimits {
+  return {
+    interactionTtlMs: (l.interactionTtl ?? D.DEFAULT_INTERACTION_TTL_S) * 1000,
+    maxSessions: l.maxSessions ?? D.DEFAULT_MAX_SESSIONS,
+    spareSessions: l.spareSessions ?? D.DEFAULT_SPARE_SESSIONS,
+    sessionWaitMs: (l.sessionWait ?? D.DEFAULT_SESSION_WAIT_S) * 1000,
+    callTimeoutMs: (l.callTimeout ?? D.DEFAULT_CALL_TIMEOUT_S) * 1000,
+    gatherWindowMs: l.gatherWindowMs ?? D.DEFAULT_GATHER_WINDOW_MS,
+    idleSessionTtlMs: (l.idleSessionTtl ?? D.DEFAULT_IDLE_SESSION_TTL_S) * 1000,
+    connectTimeoutMs: (l.connectTimeout ?? D.DEFAULT_CONNECT_TIMEOUT_S) * 1000,
+  };
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+type UpstreamShape = z.infer<typeof upstreamSchema>;
+
+function target(u: UpstreamShape, env: Record<string, string | undefined>, where: string): UpstreamTarget {
+  if (u.stdio) {
+    return {
+      kind: 'stdio',
+      command: u.stdio.command,
+      args: u.stdio.args ?? [],
+      ...(u.stdio.env ? { env: u.stdio.env } : {}),
+      ...(u.stdio.cwd ? { cwd: u.stdio.cwd } : {}),
+    };
+  }
+  const headers = resolveHeaders(u.headers ?? {}, env, where);
+  if (u.http) return { kind: 'http', url: new URL(u.http.url), headers };
+  if (u.sse) return { kind: 'sse', url: new URL(u.sse.url), headers };
+  return { kind: 'websocket', url: new URL(u.websocket!.url), headers };
+}
+
+function resolveHeaders(spec: NonNullable<UpstreamShape['headers']>, env: Record<string, string | undefined>, where: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(spec)) {
+    if (typeof value === 'string') {
+      out[name] = value;
+      continue;
+    }
+    const secret = env[value.env];
+    // Name the variable, never the value.
+    if (secret === undefined || secret === '') throw new ConfigError(`${where}.headers.${name}: environment variable ${value.env} is not set`);
+    out[name] = `${value.prefix ?? ''}${secret}`;
+  }
+  return out;
+}

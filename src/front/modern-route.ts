@@ -1,0 +1,86 @@
+// A 2026-07-28 upstream: nothing to translate, so requests are relayed as received (body bytes,
+// MCP headers) and responses streamed back (JSON or SSE). Closing the client's stream closes the
+// upstream one, which is 2026-07-28 cancellation. The client's credentials are not relayed; the
+// configured upstream headers are sent instead.
+import { Readable } from 'node:stream';
+import type { Request, Response } from 'express';
+import type { UpstreamConfig } from '../config/types.js';
+import type { Logger } from '../telemetry/logger.js';
+import { discover } from '../upstream/probe.js';
+import type { Route, RouteStatus } from './route.js';
+
+/** Request headers a 2026-07-28 server needs; everything else stays at the proxy. */
+const RELAYED = /^(content-type|accept|mcp-protocol-version|mcp-method|mcp-name|mcp-param-.+|traceparent|tracestate|baggage|last-event-id)$/i;
+/** Response headers worth passing back. */
+const RETURNED = ['content-type', 'cache-control', 'x-accel-buffering', 'www-authenticate'];
+const READY_TIMEOUT_MS = 3000;
+
+export class ModernRoute implements Route {
+  readonly era = 'modern' as const;
+  readonly name: string;
+  private readonly url: URL;
+  private readonly headers: Record<string, string>;
+
+  constructor(
+    private readonly config: UpstreamConfig,
+    private readonly log: Logger,
+  ) {
+    if (config.target.kind !== 'http') throw new Error(`upstream ${config.name}: modern upstreams are relayed over http only`);
+    this.name = config.name;
+    this.url = config.target.url;
+    this.headers = config.target.headers;
+  }
+
+  async start(): Promise<void> {
+    const s = await this.status();
+    if (!s.ready) throw new Error(s.error);
+    this.log.info('modern server reached: relaying as is', { upstream: this.name });
+  }
+
+  async handle(req: Request, res: Response, raw: Buffer | undefined): Promise<void> {
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) if (RELAYED.test(k) && typeof v === 'string') headers[k] = v;
+    Object.assign(headers, this.headers);
+    const abort = new AbortController();
+    res.once('close', () => abort.abort());
+    let upstream: globalThis.Response;
+    try {
+      upstream = await fetch(this.url, {
+        method: req.method,
+        headers,
+        signal: abort.signal,
+        ...(raw !== undefined && raw.length > 0 && req.method !== 'GET' ? { body: raw } : {}),
+      });
+    } catch (err) {
+      if (abort.signal.aborted) return;
+      this.log.warn('modern upstream unreachable', { upstream: this.name, error: (err as Error).message });
+      res.status(502).json({ jsonrpc: '2.0', id: null, error: { code: -32603, message: `the upstream server ${this.name} is unreachable` } });
+      return;
+    }
+    res.status(upstream.status);
+    for (const h of RETURNED) {
+      const v = upstream.headers.get(h);
+      if (v !== null) res.setHeader(h, v);
+    }
+    if (!upstream.body) {
+      res.end();
+      return;
+    }
+    Readable.fromWeb(upstream.body as never)
+      .on('error', () => res.destroy())
+      .pipe(res);
+  }
+
+  async status(): Promise<RouteStatus> {
+    const base = { era: this.era, transport: this.config.target.kind };
+    try {
+      const discovered = await discover(this.url, this.headers, READY_TIMEOUT_MS);
+      return discovered === 'modern' ? { ...base, ready: true } : { ...base, ready: false, error: 'the server no longer answers server/discover' };
+    } catch (err) {
+      return { ...base, ready: false, error: (err as Error).message };
+    }
+  }
+
+  async close(): Promise<void> {}
+}
+

@@ -1,0 +1,51 @@
+// One upstream as the HTTP listener sees it: something that serves requests for its path, reports
+// whether it can, and closes. LegacyRoute bridges a legacy server; ModernRoute relays a 2026-07-28
+// server untouched.
+import type { Request, Response } from 'express';
+import type { UpstreamConfig } from '../config/types.js';
+
+export interface RouteStatus {
+  ready: boolean;
+  era: 'legacy' | 'modern';
+  transport: UpstreamConfig['target']['kind'];
+  error?: string;
+}
+
+export interface Route {
+  readonly name: string;
+  readonly era: 'legacy' | 'modern';
+  /** Serves one request; `raw` is the request body exactly as received (undefined when none). */
+  handle(req: Request, res: Response, raw: Buffer | undefined): Promise<void>;
+  status(): Promise<RouteStatus>;
+  close(): Promise<void>;
+}
+
+/** Maps path names to routes; replaced wholesale or per name on reload. */
+export class RouteTable {
+  private routes = new Map<string, Route>();
+  defaultName: string | undefined;
+
+  get(name: string): Route | undefined {
+    return this.routes.get(name);
+  }
+
+  get default(): Route | undefined {
+    return this.defaultName === undefined ? undefined : this.routes.get(this.defaultName);
+  }
+
+  set(route: Route): Route | undefined {
+    const previous = this.routes.get(route.name);
+    this.routes.set(route.name, route);
+    return previous;
+  }
+
+  delete(name: string): Route | undefined {
+    const previous = this.routes.get(name);
+    this.routes.delete(name);
+    return previous;
+  }
+
+  all(): Route[] {
+    return [...this.routes.values()];
+  }
+}

@@ -1,0 +1,95 @@
+// Which era an upstream speaks, for `era: auto`, following the 2026-07-28 backward-compatibility
+// rules: send a modern request first; a DiscoverResult or a recognized modern error means modern,
+// anything else (another error, silence, a legacy 4xx) means legacy. A stdio server is probed in a
+// throw-away process, because some legacy stdio servers exit on any request before initialize.
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import type { UpstreamTarget } from '../config/types.js';
+
+export type Era = 'modern' | 'legacy';
+
+export async function probeEra(target: UpstreamTarget, timeoutMs: number): Promise<Era> {
+  switch (target.kind) {
+    case 'http':
+      return discover(target.url, target.headers, timeoutMs).catch(() => 'legacy' as const);
+    case 'stdio':
+      return probeStdio(target, timeoutMs);
+    default:
+      // HTTP+SSE and WebSocket exist only in legacy revisions.
+      return 'legacy';
+  }
+}
+
+const DISCOVER = {
+  jsonrpc: '2.0',
+  id: 'mrtr-proxy-probe',
+  method: 'server/discover',
+  params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'mrtr-proxy', version: '0.1.0' } } },
+};
+
+function isModernReply(m: { result?: unknown; error?: { code?: number } } | undefined): boolean {
+  const supported = (m?.result as { supportedVersions?: unknown } | undefined)?.supportedVersions;
+  if (Array.isArray(supported) && supported.includes('2026-07-28')) return true;
+  const code = m?.error?.code;
+  return code === -32020 || code === -32021 || code === -32022;
+}
+
+/**
+ * The 2026-07-28 HTTP probe (streamable-http.mdx, Backward Compatibility): a modern request;
+ * a DiscoverResult or a recognized modern error means modern, anything else legacy.
+ */
+export async function discover(url: URL, headers: Record<string, string>, timeoutMs: number): Promise<'modern' | 'legacy'> {
+  const res = await fetch(url, {
+    method: 'POST',
+    signal: AbortSignal.timeout(timeoutMs),
+    headers: {
+      ...headers,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'server/discover',
+    },
+    body: JSON.stringify(DISCOVER),
+  });
+  const text = await res.text();
+  const body = parseResponse(text, res.headers.get('content-type') ?? '');
+  return isModernReply(body) ? 'modern' : 'legacy';
+}
+
+function parseResponse(text: string, type: string): { result?: unknown; error?: { code?: number } } | undefined {
+  try {
+    if (!type.includes('text/event-stream')) return JSON.parse(text);
+    const data = text.split(/\r?\n/).filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim());
+    for (const d of data.reverse()) {
+      const m = JSON.parse(d) as { result?: unknown; error?: { code?: number } };
+      if ('result' in m || 'error' in m) return m;
+    }
+  } catch {
+    return undefined;
+  }
+  return undefined;
+}
+
+function probeStdio(target: Extract<UpstreamTarget, { kind: 'stdio' }>, timeoutMs: number): Promise<Era> {
+  return new Promise((resolve) => {
+    const child = spawn(target.command, target.args, { env: { ...process.env, ...target.env }, cwd: target.cwd, stdio: ['pipe', 'pipe', 'ignore'] });
+    const done = (era: Era) => {
+      clearTimeout(timer);
+      child.kill();
+      resolve(era);
+    };
+    const timer = setTimeout(() => done('legacy'), timeoutMs);
+    child.once('error', () => done('legacy'));
+    child.once('exit', () => done('legacy'));
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      try {
+        const m = JSON.parse(line) as { id?: unknown; result?: unknown; error?: { code?: number } };
+        if (m.id === DISCOVER.id) done(isModernReply(m) ? 'modern' : 'legacy');
+      } catch {
+        /* not JSON: not a modern server */
+      }
+    });
+    child.stdin.on('error', () => {});
+    child.stdin.write(`${JSON.stringify(DISCOVER)}\n`);
+  });
+}

@@ -1,0 +1,48 @@
+// Legacy MCP over WebSocket (subprotocol `mcp`, one JSON-RPC message per text frame). The v1 SDK's
+// WebSocket transport needs a global WebSocket (Node 20 has none) and cannot send headers, so this
+// small transport uses `ws`, which can.
+import WebSocket from 'ws';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+export class WsClientTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private socket: WebSocket | undefined;
+
+  constructor(
+    private readonly url: URL,
+    private readonly headers: Record<string, string>,
+  ) {}
+
+  start(): Promise<void> {
+    if (this.socket) throw new Error('WsClientTransport already started');
+    return new Promise((resolve, reject) => {
+      const socket = new WebSocket(this.url, 'mcp', { headers: this.headers });
+      this.socket = socket;
+      socket.once('open', () => resolve());
+      socket.once('error', reject);
+      socket.on('error', (err) => this.onerror?.(err));
+      socket.on('close', () => this.onclose?.());
+      socket.on('message', (data, isBinary) => {
+        if (isBinary) return this.onerror?.(new Error('binary WebSocket frame from the legacy server'));
+        try {
+          this.onmessage?.(JSONRPCMessageSchema.parse(JSON.parse(data.toString())));
+        } catch (err) {
+          this.onerror?.(err as Error);
+        }
+      });
+    });
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const socket = this.socket;
+    if (!socket || socket.readyState !== WebSocket.OPEN) return Promise.reject(new Error('WebSocket is not open'));
+    return new Promise((resolve, reject) => socket.send(JSON.stringify(message), (err) => (err ? reject(err) : resolve())));
+  }
+
+  async close(): Promise<void> {
+    this.socket?.close();
+  }
+}
