@@ -90,7 +90,9 @@ export function loadConfigFile(path: string, env: Record<string, string | undefi
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const where = issue.path.length ? issue.path.join('.') : '(top level)';
-    throw new ConfigError(`${path}: ${where}: ${issue.message}`);
+    // A bad record key carries the reason (the key's own check) one level down.
+    const inner = issue.code === 'invalid_key' ? issue.issues[0]?.message : undefined;
+    throw new ConfigError(`${path}: ${where}: ${inner ? `'${String(issue.path.at(-1))}': ${inner}` : issue.message}`);
   }
   return fromFile(parsed.data, env, path);
 }
