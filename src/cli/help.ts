@@ -7,11 +7,13 @@ export const HELP = `mrtr-proxy ${VERSION}: lets MCP 2026-07-28 clients use lega
 Usage:
   mrtr-proxy [options] --upstream http://HOST:PORT/mcp    legacy server over Streamable HTTP
   mrtr-proxy [options] -- COMMAND [ARGS...]               legacy server over stdio, spawned by the proxy
-  mrtr-proxy --stdio [options] (--upstream URL | -- COMMAND [ARGS...])
+  mrtr-proxy [options] --config FILE                      several upstreams from a configuration file
+  mrtr-proxy --stdio [options] (--upstream URL | -- COMMAND [ARGS...] | --config FILE)
                                                           serve on stdin/stdout (a client launches the proxy)
 
-The proxy serves 2026-07-28 Streamable HTTP at POST http://HOST:PORT/mcp. Clients that open with a
-legacy initialize get a transparent legacy session on the same endpoint (see --legacy-clients).
+The proxy serves 2026-07-28 Streamable HTTP at POST http://HOST:PORT/mcp (with --config, each
+upstream at /servers/NAME/mcp), GET /healthz and GET /readyz. Clients that open with a legacy
+initialize get a transparent legacy session on the same endpoint (see --legacy-clients).
 
 Options:
   --stdio                   serve 2026-07-28 on stdin/stdout instead of HTTP (logs stay on stderr)
@@ -19,6 +21,8 @@ Options:
                             session; reject: 2026-07-28 only, initialize is refused (default ${D.DEFAULT_LEGACY_CLIENTS})
   --host HOST               address to listen on (default ${D.DEFAULT_HOST})
   --port PORT               port to listen on, 0 for any free port (default ${D.DEFAULT_PORT})
+  --config FILE             several upstreams from a YAML file (see config/proxy.yaml); flags
+                            override it; SIGHUP reloads it
   --upstream URL            the legacy server's Streamable HTTP endpoint
   --state-key KEY           base64url 32-byte key sealing requestState (env MRTR_STATE_KEY).
                             Without one, a key is generated at start and retries must return

@@ -12,7 +12,7 @@ describe('command line', () => {
   it('documents every option in --help', () => {
     const r = run(['--help']);
     assert.equal(r.status, 0);
-    for (const opt of ['--host', '--port', '--upstream', '--state-key', '--interaction-ttl', '--max-sessions', '--spare-sessions', '--session-wait', '--call-timeout', '--gather-window', '--idle-session-ttl', '--connect-timeout', '--root', '--log-level', '--version']) {
+    for (const opt of ['--config', '--stdio', '--legacy-clients', '--host', '--port', '--upstream', '--state-key', '--interaction-ttl', '--max-sessions', '--spare-sessions', '--session-wait', '--call-timeout', '--gather-window', '--idle-session-ttl', '--connect-timeout', '--root', '--log-level', '--version']) {
       assert.ok(r.stdout.includes(opt), `--help mentions ${opt}`);
     }
   });
@@ -25,12 +25,14 @@ describe('command line', () => {
 
   const usage: Array<[string, string[], RegExp]> = [
     ['an unknown option', ['--frobnicate', '--upstream', 'http://127.0.0.1:1/mcp'], /Unknown option '--frobnicate'/],
-    ['no legacy server', [], /no legacy server/],
+    ['no legacy server', [], /no legacy server: give --upstream URL, -- COMMAND \[ARGS...\] or --config FILE/],
     ['both kinds of legacy server', ['--upstream', 'http://127.0.0.1:1/mcp', '--', 'node', 'x.js'], /either --upstream URL or -- COMMAND/],
     ['a bad port', ['--port', 'eighty', '--upstream', 'http://127.0.0.1:1/mcp'], /--port: expected a whole number/],
     ['an out-of-range TTL', ['--interaction-ttl', '0', '--upstream', 'http://127.0.0.1:1/mcp'], /--interaction-ttl: 0 is out of range/],
     ['a non-http upstream', ['--upstream', 'ftp://example.com/x'], /only http and https/],
     ['a short state key', ['--state-key', 'c2hvcnQ', '--upstream', 'http://127.0.0.1:1/mcp'], /must decode to 32 bytes/],
+    ['a bad --legacy-clients mode', ['--legacy-clients', 'maybe', '--upstream', 'http://127.0.0.1:1/mcp'], /--legacy-clients: expected pass or reject/],
+    ['--stdio with --port', ['--stdio', '--port', '1', '--upstream', 'http://127.0.0.1:1/mcp'], /--stdio serves on stdin\/stdout/],
     ['a bad log level', ['--log-level', 'loud', '--upstream', 'http://127.0.0.1:1/mcp'], /--log-level: expected one of/],
     ['a root that is not a file URI', ['--root', 'http://x', '--upstream', 'http://127.0.0.1:1/mcp'], /--root: 'http:\/\/x' must be a file:\/\/ URI/],
   ];

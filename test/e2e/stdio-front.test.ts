@@ -9,7 +9,7 @@ import { StdioClientTransport as LegacyStdioTransport } from '@modelcontextproto
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { spawn } from 'node:child_process';
 import { DEFAULT_ANSWERS, textOf } from '../support/client.js';
-import { FIXTURE, PROXY_BIN, TEST_STATE_KEY } from '../support/processes.js';
+import { FIXTURE, PROXY_BIN, TEST_STATE_KEY, startHttpFixture } from '../support/processes.js';
 
 const proxyArgs = (extra: string[] = []) => [PROXY_BIN, '--stdio', ...extra, '--', process.execPath, FIXTURE];
 const env = { ...(process.env as Record<string, string>), MRTR_STATE_KEY: TEST_STATE_KEY };
@@ -59,6 +59,60 @@ describe('stdio front', () => {
     const deadline = Date.now() + 5000;
     while (!/slow: cancelled/.test(stderr) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     assert.match(stderr, /slow: cancelled/);
+  });
+});
+
+describe('stdio front: probe, listen, HTTP upstream', () => {
+  it('is found modern by a client that probes (versionNegotiation auto)', async () => {
+    const client = new Client({ name: 'auto', version: '1' }, { capabilities: {}, versionNegotiation: { mode: 'auto' } });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: proxyArgs(), env, stderr: 'ignore' }));
+    try {
+      assert.equal(client.getProtocolEra(), 'modern');
+      assert.equal(client.getNegotiatedProtocolVersion(), '2026-07-28');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('delivers change notifications to listen subscriptions on the same pipe', async () => {
+    const child = spawn(process.execPath, proxyArgs(), { env, stdio: ['pipe', 'pipe', 'ignore'] });
+    const lines: Array<Record<string, unknown>> = [];
+    child.stdout.on('data', (d: Buffer) => {
+      for (const l of d.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(l) as Record<string, unknown>);
+    });
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+    const send = (m: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`);
+    const waitFor = async (pred: (m: Record<string, unknown>) => boolean) => {
+      const end = Date.now() + 8000;
+      while (!lines.some(pred)) {
+        if (Date.now() > end) throw new Error(`not seen; got ${JSON.stringify(lines)}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return lines.find(pred)!;
+    };
+    try {
+      send({ id: 'L1', method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: meta } });
+      await waitFor((m) => m['method'] === 'notifications/subscriptions/acknowledged');
+      send({ id: 2, method: 'tools/call', params: { name: 'add-tool', arguments: { name: 'late' }, _meta: meta } });
+      await waitFor((m) => m['id'] === 2);
+      const changed = await waitFor((m) => m['method'] === 'notifications/tools/list_changed');
+      assert.equal((changed['params'] as { _meta: Record<string, unknown> })._meta['io.modelcontextprotocol/subscriptionId'], 'L1');
+    } finally {
+      child.kill();
+    }
+  });
+
+  it('serves an HTTP legacy server too (--stdio --upstream URL)', async () => {
+    const upstream = await startHttpFixture();
+    const client = new Client({ name: 'x', version: '1' }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { name: 'Pipe' } }));
+    try {
+      await client.connect(new StdioClientTransport({ command: process.execPath, args: [PROXY_BIN, '--stdio', '--upstream', upstream.url], env, stderr: 'ignore' }));
+      assert.equal(textOf(await client.callTool({ name: 'ask-name', arguments: {} })), 'Hello, Pipe!');
+    } finally {
+      await client.close();
+      await upstream.stop();
+    }
   });
 });
 
