@@ -3,7 +3,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/client';
-import { connectClient, textOf } from '../support/client.js';
+import { connectClient, expectCallsKeptApart, textOf } from '../support/client.js';
 import { startHttpFixture, startProxy, type Proxy, type Running } from '../support/processes.js';
 import { inputRequired, listen, rpc } from '../support/rpc.js';
 
@@ -60,14 +60,7 @@ describe('bridge over a Streamable HTTP legacy server', () => {
   });
 
   it('keeps concurrent interactive calls apart', async () => {
-    const names = ['Ann', 'Bob', 'Cy'];
-    const clients = await Promise.all(names.map((n) => connectClient(proxy.url, { elicitation: {} }, { elicit: () => ({ action: 'accept', content: { name: n } }) })));
-    try {
-      const results = await Promise.all(clients.map((c) => c.callTool({ name: 'ask-name', arguments: {} })));
-      assert.deepEqual(results.map(textOf), names.map((n) => `Hello, ${n}!`));
-    } finally {
-      await Promise.all(clients.map((c) => c.close()));
-    }
+    await expectCallsKeptApart(proxy.url, ['Ann', 'Bob', 'Cy']);
   });
 
   it('fails calls clearly when the legacy server goes away, without hanging', async () => {

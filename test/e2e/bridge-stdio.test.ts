@@ -3,7 +3,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/client';
-import { connectClient, textOf } from '../support/client.js';
+import { connectClient, expectCallsKeptApart, textOf } from '../support/client.js';
 import { FIXTURE, startProxy, type Proxy } from '../support/processes.js';
 import { ALL_CAPS, inputRequired, rpc } from '../support/rpc.js';
 
@@ -153,13 +153,6 @@ describe('bridge over a stdio legacy server', () => {
   });
 
   it('keeps concurrent interactive calls apart', async () => {
-    const names = ['Ann', 'Bob', 'Cy', 'Di'];
-    const clients = await Promise.all(names.map((n) => connectClient(proxy.url, { elicitation: {} }, { elicit: () => ({ action: 'accept', content: { name: n } }) })));
-    try {
-      const results = await Promise.all(clients.map((c) => c.callTool({ name: 'ask-name', arguments: {} })));
-      assert.deepEqual(results.map(textOf), names.map((n) => `Hello, ${n}!`));
-    } finally {
-      await Promise.all(clients.map((c) => c.close()));
-    }
+    await expectCallsKeptApart(proxy.url, ['Ann', 'Bob', 'Cy', 'Di']);
   });
 });

@@ -7,20 +7,13 @@ import { connectClient, textOf } from '../support/client.js';
 import { writeConfig, rewriteConfig } from '../support/config.js';
 import { EVERYTHING, FIXTURE, PROXY_BIN, startHttpFixture, startProcess, startProxy, type Proxy, type Running } from '../support/processes.js';
 import { inputRequired, rpc } from '../support/rpc.js';
+import { until } from '../support/wait.js';
 
 const node = JSON.stringify(process.execPath);
 const fixture = JSON.stringify(FIXTURE);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const at = (proxy: Proxy, name: string) => proxy.url.replace(/\/mcp$/, `/servers/${name}/mcp`);
 const base = (proxy: Proxy) => proxy.url.replace(/\/mcp$/, '');
 
-async function until(cond: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not reached');
-    await sleep(50);
-  }
-}
 
 describe('configuration file: bad files', () => {
   const cases: Array<[string, string, RegExp]> = [
@@ -197,7 +190,7 @@ describe('configuration file: SIGHUP reload', () => {
       })();
       rewriteConfig(path, `${one.replace('gatherWindowMs: 25', 'gatherWindowMs: 30')}  extra: { stdio: { command: ${node}, args: [${fixture}] } }\n`);
       proxy.child.kill('SIGHUP');
-      await until(() => /configuration reloaded/.test(proxy.stderr()));
+      await until(() => /configuration reloaded/.test(proxy.stderr()), 10_000, 'reload');
       await load;
       assert.match(proxy.stderr(), /upstream reconfigured[^\n]*main|"upstream":"main"[^\n]*upstream reconfigured/);
       const resumed = await rpc(proxy.url, 'tools/call', { name: 'ask-name', arguments: {}, requestState: suspended.requestState, inputResponses: { 'elicitation-1': { action: 'accept', content: { name: 'Kept' } } } }, { caps: { elicitation: {} } });

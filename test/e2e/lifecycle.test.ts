@@ -5,17 +5,9 @@ import assert from 'node:assert/strict';
 import { alive, childPids, FIXTURE, startProxy } from '../support/processes.js';
 import { inputRequired, rpc } from '../support/rpc.js';
 import { textOf } from '../support/client.js';
+import { sleep, until } from '../support/wait.js';
 
 const ELICIT = { elicitation: {} };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFor(cond: () => Promise<boolean> | boolean, ms = 5000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await sleep(50);
-  }
-}
 
 describe('lifecycle', () => {
   it('fails a call whose legacy child exits, and replaces the child', async () => {
@@ -76,7 +68,7 @@ describe('lifecycle', () => {
       inputRequired(await rpc(proxy.url, 'tools/call', { name: 'ask-name', arguments: {} }, { caps: ELICIT }));
       const during = (await childPids(proxy.child.pid!)).filter((p) => !before.has(p));
       assert.equal(during.length, 1, 'the interactive call got its own legacy session');
-      await waitFor(() => !alive(during[0]!), 6000);
+      await until(() => !alive(during[0]!), 6000);
     } finally {
       await proxy.stop();
     }
@@ -107,12 +99,12 @@ describe('lifecycle', () => {
       const abort = new AbortController();
       const pending = rpc(proxy.url, 'tools/call', { name: 'slow', arguments: { ms: 30000 } }, { signal: abort.signal }).catch((e: Error) => e);
       // The control session and the call's own session, started and initialized.
-      await waitFor(async () => (await childPids(proxy.child.pid!)).length === 2 && /legacy session ready[\s\S]*legacy session ready/.test(proxy.stderr()));
+      await until(async () => (await childPids(proxy.child.pid!)).length === 2 && /legacy session ready[\s\S]*legacy session ready/.test(proxy.stderr()));
       await sleep(200);
       abort.abort();
       assert.ok((await pending) instanceof Error);
       // The call's session is discarded (its state is unknown after a cancel) ...
-      await waitFor(async () => (await childPids(proxy.child.pid!)).length === 1, 8000);
+      await until(async () => (await childPids(proxy.child.pid!)).length === 1, 8000);
       assert.match(proxy.stderr(), /closing legacy session[^\n]*the client cancelled the request/);
       // The legacy server was told: notifications/cancelled reached it before its session closed.
       assert.match(proxy.stderr(), /slow: cancelled \(the client cancelled the request\)/);
@@ -131,6 +123,6 @@ describe('lifecycle', () => {
     assert.ok(kids.length >= 2, 'control session and the interactive call');
     const code = await proxy.stop('SIGTERM');
     assert.equal(code, 0);
-    await waitFor(() => kids.every((k) => !alive(k)));
+    await until(() => kids.every((k) => !alive(k)));
   });
 });

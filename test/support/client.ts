@@ -1,5 +1,6 @@
 // The official 2026-07-28 client (v2), pinned to 2026-07-28, with canned answers for the three
 // input kinds. Auto-fulfilment is on: input_required rounds are answered and retried by the SDK.
+import assert from 'node:assert/strict';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
 export interface Answers {
@@ -31,4 +32,15 @@ export async function connectClient(
 export function textOf(result: unknown): string {
   const content = (result as { content?: Array<{ type: string; text?: string }> }).content ?? [];
   return content.map((c) => c.text ?? '').join('');
+}
+
+/** Several clients call ask-name at once, each answering with its own name: none may see another's. */
+export async function expectCallsKeptApart(url: string, names: string[]): Promise<void> {
+  const clients = await Promise.all(names.map((n) => connectClient(url, { elicitation: {} }, { elicit: () => ({ action: 'accept', content: { name: n } }) })));
+  try {
+    const results = await Promise.all(clients.map((c) => c.callTool({ name: 'ask-name', arguments: {} })));
+    assert.deepEqual(results.map(textOf), names.map((n) => `Hello, ${n}!`));
+  } finally {
+    await Promise.all(clients.map((c) => c.close()));
+  }
 }

@@ -64,11 +64,5 @@ export class FakeSession {
 /** Lets pending promise callbacks (and zero-length timers) run. */
 export const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
 
-/** Waits (bounded) until `cond` holds: async steps such as unsealing take a few ticks. */
-export async function until(cond: () => boolean, ms = 1000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not reached');
-    await tick(1);
-  }
-}
+
+export { until } from './wait.js';
