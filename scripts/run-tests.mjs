@@ -19,10 +19,9 @@ function find(dir) {
   });
 }
 
-// Unit tests first: they are fast and say the most when something is broken.
 const files = find(testDir)
   .filter((f) => filters.length === 0 || filters.some((s) => relative(testDir, f).includes(s)))
-  .sort((a, b) => Number(a.includes('/e2e/')) - Number(b.includes('/e2e/')) || a.localeCompare(b));
+  .sort();
 if (files.length === 0) {
   console.error(`run-tests: no test files under ${relative(root, testDir)} match ${filters.join(' ')}`);
   process.exit(1);

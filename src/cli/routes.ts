@@ -4,6 +4,7 @@
 import type { ProxyConfig, UpstreamConfig } from '../config/types.js';
 import { LegacyRoute, type RouteDeps } from '../front/legacy-route.js';
 import { ModernRoute } from '../front/modern-route.js';
+import { ModernStdioRoute } from '../front/modern-stdio-route.js';
 import type { Route, RouteTable } from '../front/route.js';
 import { probeEra } from '../upstream/probe.js';
 
@@ -17,10 +18,8 @@ const configs = new WeakMap<Route, UpstreamConfig>();
 export async function buildRoute(config: UpstreamConfig, deps: RouteDeps): Promise<Built> {
   const era = config.era === 'auto' ? await probeEra(config.target, config.connectTimeoutMs) : config.era;
   if (config.era === 'auto') deps.log.info('upstream era probed', { upstream: config.name, era });
-  if (era === 'modern' && config.target.kind !== 'http') {
-    throw new Error(`upstream ${config.name} speaks 2026-07-28 over ${config.target.kind}; modern upstreams are relayed over http only`);
-  }
-  const route = era === 'modern' ? new ModernRoute(config, deps.log) : new LegacyRoute(config, deps);
+  const route =
+    era === 'legacy' ? new LegacyRoute(config, deps) : config.target.kind === 'stdio' ? new ModernStdioRoute(config, deps.log) : new ModernRoute(config, deps.log);
   configs.set(route, config);
   return { route, config };
 }

@@ -41,7 +41,7 @@ const upstreamSchema = z
     const kinds = (['stdio', 'http', 'sse', 'websocket'] as const).filter((k) => u[k] !== undefined);
     if (kinds.length !== 1) ctx.addIssue({ code: 'custom', message: `needs exactly one transport (stdio, http, sse or websocket), got ${kinds.length ? kinds.join(' and ') : 'none'}` });
     if (u.stdio && u.headers) ctx.addIssue({ code: 'custom', path: ['headers'], message: 'only applies to network transports' });
-    if (u.era === 'modern' && (u.stdio || u.sse || u.websocket)) ctx.addIssue({ code: 'custom', path: ['era'], message: 'modern upstreams are relayed over http only' });
+    if (u.era === 'modern' && (u.sse || u.websocket)) ctx.addIssue({ code: 'custom', path: ['era'], message: 'sse and websocket exist only in legacy revisions; modern upstreams use http or stdio' });
   });
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;

@@ -3,7 +3,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { connectClient, textOf } from '../support/client.js';
+import { connectClient, expectCallsKeptApart, textOf } from '../support/client.js';
 import { writeConfig, rewriteConfig } from '../support/config.js';
 import { EVERYTHING, FIXTURE, PROXY_BIN, startHttpFixture, startProcess, startProxy, type Proxy, type Running } from '../support/processes.js';
 import { inputRequired, rpc } from '../support/rpc.js';
@@ -26,7 +26,7 @@ describe('configuration file: bad files', () => {
     ['a bad name', `upstreams: { "a b": { stdio: { command: node } } }`, /upstream names are letters, digits/],
     ['an unset header variable', `upstreams: { a: { http: { url: "http://127.0.0.1:1/mcp" }, headers: { Authorization: { env: NOPE_TOKEN, prefix: "Bearer " } } } }`, /upstreams\.a\.headers\.Authorization: environment variable NOPE_TOKEN is not set/],
     ['a default that is not an upstream', `default: x\nupstreams: { a: { stdio: { command: node } } }`, /default: 'x' is not one of the upstreams/],
-    ['a modern stdio upstream', `upstreams: { a: { era: modern, stdio: { command: node } } }`, /upstreams\.a\.era: modern upstreams are relayed over http only/],
+    ['a modern websocket upstream', `upstreams: { a: { era: modern, websocket: { url: "ws://127.0.0.1:1/mcp" } } }`, /upstreams\.a\.era: sse and websocket exist only in legacy revisions/],
     ['a limit out of range', `upstreams: { a: { stdio: { command: node }, maxSessions: 0 } }`, /upstreams\.a\.maxSessions: /],
     ['a wrong era', `upstreams: { a: { era: future, stdio: { command: node } } }`, /upstreams\.a\.era: /],
   ];
@@ -145,6 +145,8 @@ upstreams:
   relayed: { era: modern, http: { url: "${legacyProxy.url}" } }
   probed-modern: { era: auto, http: { url: "${legacyProxy.url}" } }
   probed-legacy: { era: auto, http: { url: "${http.url}" } }
+  stdio-modern: { era: modern, stdio: { command: ${node}, args: [${JSON.stringify(PROXY_BIN)}, --stdio, --, ${node}, ${fixture}] } }
+  stdio-probed: { era: auto, stdio: { command: ${node}, args: [${JSON.stringify(PROXY_BIN)}, --stdio, --, ${node}, ${fixture}] } }
 `);
     proxy = await startProxy(['--config', config]);
   });
@@ -171,6 +173,27 @@ upstreams:
     const client = await connectClient(at(proxy, 'probed-legacy'));
     assert.equal(textOf(await client.callTool({ name: 'ask-name', arguments: {} })), 'Hello, Ada!');
     await client.close();
+    assert.equal(readyz.upstreams['stdio-probed']!.era, 'modern', 'a 2026-07-28 stdio server answers the discover probe');
+  });
+
+  it('relays a 2026-07-28 stdio server: rounds, progress, concurrent clients, cancellation', async () => {
+    const url = at(proxy, 'stdio-modern');
+    const client = await connectClient(url);
+    assert.equal(textOf(await client.callTool({ name: 'ask-twice', arguments: {} })), 'first=one second=two');
+    await client.close();
+    const progress = await rpc(url, 'tools/call', { name: 'progress', arguments: { steps: 3 } }, { meta: { progressToken: 'mine' } });
+    assert.deepEqual(progress.notifications.map((n) => [n.params!['progressToken'], n.params!['progress']]), [['mine', 1], ['mine', 2], ['mine', 3]]);
+    assert.equal(progress.body.id !== undefined, true);
+    await expectCallsKeptApart(url, ['Uno', 'Dos', 'Tres']);
+    const mismatch = await rpc(url, 'tools/call', { name: 'echo', arguments: { text: 'x' } }, { headers: { 'mcp-name': 'other' } });
+    assert.equal(mismatch.status, 400);
+    assert.equal(mismatch.body.error?.code, -32020);
+    const abort = new AbortController();
+    const slow = rpc(url, 'tools/call', { name: 'slow', arguments: { ms: 20000 } }, { signal: abort.signal }).catch((e: Error) => e);
+    await until(() => /slow: started/.test(proxy.stderr()), 10_000, 'the slow call');
+    abort.abort();
+    await slow;
+    await until(() => /slow: cancelled/.test(proxy.stderr()), 10_000, 'cancellation to reach the server');
   });
 });
 

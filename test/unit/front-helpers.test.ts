@@ -92,3 +92,20 @@ describe('ToolSchemas', () => {
     assert.equal(t.get('a'), undefined);
   });
 });
+
+import { checkNameHeader } from '../../src/front/name-header.js';
+
+describe('checkNameHeader', () => {
+  it('requires Mcp-Name to match the name or URI of the three named methods', () => {
+    assert.equal(checkNameHeader('tools/call', { name: 'echo' }, 'echo'), undefined);
+    assert.equal(checkNameHeader('resources/read', { uri: 'file:///a' }, 'file:///a'), undefined);
+    assert.equal(checkNameHeader('tools/list', {}, undefined), undefined);
+    assert.match(checkNameHeader('tools/call', { name: 'echo' }, undefined)!.message, /required for tools\/call/);
+    assert.match(checkNameHeader('prompts/get', { name: 'p' }, 'q')!.message, /'q' does not match body value 'p'/);
+  });
+  it('decodes the Base64 form and rejects a malformed one', () => {
+    const enc = `=?base64?${Buffer.from('naïve tool').toString('base64')}?=`;
+    assert.equal(checkNameHeader('tools/call', { name: 'naïve tool' }, enc), undefined);
+    assert.equal(checkNameHeader('tools/call', { name: 'x' }, '=?base64?eA?=')?.code, -32020, 'unpadded is not the canonical form');
+  });
+});

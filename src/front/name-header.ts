@@ -1,0 +1,32 @@
+// The `Mcp-Name` header check (2026-07-28 Streamable HTTP) for relayed requests. The SDK runs the
+// same check inside its own handler but does not export it; a stdio relay has no SDK handler in the
+// path, so this is its copy: the header must be present for tools/call, prompts/get and
+// resources/read and equal the body's name or URI, after decoding the `=?base64?...?=` form. Pure.
+
+const NAMED: Record<string, 'name' | 'uri'> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
+
+export interface HeaderMismatch {
+  code: -32020;
+  message: string;
+}
+
+export function checkNameHeader(method: unknown, params: unknown, header: string | undefined): HeaderMismatch | undefined {
+  const field = typeof method === 'string' ? NAMED[method] : undefined;
+  if (!field) return undefined;
+  const expected = (params as Record<string, unknown> | undefined)?.[field];
+  if (header === undefined) return { code: -32020, message: `Header mismatch: Mcp-Name header is required for ${String(method)}` };
+  const value = decode(header.trim());
+  if (value === undefined) return { code: -32020, message: 'Header mismatch: Mcp-Name header has an invalid Base64 value' };
+  if (value !== expected) return { code: -32020, message: `Header mismatch: Mcp-Name header value '${value}' does not match body value '${String(expected)}'` };
+  return undefined;
+}
+
+function decode(value: string): string | undefined {
+  const m = SENTINEL.exec(value);
+  if (!m) return value;
+  const bytes = Buffer.from(m[1]!, 'base64');
+  // Reject what Buffer would silently accept: the round trip must give back the same text.
+  if (bytes.toString('base64') !== m[1]) return undefined;
+  return bytes.toString('utf8');
+}
