@@ -85,7 +85,7 @@ function guide(url) {
       `  -H 'MCP-Protocol-Version: 2026-07-28' -H 'Mcp-Method: ${method}'${name ? ` -H 'Mcp-Name: ${name}'` : ''} \\`,
     ].join('\n');
   const book = `"name":"book_table","arguments":{"name":"Ada"},${caps('{"elicitation":{}}')}`;
-  // Pulls requestState out of the SSE "data:" line (no jq needed).
+  // Pulls requestState out of the JSON answer (no jq needed).
   const grab = `sed -n 's/.*"requestState":"\\([^"]*\\)".*/\\1/p'`;
   return `
 ==============================================================================
@@ -107,7 +107,7 @@ ${curl('server/discover')}
   -d '{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{${caps('{}')}}}'
 
  2. Call book_table. The legacy server asks a question mid-call; the proxy
-    answers (as an SSE "data:" line) with
+    answers with
       {"resultType":"input_required",
        "inputRequests":{"elicitation-1":{"method":"elicitation/create",...}},
        "requestState":"<opaque>"}
