@@ -36,7 +36,8 @@ Options:
                             before the call is cancelled (default ${D.DEFAULT_CALL_TIMEOUT_S})
   --gather-window MS        legacy requests arriving within MS of the first go out in one
                             input_required (default ${D.DEFAULT_GATHER_WINDOW_MS})
-  --idle-session-ttl SECS   close pooled legacy sessions idle this long (default ${D.DEFAULT_IDLE_SESSION_TTL_S})
+  --idle-session-ttl SECS   close pooled legacy sessions, and legacy clients' sessions with no
+                            open request or stream, idle this long (default ${D.DEFAULT_IDLE_SESSION_TTL_S})
   --connect-timeout SECS    limit for starting and initializing a legacy session (default ${D.DEFAULT_CONNECT_TIMEOUT_S})
   --root URI[=NAME]         a root to answer legacy roots/list with outside an interactive
                             call (repeatable; file:// URIs; default: no roots)

@@ -9,14 +9,50 @@ import type { Logger } from '../telemetry/logger.js';
 import type { Upstream } from '../upstream/upstream.js';
 import { LegacyPump } from './legacy-pump.js';
 
+interface Activity {
+  /** Requests (and GET streams) of the session still open. */
+  open: number;
+  lastSeen: number;
+}
+
 export class LegacyHttpSessions {
   private readonly sessions = new Map<string, NodeStreamableHTTPServerTransport>();
+  private readonly activity = new Map<string, Activity>();
+  private readonly sweeper: NodeJS.Timeout;
 
+  /**
+   * @param idleTtlMs a session with nothing open and no request for this long is closed: a legacy
+   *   client that vanishes without DELETE must not keep its legacy session (a child process) alive.
+   */
   constructor(
     private readonly upstream: () => Upstream,
     private readonly maxSessions: number,
+    private readonly idleTtlMs: number,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.sweeper = setInterval(() => this.sweep(), Math.max(500, Math.min(idleTtlMs / 2, 30_000)));
+    this.sweeper.unref();
+  }
+
+  /** Closes sessions idle past the TTL. */
+  sweep(now = Date.now()): void {
+    for (const [sid, a] of this.activity) {
+      if (a.open > 0 || now - a.lastSeen < this.idleTtlMs) continue;
+      this.log.info('legacy client session idle: closing it', { session: sid });
+      this.activity.delete(sid);
+      void this.sessions.get(sid)?.close().catch(() => {});
+    }
+  }
+
+  private track(sid: string, res: Response): void {
+    const a = this.activity.get(sid) ?? { open: 0, lastSeen: Date.now() };
+    this.activity.set(sid, a);
+    a.open++;
+    res.once('close', () => {
+      a.open--;
+      a.lastSeen = Date.now();
+    });
+  }
 
   get size(): number {
     return this.sessions.size;
@@ -29,7 +65,10 @@ export class LegacyHttpSessions {
     const enveloped = body?.params?._meta?.['io.modelcontextprotocol/protocolVersion'] !== undefined;
     if (id !== undefined && !enveloped) {
       const session = this.sessions.get(id);
-      if (session) await session.handleRequest(req, res, req.body);
+      if (session) {
+        this.track(id, res);
+        await session.handleRequest(req, res, req.body);
+      }
       // The legacy rule for an unknown or ended session: 404, and the client initializes again.
       else res.status(404).json({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } });
       return true;
@@ -40,6 +79,7 @@ export class LegacyHttpSessions {
   }
 
   async closeAll(): Promise<void> {
+    clearInterval(this.sweeper);
     await Promise.all([...this.sessions.values()].map((t) => t.close().catch(() => {})));
   }
 
@@ -53,6 +93,7 @@ export class LegacyHttpSessions {
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sid) => {
         this.sessions.set(sid, transport);
+        this.track(sid, res);
         this.log.info('legacy client session opened', { session: sid });
       },
     });
@@ -63,7 +104,10 @@ export class LegacyHttpSessions {
     );
     transport.onmessage = (m) => void pump.fromClient(m as never).catch((err: Error) => this.log.warn('legacy path: upstream send failed', { error: err.message }));
     transport.onclose = () => {
-      if (transport.sessionId) this.sessions.delete(transport.sessionId);
+      if (transport.sessionId) {
+        this.sessions.delete(transport.sessionId);
+        this.activity.delete(transport.sessionId);
+      }
       void pump.close('the client ended the session');
     };
     pump.onclose = () => void transport.close().catch(() => {});

@@ -75,7 +75,7 @@ export class LegacyRoute implements Route {
     this.serve = toNodeHandler(withErrorStatuses(this.handler), { onerror: (err) => this.log.error('front adapter failed', { error: err.message }) });
     this.relay = createChangeRelay(this.handler.notify);
     this.stopRelay = this.upstream.onChange(this.relay);
-    this.legacy = deps.legacyClients === 'pass' ? new LegacyHttpSessions(() => this.upstream, config.maxSessions, this.log) : undefined;
+    this.legacy = deps.legacyClients === 'pass' ? new LegacyHttpSessions(() => this.upstream, config.maxSessions, config.idleSessionTtlMs, this.log) : undefined;
   }
 
   /** Reaches the legacy server once; throws if it cannot. */

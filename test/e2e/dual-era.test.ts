@@ -82,3 +82,30 @@ for (const kind of ['stdio', 'http'] as const) {
     });
   });
 }
+
+describe('legacy client sessions that are abandoned', () => {
+  it('are closed after --idle-session-ttl with nothing open, taking their legacy session along', async () => {
+    const proxy = await startProxy(['--idle-session-ttl', '1', '--', process.execPath, FIXTURE]);
+    try {
+      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+      const init = await fetch(proxy.url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+      });
+      const sid = init.headers.get('mcp-session-id')!;
+      await init.text();
+      assert.ok(sid);
+      const withSession = { ...headers, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' };
+      const list = await post(proxy.url, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }), withSession);
+      assert.equal(list.status, 200);
+      await new Promise((r) => setTimeout(r, 2500));
+      const gone = await post(proxy.url, JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} }), withSession);
+      assert.equal(gone.status, 404);
+      assert.match(proxy.stderr(), /legacy client session idle: closing it/);
+      assert.match(proxy.stderr(), /legacy client session ended/);
+    } finally {
+      await proxy.stop();
+    }
+  });
+});
