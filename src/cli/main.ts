@@ -58,7 +58,17 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
       await closeRoutes();
       process.exit(1);
     }
-    const stdio = await startStdioFront({ bridge: route.bridge, upstream: route.upstream, log }, config.legacyClients);
+    const stdio = await startStdioFront(
+      {
+        bridge: route.bridge,
+        log,
+        get upstream() {
+          return route.upstream;
+        },
+        onChange: (listener) => route.onChange(listener),
+      },
+      config.legacyClients,
+    );
     front = stdio;
     log.info('serving 2026-07-28 on stdio', { instance });
     // The client closing stdin ends the proxy (2026-07-28 stdio shutdown).

@@ -11,7 +11,7 @@ import { legacyCapabilitiesFor, type FrontCapabilities } from '../bridge/capabil
 import type { LegacyClients, UpstreamConfig } from '../config/types.js';
 import type { Sealer } from '../state/seal.js';
 import type { Logger } from '../telemetry/logger.js';
-import { Upstream } from '../upstream/upstream.js';
+import { Upstream, type ChangeListener } from '../upstream/upstream.js';
 import { createChangeRelay } from './changes.js';
 import { LegacyHttpSessions } from './legacy-http.js';
 import { invalidRetryParams } from './retry-params.js';
@@ -40,6 +40,8 @@ export class LegacyRoute implements Route {
   private readonly legacy: LegacyHttpSessions | undefined;
   private stopRelay: () => void;
   private readonly relay: ReturnType<typeof createChangeRelay>;
+  /** Other fronts (stdio) that want this route's change notifications across reloads. */
+  private readonly changeListeners = new Set<ChangeListener>();
   private readonly log: Logger;
 
   constructor(config: UpstreamConfig, deps: RouteDeps) {
@@ -74,7 +76,7 @@ export class LegacyRoute implements Route {
     });
     this.serve = toNodeHandler(withErrorStatuses(this.handler), { onerror: (err) => this.log.error('front adapter failed', { error: err.message }) });
     this.relay = createChangeRelay(this.handler.notify);
-    this.stopRelay = this.upstream.onChange(this.relay);
+    this.stopRelay = this.upstream.onChange(this.fanOut);
     this.legacy = deps.legacyClients === 'pass' ? new LegacyHttpSessions(() => this.upstream, config.maxSessions, config.idleSessionTtlMs, this.log) : undefined;
   }
 
@@ -132,13 +134,24 @@ export class LegacyRoute implements Route {
     this.stopRelay();
     this.upstream = next;
     this.config = config;
-    this.stopRelay = next.onChange(this.relay);
+    this.stopRelay = next.onChange(this.fanOut);
     this.bridge.usePool(next.pool);
     this.relay('notifications/tools/list_changed', undefined);
     this.relay('notifications/prompts/list_changed', undefined);
     this.relay('notifications/resources/list_changed', undefined);
     void old.retire();
   }
+
+  /** Change notifications from the current upstream, whichever that is after reloads. */
+  onChange(listener: ChangeListener): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  private readonly fanOut: ChangeListener = (method, params) => {
+    this.relay(method, params);
+    for (const l of this.changeListeners) l(method, params);
+  };
 
   async close(): Promise<void> {
     this.stopRelay();

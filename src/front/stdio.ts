@@ -8,7 +8,7 @@ import type { McpServer, Transport, JSONRPCMessage } from '@modelcontextprotocol
 import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { LegacyClients } from '../config/types.js';
 import type { Logger } from '../telemetry/logger.js';
-import type { Upstream } from '../upstream/upstream.js';
+import type { ChangeListener, Upstream } from '../upstream/upstream.js';
 import { createChangeRelay } from './changes.js';
 import { LegacyPump } from './legacy-pump.js';
 import { invalidRetryParams } from './retry-params.js';
@@ -23,8 +23,15 @@ export interface StdioFront {
 
 type Message = { id?: RequestId; method?: string; params?: Record<string, unknown> };
 
-export async function startStdioFront(deps: FrontDeps & { upstream: Upstream }, legacyClients: LegacyClients): Promise<StdioFront> {
-  const { upstream, log } = deps;
+export interface StdioDeps extends FrontDeps {
+  /** Change notifications from whichever upstream is current (it changes on reload). */
+  onChange(listener: ChangeListener): () => void;
+}
+
+export async function startStdioFront(deps: StdioDeps, legacyClients: LegacyClients): Promise<StdioFront> {
+  const { log } = deps;
+  // Always the current upstream: a reload may replace it.
+  const upstream = (): Upstream => deps.upstream;
   const inner = new StdioServerTransport();
   let era: 'undecided' | 'modern' | 'legacy' = 'undecided';
   let pump: LegacyPump | undefined;
@@ -42,7 +49,7 @@ export async function startStdioFront(deps: FrontDeps & { upstream: Upstream }, 
   inner.onerror = (err) => wire.onerror?.(err);
   inner.onclose = () => {
     wire.onclose?.();
-    for (const uris of listens.values()) for (const uri of uris) void upstream.unsubscribe(uri);
+    for (const uris of listens.values()) for (const uri of uris) void upstream().unsubscribe(uri);
     void pump?.close('the client closed stdin');
     resolveClosed();
   };
@@ -64,7 +71,7 @@ export async function startStdioFront(deps: FrontDeps & { upstream: Upstream }, 
   async function relayLegacy(message: Message): Promise<void> {
     if (!pump) {
       log.info('legacy client on stdio: relaying it to its own legacy session');
-      pump = new LegacyPump(upstream.openTransport(), (m) => inner.send(m as JSONRPCMessage), log);
+      pump = new LegacyPump(upstream().openTransport(), (m) => inner.send(m as JSONRPCMessage), log);
       pump.onclose = () => void inner.close();
       await pump.start();
     }
@@ -76,7 +83,7 @@ export async function startStdioFront(deps: FrontDeps & { upstream: Upstream }, 
     const uris = Array.isArray(filter?.resourceSubscriptions) ? filter.resourceSubscriptions.filter((u): u is string => typeof u === 'string') : [];
     const held: string[] = [];
     for (const uri of uris) {
-      await upstream.subscribe(uri).then(
+      await upstream().subscribe(uri).then(
         () => held.push(uri),
         (err: Error) => log.warn('legacy resources/subscribe failed', { uri, error: err.message }),
       );
@@ -88,12 +95,12 @@ export async function startStdioFront(deps: FrontDeps & { upstream: Upstream }, 
     const held = id === undefined ? undefined : listens.get(id);
     if (!held) return;
     listens.delete(id!);
-    for (const uri of held) void upstream.unsubscribe(uri);
+    for (const uri of held) void upstream().unsubscribe(uri);
   }
 
   // Change notifications go out through the pinned modern instance: serveStdio routes what it
   // emits onto the open listen subscriptions, stamped and filtered.
-  const stopRelay = upstream.onChange(
+  const stopRelay = deps.onChange(
     createChangeRelay({
       toolsChanged: () => void modern?.server.notification({ method: 'notifications/tools/list_changed' }).catch(() => {}),
       promptsChanged: () => void modern?.server.notification({ method: 'notifications/prompts/list_changed' }).catch(() => {}),
@@ -104,7 +111,7 @@ export async function startStdioFront(deps: FrontDeps & { upstream: Upstream }, 
 
   const handle = serveStdio(
     async (ctx) => {
-      const server = createFrontServer(await upstream.describe(), deps);
+      const server = createFrontServer(await upstream().describe(), deps);
       if (ctx.era === 'modern') modern = server;
       return server;
     },

@@ -9,6 +9,8 @@ import { StdioClientTransport as LegacyStdioTransport } from '@modelcontextproto
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { spawn } from 'node:child_process';
 import { DEFAULT_ANSWERS, textOf } from '../support/client.js';
+import { rewriteConfig, writeConfig } from '../support/config.js';
+import { until } from '../support/wait.js';
 import { FIXTURE, PROXY_BIN, TEST_STATE_KEY, startHttpFixture } from '../support/processes.js';
 
 const proxyArgs = (extra: string[] = []) => [PROXY_BIN, '--stdio', ...extra, '--', process.execPath, FIXTURE];
@@ -112,6 +114,31 @@ describe('stdio front: probe, listen, HTTP upstream', () => {
     } finally {
       await client.close();
       await upstream.stop();
+    }
+  });
+});
+
+describe('stdio front with a configuration file', () => {
+  it('reloads on SIGHUP without losing a suspended interaction', async () => {
+    const node = JSON.stringify(process.execPath);
+    const one = `upstreams:\n  main: { stdio: { command: ${node}, args: [${JSON.stringify(FIXTURE)}] }, gatherWindowMs: 25 }\n`;
+    const path = writeConfig(one);
+    const client = new Client({ name: 'reload', version: '1' }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } }, inputRequired: { autoFulfill: false } } as never);
+    const transport = new StdioClientTransport({ command: process.execPath, args: [PROXY_BIN, '--stdio', '--config', path], env, stderr: 'pipe' });
+    let err = '';
+    transport.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+    await client.connect(transport);
+    try {
+      const raw = (await client.callTool({ name: 'ask-name', arguments: {} }, { allowInputRequired: true } as never)) as unknown as { requestState: string };
+      rewriteConfig(path, one.replace('gatherWindowMs: 25', 'gatherWindowMs: 30'));
+      process.kill(transport.pid!, 'SIGHUP');
+      await until(() => /configuration reloaded/.test(err), 10_000, 'reload');
+      assert.match(err, /upstream reconfigured/);
+      const resumed = await client.callTool({ name: 'ask-name', arguments: {}, requestState: raw.requestState, inputResponses: { 'elicitation-1': { action: 'accept', content: { name: 'Reloaded' } } } } as never, { allowInputRequired: true } as never);
+      assert.equal(textOf(resumed), 'Hello, Reloaded!');
+      assert.equal(textOf(await client.callTool({ name: 'echo', arguments: { text: 'after' } })), 'echo: after');
+    } finally {
+      await client.close();
     }
   });
 });
