@@ -54,10 +54,6 @@ export class LegacyHttpSessions {
     });
   }
 
-  get size(): number {
-    return this.sessions.size;
-  }
-
   /** True when the request belongs on the legacy path (and has been served). */
   async serve(req: Request, res: Response): Promise<boolean> {
     const body = req.body as { method?: unknown; params?: { _meta?: Record<string, unknown> } } | undefined;

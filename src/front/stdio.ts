@@ -7,7 +7,6 @@ import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/s
 import type { McpServer, Transport, JSONRPCMessage } from '@modelcontextprotocol/server';
 import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { LegacyClients } from '../config/types.js';
-import type { Logger } from '../telemetry/logger.js';
 import type { ChangeListener, Upstream } from '../upstream/upstream.js';
 import { createChangeRelay } from './changes.js';
 import { LegacyPump } from './legacy-pump.js';
