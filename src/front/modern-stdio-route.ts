@@ -11,6 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { UpstreamConfig } from '../config/types.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { Route, RouteStatus } from './route.js';
+import { DISCOVER } from '../upstream/probe.js';
 import { checkNameHeader } from './name-header.js';
 import { statusFor } from './status.js';
 
@@ -171,7 +172,7 @@ export class ModernStdioRoute implements Route {
         resolve();
       });
       child
-        .send({ jsonrpc: '2.0', id: upId, method: 'server/discover', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } } as never)
+        .send({ ...DISCOVER, id: upId } as never)
         .catch(reject);
     });
   }

@@ -20,7 +20,8 @@ export async function probeEra(target: UpstreamTarget, timeoutMs: number): Promi
   }
 }
 
-const DISCOVER = {
+/** The probe request: a `server/discover` with the minimal 2026-07-28 envelope. */
+export const DISCOVER = {
   jsonrpc: '2.0',
   id: 'mrtr-proxy-probe',
   method: 'server/discover',
