@@ -32,6 +32,12 @@ export interface FrontCall {
   signal: AbortSignal;
 }
 
+export interface BridgeLimits {
+  interactionTtlMs: number;
+  gatherWindowMs: number;
+  callTimeoutMs: number;
+}
+
 export interface BridgeOptions {
   pool: SessionPool;
   sealer: Sealer;
@@ -49,10 +55,12 @@ export class Bridge {
   private readonly now: () => number;
   private readonly sweeper: NodeJS.Timeout;
   private pool: SessionPool;
+  private limits: BridgeLimits;
 
   constructor(private readonly opts: BridgeOptions) {
     this.now = opts.now ?? Date.now;
     this.pool = opts.pool;
+    this.limits = { interactionTtlMs: opts.interactionTtlMs, gatherWindowMs: opts.gatherWindowMs, callTimeoutMs: opts.callTimeoutMs };
     this.sweeper = setInterval(() => this.expire(), 1000);
     this.sweeper.unref();
   }
@@ -74,9 +82,13 @@ export class Bridge {
     }
   }
 
-  /** New calls use `pool`; interactions already running keep the sessions they hold. */
-  usePool(pool: SessionPool): void {
+  /**
+   * A reload: new calls use `pool` and `limits`; interactions already running keep the sessions
+   * they hold, and the new limits apply from their next round.
+   */
+  reconfigure(pool: SessionPool, limits: BridgeLimits): void {
     this.pool = pool;
+    this.limits = { ...limits };
   }
 
   async close(): Promise<void> {
@@ -158,7 +170,7 @@ export class Bridge {
   private async decide(interaction: Interaction, front: FrontCall): Promise<JsonObject> {
     const stop = interaction.replay
       ? { kind: 'input' as const, pending: interaction.unanswered() }
-      : await interaction.next({ gatherMs: this.opts.gatherWindowMs, timeoutMs: this.opts.callTimeoutMs, signal: front.signal });
+      : await interaction.next({ gatherMs: this.limits.gatherWindowMs, timeoutMs: this.limits.callTimeoutMs, signal: front.signal });
     switch (stop.kind) {
       case 'complete':
         this.finish(interaction, 'completed');
@@ -169,7 +181,7 @@ export class Bridge {
         return await this.ask(interaction, front, stop.pending);
       case 'timeout':
         this.finish(interaction, 'cancelled', 'the proxy call timeout fired');
-        throw new ProxyError('timeout', `the legacy server did not answer within ${this.opts.callTimeoutMs / 1000}s (--call-timeout); the call was cancelled`);
+        throw new ProxyError('timeout', `the legacy server did not answer within ${this.limits.callTimeoutMs / 1000}s (--call-timeout); the call was cancelled`);
       case 'aborted':
         this.finish(interaction, 'cancelled', 'the client cancelled the request');
         throw new ProxyError('upstream_failed', 'the request was cancelled by the client');
@@ -189,7 +201,7 @@ export class Bridge {
       });
     }
     interaction.round += 1;
-    const expiresAt = this.now() + this.opts.interactionTtlMs;
+    const expiresAt = this.now() + this.limits.interactionTtlMs;
     const requestState = await this.opts.sealer.seal(
       { h: interaction.handle, i: this.opts.instance, r: interaction.round, p: front.principal, fp: fingerprint(front.identity) },
       expiresAt,

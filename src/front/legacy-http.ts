@@ -26,12 +26,18 @@ export class LegacyHttpSessions {
    */
   constructor(
     private readonly upstream: () => Upstream,
-    private readonly maxSessions: number,
-    private readonly idleTtlMs: number,
+    private maxSessions: number,
+    private idleTtlMs: number,
     private readonly log: Logger,
   ) {
     this.sweeper = setInterval(() => this.sweep(), Math.max(500, Math.min(idleTtlMs / 2, 30_000)));
     this.sweeper.unref();
+  }
+
+  /** A reload: the new limits apply from now on (open sessions are not closed for a lower maximum). */
+  setLimits(maxSessions: number, idleTtlMs: number): void {
+    this.maxSessions = maxSessions;
+    this.idleTtlMs = idleTtlMs;
   }
 
   /** Closes sessions idle past the TTL. */

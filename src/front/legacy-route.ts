@@ -135,7 +135,8 @@ export class LegacyRoute implements Route {
     this.upstream = next;
     this.config = config;
     this.stopRelay = next.onChange(this.fanOut);
-    this.bridge.usePool(next.pool);
+    this.bridge.reconfigure(next.pool, config);
+    this.legacy?.setLimits(config.maxSessions, config.idleSessionTtlMs);
     this.relay('notifications/tools/list_changed', undefined);
     this.relay('notifications/prompts/list_changed', undefined);
     this.relay('notifications/resources/list_changed', undefined);

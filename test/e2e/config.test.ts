@@ -211,13 +211,16 @@ describe('configuration file: SIGHUP reload', () => {
           assert.equal(textOf(r.body.result), `echo: n${i}`);
         }
       })();
-      rewriteConfig(path, `${one.replace('gatherWindowMs: 25', 'gatherWindowMs: 30')}  extra: { stdio: { command: ${node}, args: [${fixture}] } }\n`);
+      rewriteConfig(path, `${one.replace('gatherWindowMs: 25', 'gatherWindowMs: 30, callTimeout: 1')}  extra: { stdio: { command: ${node}, args: [${fixture}] } }\n`);
       proxy.child.kill('SIGHUP');
       await until(() => /configuration reloaded/.test(proxy.stderr()), 10_000, 'reload');
       await load;
       assert.match(proxy.stderr(), /upstream reconfigured[^\n]*main|"upstream":"main"[^\n]*upstream reconfigured/);
       const resumed = await rpc(proxy.url, 'tools/call', { name: 'ask-name', arguments: {}, requestState: suspended.requestState, inputResponses: { 'elicitation-1': { action: 'accept', content: { name: 'Kept' } } } }, { caps: { elicitation: {} } });
       assert.equal(textOf(resumed.body.result), 'Hello, Kept!', 'the interaction suspended before the reload survived it');
+      // The changed limits apply to new calls.
+      const hung = await rpc(proxy.url, 'tools/call', { name: 'hang', arguments: {} });
+      assert.match(hung.body.error?.message ?? '', /did not answer within 1s/);
       const added = await rpc(at(proxy, 'extra'), 'tools/call', { name: 'echo', arguments: { text: 'new' } });
       assert.equal(textOf(added.body.result), 'echo: new');
 
