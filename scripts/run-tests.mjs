@@ -26,5 +26,5 @@ if (files.length === 0) {
   console.error(`run-tests: no test files under ${relative(root, testDir)} match ${filters.join(' ')}`);
   process.exit(1);
 }
-const r = spawnSync(process.execPath, ['--test', '--test-concurrency=1', '--test-timeout=600000', ...files], { stdio: 'inherit', cwd: root });
+const r = spawnSync(process.execPath, ['--test', '--test-concurrency=1', '--test-timeout=180000', ...files], { stdio: 'inherit', cwd: root });
 process.exit(r.status ?? 1);

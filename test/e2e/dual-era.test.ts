@@ -9,6 +9,7 @@ import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema
 import { connectClient, textOf } from '../support/client.js';
 import { FIXTURE, startHttpFixture, startProxy, type Proxy, type Running } from '../support/processes.js';
 import { post } from '../support/rpc.js';
+import { until } from '../support/wait.js';
 
 async function legacyClient(url: string, name: string) {
   const client = new LegacyClient({ name: 'legacy-e2e', version: '1' }, { capabilities: { elicitation: {}, sampling: {}, roots: {} } });
@@ -64,9 +65,16 @@ for (const kind of ['stdio', 'http'] as const) {
 
     it('relays notifications to the legacy client and ends its session on DELETE', async () => {
       const legacy = await legacyClient(proxy.url, 'Old');
-      const changed = new Promise<void>((resolve) => legacy.client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
-      await legacy.client.callTool({ name: 'add-tool', arguments: { name: `t-${kind}` } });
-      await changed;
+      let changes = 0;
+      legacy.client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changes++);
+      // The legacy server announces the new tool on its standalone (GET) stream. Right after
+      // initialize that stream may not be open yet upstream (the same race a direct legacy client
+      // has), and the announcement is then dropped by the server: add tools until one is relayed.
+      for (let i = 0; i < 10 && changes === 0; i++) {
+        await legacy.client.callTool({ name: 'add-tool', arguments: { name: `t-${kind}-${i}` } });
+        await until(() => changes > 0, 1000).catch(() => {});
+      }
+      assert.ok(changes > 0, 'tools/list_changed reached the legacy client');
       const sid = legacy.transport.sessionId!;
       await legacy.transport.terminateSession();
       await legacy.client.close();
