@@ -55,12 +55,10 @@ describe('stdio front', () => {
   it('cancels a call with notifications/cancelled', async () => {
     const abort = new AbortController();
     const call = client.callTool({ name: 'slow', arguments: { ms: 20000 } }, { signal: abort.signal });
-    while (!/slow: started/.test(stderr)) await new Promise((r) => setTimeout(r, 20));
+    await until(() => /slow: started/.test(stderr), 10_000, 'the slow call to start');
     abort.abort('user gave up');
     await assert.rejects(call);
-    const deadline = Date.now() + 5000;
-    while (!/slow: cancelled/.test(stderr) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    assert.match(stderr, /slow: cancelled/);
+    await until(() => /slow: cancelled/.test(stderr), 5000, 'the cancellation to reach the legacy server');
   });
 });
 
@@ -166,7 +164,10 @@ describe('stdio front, legacy client on the same binary', () => {
     const child = spawn(process.execPath, proxyArgs(['--legacy-clients', 'reject']), { env, stdio: ['pipe', 'pipe', 'ignore'] });
     try {
       child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } })}\n`);
-      const line = await new Promise<string>((resolve) => child.stdout.once('data', (d: Buffer) => resolve(d.toString())));
+      const line = await Promise.race([
+        new Promise<string>((resolve) => child.stdout.once('data', (d: Buffer) => resolve(d.toString()))),
+        new Promise<string>((_, reject) => setTimeout(() => reject(new Error('no answer to initialize')), 15_000)),
+      ]);
       const reply = JSON.parse(line) as { error: { code: number; data: { supported: string[] } } };
       assert.equal(reply.error.code, -32022);
       assert.deepEqual(reply.error.data.supported, ['2026-07-28']);
@@ -179,7 +180,7 @@ describe('stdio front, legacy client on the same binary', () => {
     const child = spawn(process.execPath, proxyArgs(), { env, stdio: ['pipe', 'ignore', 'pipe'] });
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    while (!/serving 2026-07-28 on stdio/.test(err)) await new Promise((r) => setTimeout(r, 50));
+    await until(() => /serving 2026-07-28 on stdio/.test(err), 15_000, 'the proxy to start');
     child.stdin.end();
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     assert.equal(code, 0);
