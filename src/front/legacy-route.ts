@@ -14,6 +14,7 @@ import type { Logger } from '../telemetry/logger.js';
 import { Upstream, type ChangeListener } from '../upstream/upstream.js';
 import { createChangeRelay } from './changes.js';
 import { LegacyHttpSessions } from './legacy-http.js';
+import { resourceSubscriptionUris } from './params.js';
 import { invalidRetryParams } from './retry-params.js';
 import type { Route, RouteStatus } from './route.js';
 import { createFrontServer } from './server-factory.js';
@@ -181,8 +182,7 @@ export class LegacyRoute implements Route {
    * a legacy resources/subscribe is held for as long as the listen stream is open.
    */
   private async holdResourceSubscriptions(params: Record<string, unknown> | undefined, res: Response): Promise<void> {
-    const filter = params?.['notifications'] as { resourceSubscriptions?: unknown } | undefined;
-    const uris = Array.isArray(filter?.resourceSubscriptions) ? filter.resourceSubscriptions.filter((u): u is string => typeof u === 'string') : [];
+    const uris = resourceSubscriptionUris(params);
     if (uris.length === 0) return;
     const upstream = this.upstream;
     const info = await upstream.describe().catch(() => undefined);

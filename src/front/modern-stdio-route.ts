@@ -3,15 +3,14 @@
 // to be unique on the pipe and mapped back; progress and listen notifications go to the stream of
 // the request they belong to; a closed client stream becomes notifications/cancelled. The HTTP
 // headers are checked against the body (the SDK's classifier, and Mcp-Name) before relaying.
-import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
 import type { Request, Response } from 'express';
 import { classifyInboundRequest, isJsonContentType } from '@modelcontextprotocol/server';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { UpstreamConfig } from '../config/types.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { Route, RouteStatus } from './route.js';
 import { DISCOVER } from '../upstream/probe.js';
+import { createStdioTransport } from '../upstream/stdio-transport.js';
 import { checkNameHeader } from './name-header.js';
 import { statusFor } from './status.js';
 
@@ -137,10 +136,7 @@ export class ModernStdioRoute implements Route {
     if (this.child) return Promise.resolve(this.child);
     if (!this.starting) {
       const target = this.config.target as Extract<UpstreamConfig['target'], { kind: 'stdio' }>;
-      const env: Record<string, string> = {};
-      for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-      const child = new StdioClientTransport({ command: target.command, args: target.args, env: { ...env, ...target.env }, stderr: 'pipe', ...(target.cwd ? { cwd: target.cwd } : {}) });
-      if (child.stderr) createInterface({ input: child.stderr as Readable }).on('line', (line) => this.log.info('upstream server stderr', { upstream: this.name, line }));
+      const child = createStdioTransport(target, this.log.child({ upstream: this.name }));
       child.onmessage = (m) => this.fromServer(m as Message);
       child.onclose = () => this.onChildExit(child);
       child.onerror = (err) => this.log.debug('modern stdio upstream error', { upstream: this.name, error: err.message });

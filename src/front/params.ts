@@ -30,3 +30,9 @@ function upstreamMeta(meta: unknown): JsonObject | undefined {
   }
   return Object.keys(out).length ? out : undefined;
 }
+
+/** The resource URIs a subscriptions/listen request asks to follow (its `notifications` filter). */
+export function resourceSubscriptionUris(params: JsonObject | undefined): string[] {
+  const filter = params?.['notifications'] as { resourceSubscriptions?: unknown } | undefined;
+  return Array.isArray(filter?.resourceSubscriptions) ? filter.resourceSubscriptions.filter((u): u is string => typeof u === 'string') : [];
+}

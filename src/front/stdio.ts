@@ -10,6 +10,7 @@ import type { LegacyClients } from '../config/types.js';
 import type { ChangeListener, Upstream } from '../upstream/upstream.js';
 import { createChangeRelay } from './changes.js';
 import { LegacyPump } from './legacy-pump.js';
+import { resourceSubscriptionUris } from './params.js';
 import { invalidRetryParams } from './retry-params.js';
 import { createFrontServer, type FrontDeps } from './server-factory.js';
 
@@ -78,8 +79,7 @@ export async function startStdioFront(deps: StdioDeps, legacyClients: LegacyClie
   }
 
   async function holdSubscriptions(id: RequestId, params: Record<string, unknown> | undefined): Promise<void> {
-    const filter = params?.['notifications'] as { resourceSubscriptions?: unknown } | undefined;
-    const uris = Array.isArray(filter?.resourceSubscriptions) ? filter.resourceSubscriptions.filter((u): u is string => typeof u === 'string') : [];
+    const uris = resourceSubscriptionUris(params);
     const held: string[] = [];
     for (const uri of uris) {
       await upstream().subscribe(uri).then(

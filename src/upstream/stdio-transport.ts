@@ -1,5 +1,6 @@
-// Legacy stdio: one child process per legacy session. The child gets the proxy's whole environment
-// (the SDK's default passes only six variables) and its stderr is relayed into our structured log.
+// A stdio upstream: one child per legacy session, or the one child of a modern server. The child
+// gets the proxy's whole environment (the SDK's default passes only six variables) and its stderr
+// is relayed into our structured log.
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -24,7 +25,7 @@ export function createStdioTransport(target: StdioTarget, log: Logger): StdioCli
   });
   const stderr = transport.stderr;
   if (stderr) {
-    createInterface({ input: stderr as Readable }).on('line', (line) => log.info('legacy server stderr', { line }));
+    createInterface({ input: stderr as Readable }).on('line', (line) => log.info('upstream server stderr', { line }));
   }
   return transport;
 }
