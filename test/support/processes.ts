@@ -73,9 +73,9 @@ export async function startProxy(args: string[], env: NodeJS.ProcessEnv = {}): P
   return { ...p, url: p.ready };
 }
 
-/** The test fixture over Streamable HTTP on a free port; resolves with its URL. */
-export async function startHttpFixture(env: NodeJS.ProcessEnv = {}): Promise<Running & { url: string }> {
-  const p = await startProcess(process.execPath, [FIXTURE, '--http', '0'], /fixture listening on (http:\/\/\S+)/, { env });
+/** The test fixture over Streamable HTTP on a free port (`args`: e.g. `--json-response`); resolves with its URL. */
+export async function startHttpFixture(env: NodeJS.ProcessEnv = {}, args: string[] = []): Promise<Running & { url: string }> {
+  const p = await startProcess(process.execPath, [FIXTURE, '--http', '0', ...args], /fixture listening on (http:\/\/\S+)/, { env });
   return { ...p, url: p.ready };
 }
 

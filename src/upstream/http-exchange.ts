@@ -1,0 +1,89 @@
+// One HTTP exchange with a legacy server on node:http(s): a keep-alive agent per transport, the
+// request written in one piece, same-origin redirects followed the way the v1 SDK follows them.
+// The v1 SDK's own transport goes through fetch and WHATWG streams, which costs more CPU per call
+// than the rest of the proxy's pass-through work (see bench/README.md).
+import http from 'node:http';
+import https from 'node:https';
+import { isWithinOrigin } from '@modelcontextprotocol/sdk/shared/transport.js';
+
+const MAX_REDIRECTS = 5;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+export class HttpExchanger {
+  private readonly agent: http.Agent;
+  private readonly live = new Set<http.ClientRequest>();
+
+  constructor(url: URL) {
+    const options = { keepAlive: true, maxSockets: Infinity, maxFreeSockets: 16 };
+    this.agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+  }
+
+  /** Sends one request and resolves when the response headers arrive. */
+  async send(url: URL, method: string, headers: Record<string, string>, body?: string): Promise<http.IncomingMessage> {
+    let target = url;
+    for (let followed = 0; ; followed++) {
+      const response = await this.once(target, method, headers, body);
+      const next = redirectTarget(response, target, method, followed);
+      if (!next) return response;
+      response.resume();
+      target = next;
+    }
+  }
+
+  /** Aborts every exchange in flight and closes idle connections. */
+  close(): void {
+    for (const req of this.live) req.destroy();
+    this.live.clear();
+    this.agent.destroy();
+  }
+
+  private once(url: URL, method: string, headers: Record<string, string>, body?: string): Promise<http.IncomingMessage> {
+    const lib = url.protocol === 'https:' ? https : http;
+    const all = body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
+    return new Promise((resolve, reject) => {
+      const req = lib.request(url, { method, headers: all, agent: this.agent });
+      this.live.add(req);
+      req.once('close', () => this.live.delete(req));
+      // Errors after the response started are the response's to report (its 'close' without
+      // `complete`); a late one here must not go unhandled.
+      req.on('error', reject);
+      req.once('response', (response) => {
+        response.on('error', () => {});
+        resolve(response);
+      });
+      req.end(body);
+    });
+  }
+}
+
+function redirectTarget(res: http.IncomingMessage, from: URL, method: string, followed: number): URL | undefined {
+  const status = res.statusCode ?? 0;
+  const location = res.headers.location;
+  if (!REDIRECTS.has(status) || !location || followed === MAX_REDIRECTS) return undefined;
+  // 301, 302 and 303 turn a request with a body into a GET; only 307 and 308 keep a POST a POST.
+  if (method !== 'GET' && status !== 307 && status !== 308) return undefined;
+  let target: URL;
+  try {
+    target = new URL(location, from);
+  } catch {
+    return undefined;
+  }
+  const addsUserinfo = (target.username || target.password) && (target.username !== from.username || target.password !== from.password);
+  return addsUserinfo || !isWithinOrigin(from, target) ? undefined : target;
+}
+
+/** The whole body of a response as text. */
+export function readText(res: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => (text += chunk));
+    res.once('end', () => resolve(text));
+    res.once('error', reject);
+  });
+}
+
+/** `text/event-stream; charset=utf-8` → `text/event-stream`. */
+export function mediaType(value: string | undefined): string {
+  return (value ?? '').split(';')[0]!.trim().toLowerCase();
+}

@@ -1,0 +1,239 @@
+// The legacy Streamable HTTP client transport (2025-03-26 to 2025-11-25) for the v1 SDK `Client`,
+// on node:http instead of fetch. Wire behaviour follows the v1 SDK's StreamableHTTPClientTransport:
+// POST per message with the session and protocol-version headers, JSON or SSE answers, the GET
+// stream opened after `notifications/initialized`, resumption with Last-Event-ID (and the server's
+// `retry`), DELETE to end the session. One difference: a POST stream that ends before answering and
+// cannot be resumed answers its requests with an error at once, where the SDK leaves them pending.
+import type http from 'node:http';
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { asMessage, isRequest } from './jsonrpc-message.js';
+import { HttpExchanger, mediaType, readText } from './http-exchange.js';
+
+export class StreamableHttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(`Streamable HTTP error: ${message}`);
+    this.name = 'StreamableHttpError';
+  }
+}
+
+export interface ReconnectionOptions {
+  initialDelayMs: number;
+  maxDelayMs: number;
+  growFactor: number;
+  maxRetries: number;
+}
+
+/** A dead upstream should fail the session quickly; the pool replaces it. */
+export const DEFAULT_RECONNECTION: ReconnectionOptions = { initialDelayMs: 500, maxDelayMs: 5000, growFactor: 1.5, maxRetries: 2 };
+
+interface StreamOptions {
+  lastEventId?: string;
+  onresumptiontoken?: (token: string) => void;
+  /** A resumed request's id: its replayed response is delivered under it. */
+  replayId?: RequestId;
+  /** Requests this stream owes answers to (a POST stream); the GET stream owes none. */
+  owed?: Set<RequestId>;
+}
+
+export class StreamableHttpTransport implements Transport {
+  onmessage?: (message: JSONRPCMessage) => void;
+  onerror?: (error: Error) => void;
+  onclose?: () => void;
+  sessionId?: string;
+  protocolVersion?: string;
+  private readonly http: HttpExchanger;
+  private started = false;
+  private closed = false;
+  private retryMs: number | undefined;
+  private readonly timers = new Set<NodeJS.Timeout>();
+
+  constructor(
+    private readonly url: URL,
+    private readonly headers: Record<string, string> = {},
+    private readonly reconnection: ReconnectionOptions = DEFAULT_RECONNECTION,
+  ) {
+    this.http = new HttpExchanger(url);
+  }
+
+  async start(): Promise<void> {
+    if (this.started) throw new Error('StreamableHttpTransport already started');
+    this.started = true;
+  }
+
+  setProtocolVersion(version: string): void {
+    this.protocolVersion = version;
+  }
+
+  async send(message: JSONRPCMessage | JSONRPCMessage[], options?: TransportSendOptions): Promise<void> {
+    if (this.closed) throw new Error('the transport to the legacy server is closed');
+    if (options?.resumptionToken) {
+      const replayId = isRequest(message) ? message.id : undefined;
+      this.openStream({ lastEventId: options.resumptionToken, onresumptiontoken: options.onresumptiontoken, replayId }).catch((err: Error) => this.onerror?.(err));
+      return;
+    }
+    try {
+      await this.post(message, options?.onresumptiontoken);
+    } catch (err) {
+      this.onerror?.(err as Error);
+      throw err;
+    }
+  }
+
+  /** Ends the legacy session politely (DELETE); a server that does not allow it answers 405. */
+  async terminateSession(): Promise<void> {
+    if (!this.sessionId || this.closed) return;
+    const response = await this.http.send(this.url, 'DELETE', this.baseHeaders());
+    response.resume();
+    const status = response.statusCode ?? 0;
+    if ((status < 200 || status >= 300) && status !== 405) throw new StreamableHttpError(status, `Failed to terminate session: ${response.statusMessage ?? ''}`);
+    this.sessionId = undefined;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    this.http.close();
+    this.onclose?.();
+  }
+
+  private async post(message: JSONRPCMessage | JSONRPCMessage[], onresumptiontoken?: (token: string) => void): Promise<void> {
+    const headers = { ...this.baseHeaders(), 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const response = await this.http.send(this.url, 'POST', headers, JSON.stringify(message));
+    const sessionId = response.headers['mcp-session-id'];
+    if (typeof sessionId === 'string' && sessionId) this.sessionId = sessionId;
+    const status = response.statusCode ?? 0;
+    if (status < 200 || status >= 300) {
+      const text = await readText(response).catch(() => '');
+      throw new StreamableHttpError(status, `Error POSTing to endpoint: ${text || response.statusMessage || status}`);
+    }
+    if (status === 202) {
+      response.resume();
+      if (!Array.isArray(message) && 'method' in message && message.method === 'notifications/initialized') this.openStream({}).catch((err: Error) => this.onerror?.(err));
+      return;
+    }
+    const owed = new Set((Array.isArray(message) ? message : [message]).filter(isRequest).map((m) => m.id));
+    if (owed.size === 0) {
+      response.resume();
+      return;
+    }
+    const type = mediaType(response.headers['content-type']);
+    if (type === 'text/event-stream') {
+      this.readStream(response, { onresumptiontoken, owed }, false);
+    } else if (type === 'application/json') {
+      const data = JSON.parse(await readText(response)) as unknown;
+      for (const m of Array.isArray(data) ? data : [data]) this.onmessage?.(asMessage(m));
+    } else {
+      response.resume();
+      throw new StreamableHttpError(-1, `Unexpected content type: ${response.headers['content-type'] ?? '(none)'}`);
+    }
+  }
+
+  /** The GET stream: server-initiated messages, or the rest of a POST stream being resumed. */
+  private async openStream(opts: StreamOptions): Promise<void> {
+    if (this.closed) return;
+    const headers: Record<string, string> = { ...this.baseHeaders(), accept: 'text/event-stream' };
+    if (opts.lastEventId) headers['last-event-id'] = opts.lastEventId;
+    const response = await this.http.send(this.url, 'GET', headers);
+    const status = response.statusCode ?? 0;
+    if (status === 405) {
+      response.resume(); // the server offers no GET stream
+      return;
+    }
+    if (status < 200 || status >= 300) {
+      response.resume();
+      throw new StreamableHttpError(status, `Failed to open SSE stream: ${response.statusMessage ?? status}`);
+    }
+    this.readStream(response, opts, true);
+  }
+
+  private readStream(response: http.IncomingMessage, opts: StreamOptions, reconnectable: boolean): void {
+    let lastEventId = opts.lastEventId;
+    let primed = false;
+    let ended = false;
+    const parser = createParser({
+      onEvent: (event: EventSourceMessage) => {
+        if (event.id) {
+          lastEventId = event.id;
+          primed = true;
+          opts.onresumptiontoken?.(event.id);
+        }
+        if (!event.data || (event.event && event.event !== 'message')) return;
+        this.deliver(event.data, opts);
+      },
+      onRetry: (ms: number) => {
+        this.retryMs = ms;
+      },
+    });
+    response.setEncoding('utf8');
+    response.on('data', (chunk: string) => parser.feed(chunk));
+    response.on('error', () => {}); // 'close' below reports it
+    response.once('close', () => {
+      if (ended) return;
+      ended = true;
+      if (this.closed) return;
+      if (!response.complete) this.onerror?.(new Error('SSE stream disconnected: the connection to the legacy server was lost'));
+      const owesAnswers = opts.owed === undefined || opts.owed.size > 0;
+      if ((reconnectable || primed) && owesAnswers) {
+        this.reconnect({ ...opts, lastEventId }, 0);
+      } else if (opts.owed && opts.owed.size > 0) {
+        this.failOwed(opts.owed);
+      }
+    });
+  }
+
+  private deliver(data: string, opts: StreamOptions): void {
+    let message: JSONRPCMessage;
+    try {
+      message = asMessage(JSON.parse(data));
+    } catch (err) {
+      this.onerror?.(err as Error);
+      return;
+    }
+    if (('result' in message || 'error' in message) && message.id !== undefined) {
+      opts.owed?.delete(message.id);
+      if (opts.replayId !== undefined) message.id = opts.replayId;
+    }
+    this.onmessage?.(message);
+  }
+
+  /** A POST stream ended before answering and cannot be resumed: its requests fail now, not at their timeout. */
+  private failOwed(owed: Set<RequestId>): void {
+    for (const id of owed) {
+      this.onmessage?.({ jsonrpc: '2.0', id, error: { code: -32603, message: 'the legacy server closed the response stream without answering' } });
+    }
+    owed.clear();
+  }
+
+  private reconnect(opts: StreamOptions, attempt: number): void {
+    if (this.closed) return;
+    if (attempt >= this.reconnection.maxRetries) {
+      this.onerror?.(new Error(`Maximum reconnection attempts (${this.reconnection.maxRetries}) exceeded.`));
+      if (opts.owed) this.failOwed(opts.owed);
+      return;
+    }
+    const { initialDelayMs, growFactor, maxDelayMs } = this.reconnection;
+    const delay = this.retryMs ?? Math.min(initialDelayMs * growFactor ** attempt, maxDelayMs);
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      this.openStream(opts).catch((err: Error) => {
+        this.onerror?.(new Error(`Failed to reconnect SSE stream: ${err.message}`));
+        this.reconnect(opts, attempt + 1);
+      });
+    }, delay);
+    this.timers.add(timer);
+  }
+
+  private baseHeaders(): Record<string, string> {
+    const h: Record<string, string> = {};
+    if (this.sessionId) h['mcp-session-id'] = this.sessionId;
+    if (this.protocolVersion) h['mcp-protocol-version'] = this.protocolVersion;
+    return { ...h, ...this.headers };
+  }
+}
