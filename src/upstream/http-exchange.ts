@@ -1,5 +1,6 @@
-// One HTTP exchange with a legacy server on node:http(s): a keep-alive agent per transport, the
-// request written in one piece, same-origin redirects followed the way the v1 SDK follows them.
+// One HTTP exchange with a legacy server on node:http(s): keep-alive connections shared by every
+// legacy session (as fetch's global pool shares them), the request written in one piece,
+// same-origin redirects followed the way the v1 SDK follows them.
 // The v1 SDK's own transport goes through fetch and WHATWG streams, which costs more CPU per call
 // than the rest of the proxy's pass-through work (see bench/README.md).
 import http from 'node:http';
@@ -9,14 +10,13 @@ import { isWithinOrigin } from '@modelcontextprotocol/sdk/shared/transport.js';
 const MAX_REDIRECTS = 5;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-export class HttpExchanger {
-  private readonly agent: http.Agent;
-  private readonly live = new Set<http.ClientRequest>();
+const AGENT_OPTIONS = { keepAlive: true, maxFreeSockets: 64 };
+const httpAgent = new http.Agent(AGENT_OPTIONS);
+const httpsAgent = new https.Agent(AGENT_OPTIONS);
 
-  constructor(url: URL) {
-    const options = { keepAlive: true, maxSockets: Infinity, maxFreeSockets: 16 };
-    this.agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
-  }
+/** The exchanges of one transport, so that closing it aborts them and nothing else. */
+export class HttpExchanger {
+  private readonly live = new Set<http.ClientRequest>();
 
   /** Sends one request and resolves when the response headers arrive. */
   async send(url: URL, method: string, headers: Record<string, string>, body?: string): Promise<http.IncomingMessage> {
@@ -30,18 +30,17 @@ export class HttpExchanger {
     }
   }
 
-  /** Aborts every exchange in flight and closes idle connections. */
+  /** Aborts every exchange of this transport still in flight (a GET stream, an unanswered POST). */
   close(): void {
     for (const req of this.live) req.destroy();
     this.live.clear();
-    this.agent.destroy();
   }
 
   private once(url: URL, method: string, headers: Record<string, string>, body?: string): Promise<http.IncomingMessage> {
-    const lib = url.protocol === 'https:' ? https : http;
+    const [lib, agent] = url.protocol === 'https:' ? [https, httpsAgent] : [http, httpAgent];
     const all = body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
     return new Promise((resolve, reject) => {
-      const req = lib.request(url, { method, headers: all, agent: this.agent });
+      const req = lib.request(url, { method, headers: all, agent });
       this.live.add(req);
       req.once('close', () => this.live.delete(req));
       // Errors after the response started are the response's to report (its 'close' without

@@ -57,7 +57,7 @@ export class StreamableHttpTransport implements Transport {
     private readonly headers: Record<string, string> = {},
     private readonly reconnection: ReconnectionOptions = DEFAULT_RECONNECTION,
   ) {
-    this.http = new HttpExchanger(url);
+    this.http = new HttpExchanger();
   }
 
   async start(): Promise<void> {

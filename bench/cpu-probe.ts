@@ -1,0 +1,75 @@
+// CPU time per pass-through call of each process on the path, read from /proc/PID/stat around N
+// sequential `tools/call echo`: the proxy against the minimal forwarder, each in front of the same
+// legacy server. Latency mixes in scheduling on a small machine; CPU per call is what a hop costs.
+// Not part of `npm run bench`; run it by hand when working on the hot path:
+//
+//   npm run build && node dist/bench/cpu-probe.js [http|stdio] [--calls N] [--rounds R] [--node-args '--flag ...']
+import { readFileSync } from 'node:fs';
+import { LegacyHttpClient, ProxyClient, ALL_CAPS } from './lib/http.js';
+import { FIXTURE, Scope } from './lib/procs.js';
+
+const argv = process.argv.slice(2);
+const opt = (name: string, def: string) => {
+  const i = argv.indexOf(name);
+  return i === -1 ? def : argv[i + 1]!;
+};
+
+/** utime + stime of a process and its reaped children are not mixed: only the process itself. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return ticks * 10; // USER_HZ is 100 on Linux
+}
+
+async function main(): Promise<void> {
+  const transport = argv[0] === 'stdio' ? 'stdio' : 'http';
+  const calls = Number(opt('--calls', '2000'));
+  const rounds = Number(opt('--rounds', '3'));
+  const scope = new Scope();
+  try {
+    let target: string[];
+    let forwarderArgs: string[];
+    if (transport === 'http') {
+      const fixture = await scope.fixtureHttp();
+      target = ['--upstream', fixture.url];
+      forwarderArgs = ['--target', fixture.url];
+    } else {
+      target = ['--', process.execPath, FIXTURE];
+      forwarderArgs = ['--stdio', '1', '--', process.execPath, FIXTURE];
+    }
+    const forwarder = await scope.forwarder(forwarderArgs);
+    const nodeArgs = opt('--node-args', '').split(' ').filter(Boolean);
+    const proxy = await scope.proxy(['--max-sessions', '2', '--gather-window', '0', ...target], { nodeArgs });
+    const viaProxy = new ProxyClient(proxy.url, ALL_CAPS);
+    // Over stdio the forwarder's children are initialized by the forwarder itself.
+    const viaForwarder = transport === 'http' ? await new LegacyHttpClient(forwarder.url).init() : new LegacyHttpClient(forwarder.url);
+    const variants: Array<[string, number, () => Promise<unknown>]> = [
+      ['forwarder', forwarder.child.pid!, () => viaForwarder.tool('echo', { text: 'hello' })],
+      ['mrtr-proxy', proxy.child.pid!, () => viaProxy.tool('echo', { text: 'hello' })],
+    ];
+    process.stdout.write(`${transport} upstream, ${calls} sequential calls per round; CPU of the hop process only\n`);
+    for (let r = 1; r <= rounds; r++) {
+      const line: string[] = [];
+      for (const [name, pid, call] of variants) {
+        for (let i = 0; i < 200; i++) await call();
+        const before = cpuMs(pid);
+        const t0 = performance.now();
+        for (let i = 0; i < calls; i++) await call();
+        const wallUs = ((performance.now() - t0) / calls) * 1000;
+        const cpuUs = ((cpuMs(pid) - before) / calls) * 1000;
+        line.push(`${name} ${cpuUs.toFixed(0)} µs CPU, ${wallUs.toFixed(0)} µs wall`);
+      }
+      process.stdout.write(`round ${r}: ${line.join(' | ')}\n`);
+    }
+  } finally {
+    await scope.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`${(err as Error)?.stack ?? String(err)}\n`);
+    process.exit(1);
+  },
+);
