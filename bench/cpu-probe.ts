@@ -1,9 +1,11 @@
-// CPU time per pass-through call of each process on the path, read from /proc/PID/stat around N
-// sequential `tools/call echo`: the proxy against the minimal forwarder, each in front of the same
-// legacy server. Latency mixes in scheduling on a small machine; CPU per call is what a hop costs.
-// Not part of `npm run bench`; run it by hand when working on the hot path:
+// CPU time per pass-through call of the hop process, read from /proc/PID/stat around N sequential
+// `tools/call echo`: the proxy against the minimal forwarder, each in front of the same legacy
+// server. Latency mixes in scheduling on a small machine; CPU per call is what a hop costs.
+// `--method ping` measures the proxy's front alone (it answers ping itself; the forwarder still
+// forwards it). Not part of `npm run bench`; run it by hand when working on the hot path:
 //
-//   npm run build && node dist/bench/cpu-probe.js [http|stdio] [--calls N] [--rounds R] [--node-args '--flag ...']
+//   npm run build && node dist/bench/cpu-probe.js [http|stdio] [--calls N] [--rounds R]
+//       [--method tools/call|ping] [--node-args '--flag ...']
 import { readFileSync } from 'node:fs';
 import { LegacyHttpClient, ProxyClient, ALL_CAPS } from './lib/http.js';
 import { FIXTURE, Scope } from './lib/procs.js';
@@ -25,6 +27,8 @@ async function main(): Promise<void> {
   const transport = argv[0] === 'stdio' ? 'stdio' : 'http';
   const calls = Number(opt('--calls', '2000'));
   const rounds = Number(opt('--rounds', '3'));
+  const method = opt('--method', 'tools/call');
+  if (method !== 'tools/call' && method !== 'ping') throw new Error(`--method: tools/call or ping, not ${method}`);
   const scope = new Scope();
   try {
     let target: string[];
@@ -43,11 +47,17 @@ async function main(): Promise<void> {
     const viaProxy = new ProxyClient(proxy.url, ALL_CAPS);
     // Over stdio the forwarder's children are initialized by the forwarder itself.
     const viaForwarder = transport === 'http' ? await new LegacyHttpClient(forwarder.url).init() : new LegacyHttpClient(forwarder.url);
-    const variants: Array<[string, number, () => Promise<unknown>]> = [
-      ['forwarder', forwarder.child.pid!, () => viaForwarder.tool('echo', { text: 'hello' })],
-      ['mrtr-proxy', proxy.child.pid!, () => viaProxy.tool('echo', { text: 'hello' })],
-    ];
-    process.stdout.write(`${transport} upstream, ${calls} sequential calls per round; CPU of the hop process only\n`);
+    const variants: Array<[string, number, () => Promise<unknown>]> =
+      method === 'ping'
+        ? [
+            ['forwarder', forwarder.child.pid!, () => viaForwarder.request('ping')],
+            ['mrtr-proxy', proxy.child.pid!, () => viaProxy.call('ping', {})],
+          ]
+        : [
+            ['forwarder', forwarder.child.pid!, () => viaForwarder.tool('echo', { text: 'hello' })],
+            ['mrtr-proxy', proxy.child.pid!, () => viaProxy.tool('echo', { text: 'hello' })],
+          ];
+    process.stdout.write(`${transport} upstream, ${method}, ${calls} sequential calls per round; CPU of the hop process only\n`);
     for (let r = 1; r <= rounds; r++) {
       const line: string[] = [];
       for (const [name, pid, call] of variants) {

@@ -37,7 +37,8 @@ async function perOp(n: number, fn: (i: number) => Promise<unknown>): Promise<nu
 async function sealCosts(n: number): Promise<{ seal: number; unseal: number; tokenChars: number }> {
   const sealer = createSealer(KEY);
   const fp = fingerprint({ method: 'tools/call', target: 'ask-name', args: {} });
-  const claims = (i: number) => ({ h: '6f1c2b7e-3c1a-4c1e-9d0a-2b8e4f0c9a11', i: 'b0c8a3a6-5a2e-4e0f-8f64-0d3c3f1e2a77', r: (i % 9) + 1, p: 'anonymous', fp });
+  // The instance claim has the shape the proxy uses: its instance id, a slash, the upstream name.
+  const claims = (i: number) => ({ h: '6f1c2b7e-3c1a-4c1e-9d0a-2b8e4f0c9a11', i: 'b0c8a3a6-5a2e-4e0f-8f64-0d3c3f1e2a77/default', r: (i % 9) + 1, p: 'anonymous', fp });
   const expect = { instance: claims(0).i, principal: 'anonymous', fingerprint: fp };
   const exp = Date.now() + 600_000;
   const tokens = await Promise.all(Array.from({ length: 64 }, (_, i) => sealer.seal(claims(i), exp)));

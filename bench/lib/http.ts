@@ -126,9 +126,13 @@ export class LegacyHttpClient {
   }
 
   async tool(name: string, args: Json): Promise<Json> {
-    const r = await post(this.url, JSON.stringify({ jsonrpc: '2.0', id: ++seq, method: 'tools/call', params: { name, arguments: args } }), this.headers());
+    return this.request('tools/call', { name, arguments: args });
+  }
+
+  async request(method: string, params: Json = {}): Promise<Json> {
+    const r = await post(this.url, JSON.stringify({ jsonrpc: '2.0', id: ++seq, method, params }), this.headers());
     const body = responseOf(r);
-    if (body['error']) throw new Error(`tools/call ${name}: ${JSON.stringify(body['error'])}`);
+    if (body['error']) throw new Error(`${method}: ${JSON.stringify(body['error'])}`);
     return body['result'] as Json;
   }
 }
