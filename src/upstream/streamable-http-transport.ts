@@ -51,6 +51,8 @@ export class StreamableHttpTransport implements Transport {
   private closed = false;
   private retryMs: number | undefined;
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** For each request still owed an answer, the set of the stream that owes it. */
+  private readonly owedOn = new Map<RequestId, Set<RequestId>>();
 
   constructor(
     private readonly url: URL,
@@ -76,6 +78,7 @@ export class StreamableHttpTransport implements Transport {
       this.openStream({ lastEventId: options.resumptionToken, onresumptiontoken: options.onresumptiontoken, replayId }).catch((err: Error) => this.onerror?.(err));
       return;
     }
+    this.forgetCancelled(message);
     try {
       await this.post(message, options?.onresumptiontoken);
     } catch (err) {
@@ -99,6 +102,7 @@ export class StreamableHttpTransport implements Transport {
     this.closed = true;
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
+    this.owedOn.clear();
     this.http.close();
     this.onclose?.();
   }
@@ -125,6 +129,7 @@ export class StreamableHttpTransport implements Transport {
     }
     const type = mediaType(response.headers['content-type']);
     if (type === 'text/event-stream') {
+      for (const id of owed) this.owedOn.set(id, owed);
       this.readStream(response, { onresumptiontoken, owed }, false);
     } else if (type === 'application/json') {
       const data = JSON.parse(await readText(response)) as unknown;
@@ -198,6 +203,7 @@ export class StreamableHttpTransport implements Transport {
     }
     if (('result' in message || 'error' in message) && message.id !== undefined) {
       opts.owed?.delete(message.id);
+      this.owedOn.delete(message.id);
       if (opts.replayId !== undefined) message.id = opts.replayId;
     }
     this.onmessage?.(message);
@@ -206,9 +212,24 @@ export class StreamableHttpTransport implements Transport {
   /** A POST stream ended before answering and cannot be resumed: its requests fail now, not at their timeout. */
   private failOwed(owed: Set<RequestId>): void {
     for (const id of owed) {
+      this.owedOn.delete(id);
       this.onmessage?.({ jsonrpc: '2.0', id, error: { code: -32603, message: 'the legacy server closed the response stream without answering' } });
     }
     owed.clear();
+  }
+
+  /**
+   * A request the Client gave up on (timeout, cancellation) is owed nothing any more, so a stream
+   * resumed only for it stops polling when the server next closes it.
+   */
+  private forgetCancelled(message: JSONRPCMessage | JSONRPCMessage[]): void {
+    for (const m of Array.isArray(message) ? message : [message]) {
+      if (!('method' in m) || m.method !== 'notifications/cancelled') continue;
+      const id = (m.params as { requestId?: RequestId } | undefined)?.requestId;
+      if (id === undefined) continue;
+      this.owedOn.get(id)?.delete(id);
+      this.owedOn.delete(id);
+    }
   }
 
   private reconnect(opts: StreamOptions, attempt: number): void {

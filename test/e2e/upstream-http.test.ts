@@ -171,6 +171,43 @@ describe('legacy Streamable HTTP upstream transport', () => {
       }
     });
 
+    it('stops resuming a stream for a request the client has given up on', async () => {
+      // A server that primes every stream and closes it, and never answers tools/call.
+      let resumes = 0;
+      const polling = http.createServer((req, res) => {
+        if (req.method === 'GET') {
+          if (!req.headers['last-event-id']) return void res.writeHead(405).end();
+          resumes++;
+          return void res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`id: r${resumes}\nretry: 20\ndata: \n\n`);
+        }
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => {
+          const m = JSON.parse(Buffer.concat(chunks).toString()) as { id?: number; method: string };
+          if (m.method === 'initialize') {
+            const result = { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'polling', version: '1' } };
+            return void res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 's1' }).end(JSON.stringify({ jsonrpc: '2.0', id: m.id, result }));
+          }
+          if (m.id === undefined) return void res.writeHead(202).end();
+          res.writeHead(200, { 'content-type': 'text/event-stream' }).end('id: p1\nretry: 20\ndata: \n\n');
+        });
+      });
+      await new Promise<void>((resolve) => polling.listen(0, '127.0.0.1', resolve));
+      const { client } = await connect(`http://127.0.0.1:${(polling.address() as AddressInfo).port}/mcp`);
+      try {
+        await assert.rejects(client.callTool({ name: 'never', arguments: {} }, undefined, { timeout: 300 }), /timed out/i);
+        assert.ok(resumes > 1, `the stream was resumed (${resumes} times)`);
+        await new Promise((r) => setTimeout(r, 100));
+        const after = resumes;
+        await new Promise((r) => setTimeout(r, 300));
+        assert.equal(resumes, after, 'no resumption after the request was cancelled');
+      } finally {
+        await client.close();
+        polling.closeAllConnections();
+        await new Promise((r) => polling.close(r));
+      }
+    });
+
     it('rejects a send after close, and closes once', async () => {
       const { client, transport } = await connect(upstream.url);
       let closes = 0;
