@@ -81,8 +81,3 @@ export function readText(res: http.IncomingMessage): Promise<string> {
     res.once('error', reject);
   });
 }
-
-/** `text/event-stream; charset=utf-8` → `text/event-stream`. */
-export function mediaType(value: string | undefined): string {
-  return (value ?? '').split(';')[0]!.trim().toLowerCase();
-}

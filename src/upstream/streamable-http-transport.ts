@@ -9,7 +9,8 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { asMessage, isRequest } from './jsonrpc-message.js';
-import { HttpExchanger, mediaType, readText } from './http-exchange.js';
+import { mediaTypeEssence } from '@modelcontextprotocol/sdk/shared/mediaType.js';
+import { HttpExchanger, readText } from './http-exchange.js';
 
 export class StreamableHttpError extends Error {
   constructor(
@@ -127,7 +128,7 @@ export class StreamableHttpTransport implements Transport {
       response.resume();
       return;
     }
-    const type = mediaType(response.headers['content-type']);
+    const type = mediaTypeEssence(response.headers['content-type']);
     if (type === 'text/event-stream') {
       for (const id of owed) this.owedOn.set(id, owed);
       this.readStream(response, { onresumptiontoken, owed }, false);
