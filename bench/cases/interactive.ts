@@ -16,8 +16,8 @@ import { Bridge } from '../../src/bridge/bridge.js';
 import { createSealer } from '../../src/state/seal.js';
 import { fingerprint } from '../../src/state/fingerprint.js';
 import { createLogger } from '../../src/telemetry/logger.js';
-import type { SessionPool } from '../../src/upstream/pool.js';
-import type { JsonObject, SessionHolder } from '../../src/upstream/session.js';
+import { systemClock } from '../../src/runtime/clock.js';
+import { FakeSession, type FakeServer } from '../../test/support/fake-session.js';
 import { ALL_CAPS, ProxyClient, type Json } from '../lib/http.js';
 import { Scope, TEST_STATE_KEY } from '../lib/procs.js';
 import { fmt, median, pairedDiff, summarize, type Summary } from '../lib/stats.js';
@@ -47,29 +47,27 @@ async function sealCosts(n: number): Promise<{ seal: number; unseal: number; tok
   return { seal, unseal, tokenChars: tokens[0]!.length };
 }
 
-/** An in-memory legacy session: `ask` elicits once, anything else answers at once. */
-class FakeSession {
-  holder: SessionHolder | undefined;
-  closed = false;
-  closeReason = '';
-  negotiatedVersion = '2025-11-25';
-  async request(_method: string, params: JsonObject | undefined): Promise<JsonObject> {
-    if (params?.['name'] === 'ask') {
-      const r = await this.holder!.onServerRequest(
-        { id: 1, method: 'elicitation/create', params: { message: 'What is your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } } },
-        new AbortController().signal,
-      );
-      return { content: [{ type: 'text', text: `Hello, ${String((r['content'] as Json)?.['name'])}!` }] };
-    }
-    return { content: [{ type: 'text', text: 'echo: hello' }] };
-  }
-}
+/** The in-memory legacy server of the unit tests: `ask` elicits once, anything else answers at once. */
+const benchServer: FakeServer = (call, session) => {
+  if (call.params?.['name'] !== 'ask') return call.resolve({ content: [{ type: 'text', text: 'echo: hello' }] });
+  const question = { message: 'What is your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } };
+  session.ask('elicitation/create', question).answer.then(
+    (r) => call.resolve({ content: [{ type: 'text', text: `Hello, ${String((r['content'] as Json)?.['name'])}!` }] }),
+    call.reject,
+  );
+};
 
 async function bridgeCosts(n: number): Promise<{ echo: number; ask: number }> {
-  const session = new FakeSession();
+  const session = new FakeSession({}, benchServer);
   const lease = { session, release() {}, discard() {} };
-  const pool = { acquire: async () => lease } as unknown as SessionPool;
-  const bridge = new Bridge({ pool, sealer: createSealer(KEY), instance: 'bench', interactionTtlMs: 600_000, gatherWindowMs: 0, callTimeoutMs: 600_000, log: createLogger('warn') });
+  const bridge = new Bridge({
+    sessions: { acquire: async () => lease },
+    sealer: createSealer(KEY),
+    instance: 'bench',
+    limits: { interactionTtlMs: 600_000, gatherWindowMs: 0, callTimeoutMs: 600_000 },
+    log: createLogger('warn'),
+    clock: systemClock,
+  });
   const signal = new AbortController().signal;
   const front = (name: string, extra: Partial<Parameters<Bridge['call']>[0]> = {}) => ({
     method: 'tools/call' as const,

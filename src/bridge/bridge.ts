@@ -3,19 +3,19 @@
 // resuming the suspended call when the retry arrives.
 import { randomUUID } from 'node:crypto';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { ProxyError, UpstreamError } from '../errors.js';
+import { adaptAnswer, partitionAnswers } from '../protocol/answers.js';
+import { describeCapabilities, legacyCapabilitiesFor, missingCapabilities, type FrontCapabilities } from '../protocol/capabilities.js';
+import { JSONRPC, LEGACY, ProxyError, UpstreamError } from '../protocol/errors.js';
+import type { JsonObject } from '../protocol/json.js';
+import { translateLegacyError } from '../protocol/legacy-errors.js';
+import type { InteractiveMethod } from '../protocol/methods.js';
+import type { Clock } from '../runtime/clock.js';
 import { fingerprint, type RequestIdentity } from '../state/fingerprint.js';
 import { StateError, type Sealer, type StateClaims } from '../state/seal.js';
 import type { Logger } from '../telemetry/logger.js';
-import type { SessionPool } from '../upstream/pool.js';
-import type { JsonObject } from '../upstream/session.js';
-import { adaptAnswer, partitionAnswers } from './answers.js';
-import { describeCapabilities, legacyCapabilitiesFor, missingCapabilities, type FrontCapabilities } from './capabilities.js';
 import { Interaction, type FrontSink, type PendingInput } from './interaction.js';
-import { translateLegacyError } from './legacy-errors.js';
+import type { SessionSource } from './ports.js';
 import { MISS_MESSAGES, SuspensionTable, type EndReason } from './suspensions.js';
-
-export type InteractiveMethod = 'tools/call' | 'prompts/get' | 'resources/read';
 
 /** One front request, as the front hands it over: envelope lifted, nothing of HTTP or stdio. */
 export interface FrontCall {
@@ -39,30 +39,28 @@ export interface BridgeLimits {
 }
 
 export interface BridgeOptions {
-  pool: SessionPool;
+  sessions: SessionSource;
   sealer: Sealer;
   instance: string;
-  interactionTtlMs: number;
-  gatherWindowMs: number;
-  callTimeoutMs: number;
+  limits: BridgeLimits;
   log: Logger;
-  now?: () => number;
+  clock: Clock;
 }
+
+/** How often suspensions nobody resumed are looked for. */
+const EXPIRY_SWEEP_MS = 1000;
 
 export class Bridge {
   private readonly suspended = new SuspensionTable<Interaction>();
   private readonly active = new Set<Interaction>();
-  private readonly now: () => number;
-  private readonly sweeper: NodeJS.Timeout;
-  private pool: SessionPool;
+  private readonly clock: Clock;
+  private readonly stopSweeper: () => void;
   private limits: BridgeLimits;
 
   constructor(private readonly opts: BridgeOptions) {
-    this.now = opts.now ?? Date.now;
-    this.pool = opts.pool;
-    this.limits = { interactionTtlMs: opts.interactionTtlMs, gatherWindowMs: opts.gatherWindowMs, callTimeoutMs: opts.callTimeoutMs };
-    this.sweeper = setInterval(() => this.expire(), 1000);
-    this.sweeper.unref();
+    this.clock = opts.clock;
+    this.limits = { ...opts.limits };
+    this.stopSweeper = this.clock.every(EXPIRY_SWEEP_MS, () => this.expire());
   }
 
   get suspendedCount(): number {
@@ -76,29 +74,25 @@ export class Bridge {
 
   /** Ends suspensions nobody resumed in time. */
   expire(): void {
-    for (const interaction of this.suspended.expire(this.now())) {
+    for (const interaction of this.suspended.expire(this.clock.now())) {
       this.opts.log.info('interaction expired', { handle: interaction.handle, round: interaction.round });
       interaction.end('the interaction expired');
     }
   }
 
-  /**
-   * A reload: new calls use `pool` and `limits`; interactions already running keep the sessions
-   * they hold, and the new limits apply from their next round.
-   */
-  reconfigure(pool: SessionPool, limits: BridgeLimits): void {
-    this.pool = pool;
+  /** A reload: the new limits apply to new calls and from the next round of running ones. */
+  reconfigure(limits: BridgeLimits): void {
     this.limits = { ...limits };
   }
 
   async close(): Promise<void> {
-    clearInterval(this.sweeper);
+    this.stopSweeper();
     for (const i of [...this.suspended.items(), ...this.active]) i.end('the proxy is shutting down');
   }
 
   private async begin(front: FrontCall): Promise<JsonObject> {
-    const lease = await this.pool.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive');
-    const interaction = new Interaction(randomUUID(), { method: front.method, params: front.params }, this.opts.log);
+    const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive');
+    const interaction = new Interaction(randomUUID(), { method: front.method, params: front.params }, this.opts.log, this.clock);
     interaction.start(lease);
     return this.run(interaction, front);
   }
@@ -115,7 +109,7 @@ export class Bridge {
       if (err instanceof StateError) throw new ProxyError('state_invalid', err.message, { reason: err.reason });
       throw err;
     }
-    const seen = this.suspended.peek(claims.h, claims.r, this.now());
+    const seen = this.suspended.peek(claims.h, claims.r, this.clock.now());
     if (!seen.ok) throw new ProxyError('interaction_gone', MISS_MESSAGES[seen.miss], { reason: seen.miss });
     const interaction = seen.item;
     // Validate before consuming the round: a malformed retry loses nothing and may be sent again.
@@ -130,21 +124,19 @@ export class Bridge {
       if (!adapted.ok) throw new ProxyError('input_invalid', `inputResponses['${key}']: ${adapted.message}`, { key });
       shaped.set(key, adapted.result);
     }
-    const claimed = this.suspended.claim(claims.h, claims.r, this.now());
+    const claimed = this.suspended.claim(claims.h, claims.r, this.clock.now());
     if (!claimed.ok) throw new ProxyError('interaction_gone', MISS_MESSAGES[claimed.miss], { reason: claimed.miss });
     this.opts.log.debug('interaction resumed', { handle: interaction.handle, round: claims.r, answered: shaped.size, missing: split.missing.length });
     for (const [key, result] of shaped) interaction.answer(key, result);
 
-    if (interaction.replay && interaction.unanswered().length === 0) {
-      const { message, answers } = interaction.replay;
-      interaction.replay = undefined;
-      const refused = [...answers.values()].find((a) => a['action'] !== 'accept');
-      if (refused) {
-        this.finish(interaction, 'completed');
-        throw new ProxyError('declined', `the user did not complete the URL elicitation the server requires (${String(refused['action'])}): ${message}`);
-      }
+    const consent = interaction.urlConsent();
+    if (consent.kind === 'declined') {
+      this.finish(interaction, 'completed');
+      throw new ProxyError('declined', `the user did not complete the URL elicitation the server requires (${consent.action}): ${consent.message}`);
+    }
+    if (consent.kind === 'granted') {
       try {
-        interaction.start(await this.pool.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive'));
+        interaction.start(await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive'));
       } catch (err) {
         this.finish(interaction, 'lost');
         throw err;
@@ -156,19 +148,18 @@ export class Bridge {
   /** One round: wait for the legacy call's next event and turn it into the front's answer. */
   private async run(interaction: Interaction, front: FrontCall): Promise<JsonObject> {
     this.active.add(interaction);
-    interaction.sink = front.sink;
+    interaction.attachFront(front.sink);
     try {
       return await this.decide(interaction, front);
     } finally {
       // Progress and log lines the legacy server sent before its answer go out before it.
-      await interaction.flush();
-      interaction.sink = undefined;
+      await interaction.detachFront();
       this.active.delete(interaction);
     }
   }
 
   private async decide(interaction: Interaction, front: FrontCall): Promise<JsonObject> {
-    const stop = interaction.replay
+    const stop = interaction.awaitingUrlConsent
       ? { kind: 'input' as const, pending: interaction.unanswered() }
       : await interaction.next({ gatherMs: this.limits.gatherWindowMs, timeoutMs: this.limits.callTimeoutMs, signal: front.signal });
     switch (stop.kind) {
@@ -194,27 +185,27 @@ export class Bridge {
       const required = missingCapabilities(p.method, p.request.params, front.capabilities);
       if (!required) continue;
       const names = describeCapabilities(required);
-      interaction.refuse(p.key, p.method === 'elicitation/create' ? -32602 : -32601, `the client did not declare the ${names} capability`);
+      interaction.refuse(p.key, p.method === 'elicitation/create' ? JSONRPC.INVALID_PARAMS : JSONRPC.METHOD_NOT_FOUND, `the client did not declare the ${names} capability`);
       this.finish(interaction, 'cancelled', `undeclared capability ${names}`);
       throw new ProxyError('capability_missing', `the legacy server asked for ${p.method}, which needs the ${names} client capability this request did not declare`, {
         requiredCapabilities: required,
       });
     }
-    interaction.round += 1;
-    const expiresAt = this.now() + this.limits.interactionTtlMs;
+    const round = interaction.nextRound();
+    const expiresAt = this.clock.now() + this.limits.interactionTtlMs;
     const requestState = await this.opts.sealer.seal(
-      { h: interaction.handle, i: this.opts.instance, r: interaction.round, p: front.principal, fp: fingerprint(front.identity) },
+      { h: interaction.handle, i: this.opts.instance, r: round, p: front.principal, fp: fingerprint(front.identity) },
       expiresAt,
     );
-    this.suspended.put(interaction.handle, interaction, interaction.round, expiresAt);
-    this.opts.log.debug('interaction suspended', { handle: interaction.handle, round: interaction.round, inputs: pending.map((p) => p.key) });
+    this.suspended.put(interaction.handle, interaction, round, expiresAt);
+    this.opts.log.debug('interaction suspended', { handle: interaction.handle, round, inputs: pending.map((p) => p.key) });
     const inputRequests: JsonObject = {};
     for (const p of pending) inputRequests[p.key] = p.request;
     return { resultType: 'input_required', inputRequests, requestState };
   }
 
   private async failed(interaction: Interaction, front: FrontCall, error: unknown, lost: string | undefined): Promise<JsonObject> {
-    if (lost !== undefined || (error instanceof McpError && error.code === -32000)) {
+    if (lost !== undefined || (error instanceof McpError && error.code === LEGACY.CONNECTION_CLOSED)) {
       this.finish(interaction, 'lost');
       throw new ProxyError('upstream_failed', `the legacy server session ended during the call (${lost || 'connection closed'})`);
     }
@@ -224,7 +215,7 @@ export class Bridge {
     }
     const translated = translateLegacyError(error.code, error.message, error.data);
     if (translated.kind === 'url_required') {
-      interaction.askUrls(translated.message, translated.elicitations as JsonObject[]);
+      interaction.awaitUrlConsent(translated.message, translated.elicitations as JsonObject[]);
       return this.ask(interaction, front, interaction.unanswered());
     }
     this.finish(interaction, 'completed');

@@ -2,11 +2,13 @@
 // exclusively, collects the server's requests as pending inputs, and tells the bridge what happened
 // next (`next()`): the final outcome, a batch of inputs to ask the client for, a timeout or a
 // cancellation. It never decides wire formats; the bridge does.
-import { McpError, type RequestId } from '@modelcontextprotocol/sdk/types.js';
-import type { Lease } from '../upstream/pool.js';
-import type { JsonObject, ServerRequest, SessionHolder } from '../upstream/session.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPC, LEGACY } from '../protocol/errors.js';
+import { inputKey, isInputMethod, toInputRequest, type InputMethod, type InputRequest } from '../protocol/input-requests.js';
+import type { JsonObject, RequestId, ServerRequest } from '../protocol/json.js';
+import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../telemetry/logger.js';
-import { inputKey, isInputMethod, toInputRequest, type InputMethod, type InputRequest } from './translate.js';
+import type { BridgeSession, SessionHolder, SessionLease } from './ports.js';
 
 /** Where notifications for the current round's front request go. */
 export interface FrontSink {
@@ -29,6 +31,9 @@ export interface PendingInput {
 export type Outcome = { kind: 'complete'; result: JsonObject } | { kind: 'error'; error: unknown; lost?: string };
 export type Stop = Outcome | { kind: 'input'; pending: PendingInput[] } | { kind: 'timeout' } | { kind: 'aborted' };
 
+/** Where a URL-elicitation gate stands once the client's answers are in. */
+export type UrlConsent = { kind: 'none' } | { kind: 'pending' } | { kind: 'declined'; action: string; message: string } | { kind: 'granted' };
+
 export interface LegacyCall {
   method: string;
   params: JsonObject;
@@ -37,14 +42,17 @@ export interface LegacyCall {
 const LOG_SEVERITY = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
 export class Interaction implements SessionHolder {
-  round = 0;
-  sink: FrontSink | undefined;
-  /** Set while the client must answer URL elicitations before the call is sent again. */
-  replay: { message: string; answers: Map<string, JsonObject> } | undefined;
+  private rounds = 0;
+  private sink: FrontSink | undefined;
+  /**
+   * Set while the legacy server's -32042 is being answered: the client must complete these URL
+   * elicitations before the call is sent again (on a fresh session).
+   */
+  private urlGate: { message: string; answers: Map<string, JsonObject> } | undefined;
   private seq = 0;
   private readonly pending = new Map<string, PendingInput>();
   private outcome: Outcome | undefined;
-  private lease: Lease | undefined;
+  private lease: SessionLease | undefined;
   private callAbort: AbortController | undefined;
   private wake: (() => void) | undefined;
   /** Notifications on their way to the front; the final answer waits for them (ordering). */
@@ -54,14 +62,36 @@ export class Interaction implements SessionHolder {
     readonly handle: string,
     readonly call: LegacyCall,
     private readonly log: Logger,
+    private readonly clock: Clock,
   ) {}
 
-  get session() {
+  get session(): BridgeSession | undefined {
     return this.lease?.session;
   }
 
+  /** Rounds asked so far. */
+  get round(): number {
+    return this.rounds;
+  }
+
+  /** Counts a new `input_required` round and returns its number. */
+  nextRound(): number {
+    return ++this.rounds;
+  }
+
+  /** The front request of the current round receives progress and logs until `detachFront`. */
+  attachFront(sink: FrontSink): void {
+    this.sink = sink;
+  }
+
+  /** Waits for notifications already on their way to the front, then stops relaying to it. */
+  async detachFront(): Promise<void> {
+    await Promise.all(this.relaying);
+    this.sink = undefined;
+  }
+
   /** Sends the legacy call on an exclusively held session. */
-  start(lease: Lease): void {
+  start(lease: SessionLease): void {
     this.lease = lease;
     this.outcome = undefined;
     lease.session.holder = this;
@@ -78,12 +108,12 @@ export class Interaction implements SessionHolder {
 
   /** Waits for the next thing the bridge must act on. */
   async next(opts: { gatherMs: number; timeoutMs: number; signal: AbortSignal }): Promise<Stop> {
-    const deadline = Date.now() + opts.timeoutMs;
+    const deadline = this.clock.now() + opts.timeoutMs;
     let gatherUntil: number | undefined;
     for (;;) {
       if (this.outcome) return this.outcome;
       if (opts.signal.aborted) return { kind: 'aborted' };
-      const now = Date.now();
+      const now = this.clock.now();
       if (this.pending.size > 0) {
         gatherUntil ??= now + opts.gatherMs;
         if (now >= gatherUntil) return { kind: 'input', pending: this.unanswered() };
@@ -114,14 +144,32 @@ export class Interaction implements SessionHolder {
   }
 
   /** Turns a legacy -32042 into URL elicitations the client must answer before the call is re-sent. */
-  askUrls(message: string, elicitations: JsonObject[]): void {
-    this.replay = { message, answers: new Map() };
+  awaitUrlConsent(message: string, elicitations: JsonObject[]): void {
+    const answers = new Map<string, JsonObject>();
+    this.urlGate = { message, answers };
     for (const e of elicitations) {
       const key = inputKey('elicitation/create', ++this.seq);
       const request = toInputRequest('elicitation/create', { ...e, mode: 'url' });
-      const answers = this.replay.answers;
       this.pending.set(key, { key, method: 'elicitation/create', request, respond: (r) => answers.set(key, r), fail: () => {} });
     }
+  }
+
+  /** True while URL elicitations stand between the client and the re-sent call. */
+  get awaitingUrlConsent(): boolean {
+    return this.urlGate !== undefined;
+  }
+
+  /**
+   * Settles the URL gate once every URL elicitation is answered: `granted` means the call must be
+   * started again (on a new lease), `declined` that the user refused one of them.
+   */
+  urlConsent(): UrlConsent {
+    const gate = this.urlGate;
+    if (!gate) return { kind: 'none' };
+    if (this.pending.size > 0) return { kind: 'pending' };
+    this.urlGate = undefined;
+    const refused = [...gate.answers.values()].find((a) => a['action'] !== 'accept');
+    return refused ? { kind: 'declined', action: String(refused['action']), message: gate.message } : { kind: 'granted' };
   }
 
   /**
@@ -131,7 +179,7 @@ export class Interaction implements SessionHolder {
   end(reason: string): void {
     for (const p of this.unanswered()) {
       if (p.method === 'elicitation/create') this.answer(p.key, { action: 'cancel' });
-      else this.refuse(p.key, p.method === 'sampling/createMessage' ? -1 : -32603, `the client did not answer: ${reason}`);
+      else this.refuse(p.key, p.method === 'sampling/createMessage' ? LEGACY.SAMPLING_REJECTED : JSONRPC.INTERNAL_ERROR, `the client did not answer: ${reason}`);
     }
     if (!this.outcome) this.callAbort?.abort(reason);
     this.detach((lease) => lease.discard(reason));
@@ -140,7 +188,7 @@ export class Interaction implements SessionHolder {
   onServerRequest(request: ServerRequest, withdrawn: AbortSignal): Promise<JsonObject> {
     const { method, params } = request;
     if (!isInputMethod(method)) {
-      return Promise.reject(new McpError(-32601, `mrtr-proxy cannot forward ${method} to a 2026-07-28 client`));
+      return Promise.reject(new McpError(JSONRPC.METHOD_NOT_FOUND, `mrtr-proxy cannot forward ${method} to a 2026-07-28 client`));
     }
     return new Promise<JsonObject>((resolve, reject) => {
       const key = inputKey(method, ++this.seq);
@@ -183,11 +231,6 @@ export class Interaction implements SessionHolder {
     this.relay(this.sink, { method: 'notifications/progress', params: { ...p, progressToken: token } });
   }
 
-  /** Resolves once every notification relayed so far has been handed to the front. */
-  async flush(): Promise<void> {
-    await Promise.all(this.relaying);
-  }
-
   private relay(sink: FrontSink, notification: { method: string; params: JsonObject }): void {
     const sent = sink.notify(notification).catch(() => {});
     this.relaying.add(sent);
@@ -199,14 +242,14 @@ export class Interaction implements SessionHolder {
     // The call is over: requests it left open will never matter to it.
     for (const p of this.unanswered()) {
       if (p.method === 'elicitation/create') this.answer(p.key, { action: 'cancel' });
-      else this.refuse(p.key, -32603, 'the call that asked for this has ended');
+      else this.refuse(p.key, JSONRPC.INTERNAL_ERROR, 'the call that asked for this has ended');
     }
     const healthy = !this.lease?.session.closed;
     this.detach((lease) => (healthy ? lease.release() : lease.discard('session closed during the call')));
     this.poke();
   }
 
-  private detach(dispose: (lease: Lease) => void): void {
+  private detach(dispose: (lease: SessionLease) => void): void {
     const lease = this.lease;
     if (!lease) return;
     this.lease = undefined;
@@ -223,12 +266,12 @@ export class Interaction implements SessionHolder {
   private waitForEvent(ms: number, signal: AbortSignal): Promise<void> {
     return new Promise<void>((resolve) => {
       const done = () => {
-        clearTimeout(timer);
+        cancel();
         signal.removeEventListener('abort', done);
         if (this.wake === done) this.wake = undefined;
         resolve();
       };
-      const timer = setTimeout(done, Math.max(0, ms));
+      const cancel = this.clock.after(ms, done);
       signal.addEventListener('abort', done, { once: true });
       this.wake = done;
     });

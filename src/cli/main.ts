@@ -1,16 +1,15 @@
 // argv -> config -> running proxy. The only module that calls process.exit.
 import { randomUUID } from 'node:crypto';
-import type { ProxyConfig } from '../config/types.js';
+import { ProxyApp } from '../app/proxy-app.js';
 import { resolveCli } from '../config/resolve.js';
-import { ConfigError } from '../errors.js';
+import type { ProxyConfig } from '../config/types.js';
 import { startHttpListener } from '../front/http.js';
-import { LegacyRoute, type RouteDeps } from '../front/legacy-route.js';
-import { RouteTable } from '../front/route.js';
 import { startStdioFront } from '../front/stdio.js';
+import { ConfigError } from '../protocol/errors.js';
+import { systemClock } from '../runtime/clock.js';
 import { createSealer } from '../state/seal.js';
 import { createLogger } from '../telemetry/logger.js';
 import { HELP, VERSION } from './help.js';
-import { applyConfig, startRoutes } from './routes.js';
 
 /** Legacy children get stdin EOF, then SIGTERM after 2 s, then SIGKILL after 4 s (v1 SDK). */
 const SHUTDOWN_DEADLINE_MS = 10_000;
@@ -41,10 +40,9 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
   if (config.stateKey.generated) {
     log.warn('no --state-key or MRTR_STATE_KEY: generated a key for this process; retries must come back to this process');
   }
-  const deps: RouteDeps = { sealer: createSealer(config.stateKey.bytes), instance, legacyClients: config.legacyClients, log };
-  const table = new RouteTable();
-  const { started } = await startRoutes(config, table, deps);
-  const closeRoutes = () => Promise.all(table.all().map((r) => r.close()));
+  const app = new ProxyApp({ sealer: createSealer(config.stateKey.bytes, systemClock.now), instance, legacyClients: config.legacyClients, log, clock: systemClock });
+  const { started } = await app.start(config);
+  const closeRoutes = () => app.close();
   if (started === 0) {
     await closeRoutes();
     process.exit(1);
@@ -52,32 +50,22 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
 
   let front: { close(): Promise<void> };
   if (config.stdio) {
-    const route = table.default;
-    if (!(route instanceof LegacyRoute)) {
+    const parts = app.legacyParts(config.defaultUpstream);
+    if (!parts) {
       log.error('--stdio serves a legacy upstream; the default upstream is not one');
       await closeRoutes();
       process.exit(1);
     }
-    const stdio = await startStdioFront(
-      {
-        bridge: route.bridge,
-        log,
-        get upstream() {
-          return route.upstream;
-        },
-        onChange: (listener) => route.onChange(listener),
-      },
-      config.legacyClients,
-    );
+    const stdio = await startStdioFront({ ...parts, log }, config.legacyClients);
     front = stdio;
     log.info('serving 2026-07-28 on stdio', { instance });
     // The client closing stdin ends the proxy (2026-07-28 stdio shutdown).
     void stdio.closed.then(() => stop('stdin closed'));
   } else {
     try {
-      const http = await startHttpListener(config.host, config.port, table, log);
+      const http = await startHttpListener(config.host, config.port, app.table, log);
       front = http;
-      log.info(`listening on ${http.url}`, { url: http.url, instance, upstreams: table.all().map((r) => r.name) });
+      log.info(`listening on ${http.url}`, { url: http.url, instance, upstreams: app.table.all().map((r) => r.name) });
     } catch (err) {
       log.error(`cannot listen on ${config.host}:${config.port}`, { error: (err as Error).message });
       await closeRoutes();
@@ -102,8 +90,8 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
     }
     if (next.host !== config.host || next.port !== config.port || next.stdio !== config.stdio) log.warn('listen address changes take effect after a restart');
     if (!next.stateKey.generated && Buffer.compare(next.stateKey.bytes, config.stateKey.bytes) !== 0) log.warn('a new state key takes effect after a restart');
-    await applyConfig(next, table, deps);
-    log.info('configuration reloaded', { upstreams: table.all().map((r) => r.name) });
+    await app.apply(next);
+    log.info('configuration reloaded', { upstreams: app.table.all().map((r) => r.name) });
   }
 
   let stopping = false;

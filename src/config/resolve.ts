@@ -3,7 +3,7 @@
 // the option or field and what is wrong with it. Flags override the file.
 import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../protocol/errors.js';
 import { LOG_LEVELS, type LogLevel } from '../telemetry/logger.js';
 import * as D from './defaults.js';
 import { limits, loadConfigFile, type FileConfig } from './file.js';

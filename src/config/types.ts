@@ -1,3 +1,4 @@
+import type { Root } from '../protocol/json.js';
 import type { LogLevel } from '../telemetry/logger.js';
 
 /** How the proxy reaches one upstream server. Headers are resolved values: never log them. */
@@ -13,10 +14,7 @@ export type Era = 'legacy' | 'modern' | 'auto';
 /** What happens to clients that open with a legacy `initialize`. */
 export type LegacyClients = 'pass' | 'reject';
 
-export interface Root {
-  uri: string;
-  name?: string;
-}
+export type { Root };
 
 export interface UpstreamLimits {
   interactionTtlMs: number;

@@ -2,7 +2,7 @@
 // send bursts (the everything server sends five tools/list_changed after each initialize, and every
 // pooled session sends its own copy), so list_changed is coalesced over a short window.
 import type { ServerNotifier } from '@modelcontextprotocol/server';
-import type { JsonObject } from '../upstream/session.js';
+import type { JsonObject } from '../protocol/json.js';
 
 export const CHANGE_COALESCE_MS = 50;
 

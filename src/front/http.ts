@@ -5,8 +5,9 @@ import type { AddressInfo } from 'node:net';
 import type { Server as HttpServer } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { localhostHostValidation, localhostOriginValidation } from '@modelcontextprotocol/express';
+import { errorBody, JSONRPC } from '../protocol/errors.js';
 import type { Logger } from '../telemetry/logger.js';
-import type { Route, RouteTable } from './route.js';
+import type { Route, RouteTable } from '../routing/route.js';
 
 export const MCP_PATH = '/mcp';
 const MAX_BODY = '4mb';
@@ -54,14 +55,14 @@ export async function startHttpListener(host: string, port: number, table: Route
 
 async function serve(route: Route | undefined, what: string, req: Request, res: Response, log: Logger): Promise<void> {
   if (!route) {
-    res.status(404).json({ jsonrpc: '2.0', id: null, error: { code: -32601, message: `no ${what} is configured` } });
+    res.status(404).json(errorBody(null, JSONRPC.METHOD_NOT_FOUND, `no ${what} is configured`));
     return;
   }
   try {
     await route.handle(req, res, Buffer.isBuffer(req.body) ? req.body : undefined);
   } catch (err) {
     log.error('route failed', { upstream: route.name, error: (err as Error).stack ?? String(err) });
-    if (!res.headersSent) res.status(500).json({ jsonrpc: '2.0', id: null, error: { code: -32603, message: 'internal error in mrtr-proxy' } });
+    if (!res.headersSent) res.status(500).json(errorBody(null, JSONRPC.INTERNAL_ERROR, 'internal error in mrtr-proxy'));
     else res.destroy();
   }
 }
@@ -73,7 +74,7 @@ function isLoopback(host: string): boolean {
 function bodyErrors(err: unknown, _req: Request, res: Response, next: NextFunction): void {
   const e = err as { type?: string };
   if (e?.type === 'entity.too.large') {
-    res.status(413).json({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Request body larger than ${MAX_BODY}` } });
+    res.status(413).json(errorBody(null, JSONRPC.INVALID_REQUEST, `Request body larger than ${MAX_BODY}`));
     return;
   }
   next(err);

@@ -6,25 +6,26 @@
 import type { Request, Response } from 'express';
 import { createMcpHandler, InMemoryServerEventBus, isJsonContentType, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { Bridge } from '../bridge/bridge.js';
-import { legacyCapabilitiesFor, type FrontCapabilities } from '../bridge/capabilities.js';
-import type { LegacyClients, UpstreamConfig } from '../config/types.js';
-import type { Sealer } from '../state/seal.js';
+import type { Bridge } from '../bridge/bridge.js';
+import type { UpstreamConfig } from '../config/types.js';
+import { legacyCapabilitiesFor, type FrontCapabilities } from '../protocol/capabilities.js';
+import { errorBody, JSONRPC } from '../protocol/errors.js';
+import { resourceSubscriptionUris } from '../protocol/params.js';
+import { invalidRetryParams } from '../protocol/retry-params.js';
+import type { LegacyClientSessions } from '../relay/legacy-client-sessions.js';
 import type { Logger } from '../telemetry/logger.js';
-import { Upstream, type ChangeListener } from '../upstream/upstream.js';
+import type { Upstream } from '../upstream/upstream.js';
 import { createChangeRelay } from './changes.js';
-import { LegacyHttpSessions } from './legacy-http.js';
-import { resourceSubscriptionUris } from './params.js';
-import { invalidRetryParams } from './retry-params.js';
-import type { Route, RouteStatus } from './route.js';
+import type { Route, RouteStatus } from '../routing/route.js';
 import { createFrontServer } from './server-factory.js';
 import { withErrorStatuses } from './status.js';
 
-export interface RouteDeps {
-  sealer: Sealer;
-  /** The process instance id; the route adds its name, so a state only opens where it was issued. */
-  instance: string;
-  legacyClients: LegacyClients;
+/** What the composition root hands a legacy route: the upstream, its bridge, the legacy-client relay. */
+export interface LegacyRouteParts {
+  upstream: Upstream;
+  bridge: Bridge;
+  /** The transparent path for clients that open with `initialize`; absent with --legacy-clients reject. */
+  legacyClients: LegacyClientSessions | undefined;
   log: Logger;
 }
 
@@ -33,42 +34,24 @@ const READY_TIMEOUT_MS = 3000;
 export class LegacyRoute implements Route {
   readonly era = 'legacy' as const;
   readonly name: string;
-  upstream: Upstream;
-  readonly bridge: Bridge;
-  private config: UpstreamConfig;
+  private currentConfig: UpstreamConfig;
+  private readonly upstream: Upstream;
+  private readonly bridge: Bridge;
+  private readonly legacy: LegacyClientSessions | undefined;
   private readonly handler: McpHttpHandler;
   private readonly serve: ReturnType<typeof toNodeHandler>;
-  private readonly legacy: LegacyHttpSessions | undefined;
-  private stopRelay: () => void;
-  private readonly relay: ReturnType<typeof createChangeRelay>;
-  /** Other fronts (stdio) that want this route's change notifications across reloads. */
-  private readonly changeListeners = new Set<ChangeListener>();
+  private readonly stopRelay: () => void;
   private readonly log: Logger;
 
-  constructor(config: UpstreamConfig, deps: RouteDeps) {
+  constructor(config: UpstreamConfig, parts: LegacyRouteParts) {
     this.name = config.name;
-    this.config = config;
-    this.log = deps.log.child({ upstream: config.name });
-    this.upstream = new Upstream(config, this.log);
-    this.bridge = new Bridge({
-      pool: this.upstream.pool,
-      sealer: deps.sealer,
-      instance: `${deps.instance}/${config.name}`,
-      interactionTtlMs: config.interactionTtlMs,
-      gatherWindowMs: config.gatherWindowMs,
-      callTimeoutMs: config.callTimeoutMs,
-      log: this.log,
-    });
+    this.currentConfig = config;
+    this.upstream = parts.upstream;
+    this.bridge = parts.bridge;
+    this.legacy = parts.legacyClients;
+    this.log = parts.log;
     const bus = new InMemoryServerEventBus((err) => this.log.warn('listen subscriber failed', { error: err.message }));
-    // The upstream behind a route changes on reconfigure; handlers always see the current one.
-    const route = this;
-    const frontDeps = {
-      bridge: this.bridge,
-      log: this.log,
-      get upstream(): Upstream {
-        return route.upstream;
-      },
-    };
+    const frontDeps = { bridge: this.bridge, upstream: this.upstream, log: this.log };
     this.handler = createMcpHandler(async () => createFrontServer(await this.upstream.describe(), frontDeps), {
       legacy: 'reject',
       responseMode: 'auto',
@@ -76,9 +59,11 @@ export class LegacyRoute implements Route {
       onerror: (err) => this.log.debug('front request rejected', { error: err.message }),
     });
     this.serve = toNodeHandler(withErrorStatuses(this.handler), { onerror: (err) => this.log.error('front adapter failed', { error: err.message }) });
-    this.relay = createChangeRelay(this.handler.notify);
-    this.stopRelay = this.upstream.onChange(this.fanOut);
-    this.legacy = deps.legacyClients === 'pass' ? new LegacyHttpSessions(() => this.upstream, config.maxSessions, config.idleSessionTtlMs, this.log) : undefined;
+    this.stopRelay = this.upstream.onChange(createChangeRelay(this.handler.notify));
+  }
+
+  get config(): UpstreamConfig {
+    return this.currentConfig;
   }
 
   /** Reaches the legacy server once; throws if it cannot. */
@@ -91,13 +76,13 @@ export class LegacyRoute implements Route {
     let body: unknown;
     if (raw !== undefined && raw.length > 0) {
       if (!isJsonContentType(req.header('content-type') ?? '')) {
-        res.status(415).json({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Content-Type must be application/json' } });
+        res.status(415).json(errorBody(null, JSONRPC.INVALID_REQUEST, 'Content-Type must be application/json'));
         return;
       }
       try {
         body = JSON.parse(raw.toString('utf8'));
       } catch (err) {
-        res.status(400).json({ jsonrpc: '2.0', id: null, error: { code: -32700, message: `Parse error: ${(err as Error).message}` } });
+        res.status(400).json(errorBody(null, JSONRPC.PARSE_ERROR, `Parse error: ${(err as Error).message}`));
         return;
       }
     }
@@ -106,7 +91,7 @@ export class LegacyRoute implements Route {
     const msg = body as { id?: unknown; method?: unknown; params?: Record<string, unknown> } | undefined;
     const invalid = invalidRetryParams(msg);
     if (invalid) {
-      res.status(200).json({ jsonrpc: '2.0', id: msg?.id ?? null, error: invalid });
+      res.status(200).json(errorBody(msg?.id, invalid.code, invalid.message));
       return;
     }
     if (msg?.method === 'subscriptions/listen') await this.holdResourceSubscriptions(msg.params, res);
@@ -115,7 +100,7 @@ export class LegacyRoute implements Route {
   }
 
   async status(): Promise<RouteStatus> {
-    const base = { era: this.era, transport: this.config.target.kind };
+    const base = { era: this.era, transport: this.currentConfig.target.kind };
     try {
       await this.upstream.check(READY_TIMEOUT_MS);
       return { ...base, ready: true };
@@ -125,42 +110,17 @@ export class LegacyRoute implements Route {
   }
 
   /**
-   * A changed configuration for the same upstream: new calls use a new set of legacy sessions,
-   * while interactions suspended on the old ones keep them until they end.
+   * The composition root reconfigured this route's upstream and bridge in place; the route keeps
+   * the configuration it now serves.
    */
-  async reconfigure(config: UpstreamConfig): Promise<void> {
-    const next = new Upstream(config, this.log);
-    await next.describe();
-    const old = this.upstream;
-    this.stopRelay();
-    this.upstream = next;
-    this.config = config;
-    this.stopRelay = next.onChange(this.fanOut);
-    this.bridge.reconfigure(next.pool, config);
-    this.legacy?.setLimits(config.maxSessions, config.idleSessionTtlMs);
-    this.relay('notifications/tools/list_changed', undefined);
-    this.relay('notifications/prompts/list_changed', undefined);
-    this.relay('notifications/resources/list_changed', undefined);
-    void old.retire();
+  reconfigured(config: UpstreamConfig): void {
+    this.currentConfig = config;
   }
 
-  /** Change notifications from the current upstream, whichever that is after reloads. */
-  onChange(listener: ChangeListener): () => void {
-    this.changeListeners.add(listener);
-    return () => this.changeListeners.delete(listener);
-  }
-
-  private readonly fanOut: ChangeListener = (method, params) => {
-    this.relay(method, params);
-    for (const l of this.changeListeners) l(method, params);
-  };
-
+  /** Stops serving. The upstream, bridge and relay belong to the composition root, which closes them. */
   async close(): Promise<void> {
     this.stopRelay();
-    await this.bridge.close();
-    await this.legacy?.closeAll();
     await this.handler.close();
-    await this.upstream.close();
   }
 
   /** Makes the called tool's schema known before dispatch, for the SDK's `Mcp-Param-*` check. */

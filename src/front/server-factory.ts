@@ -2,13 +2,15 @@
 // the envelope, header, capability and result-shape work; every handler here is a thin hand-off to
 // the bridge (interactive methods) or the upstream forwarder (everything else).
 import { McpServer, type ServerContext } from '@modelcontextprotocol/server';
-import type { Bridge, InteractiveMethod } from '../bridge/bridge.js';
-import { legacyCapabilitiesFor, type FrontCapabilities } from '../bridge/capabilities.js';
+import type { Bridge } from '../bridge/bridge.js';
+import { legacyCapabilitiesFor, type FrontCapabilities } from '../protocol/capabilities.js';
+import type { JsonObject } from '../protocol/json.js';
+import type { InteractiveMethod } from '../protocol/methods.js';
+import { upstreamParams } from '../protocol/params.js';
 import type { RequestIdentity } from '../state/fingerprint.js';
 import type { Logger } from '../telemetry/logger.js';
+import type { UpstreamInfo } from '../upstream/session.js';
 import type { Upstream } from '../upstream/upstream.js';
-import type { JsonObject, UpstreamInfo } from '../upstream/session.js';
-import { upstreamParams } from './params.js';
 import { toProtocolError } from './wire-errors.js';
 
 export interface FrontDeps {

@@ -7,13 +7,12 @@ import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/s
 import type { McpServer, Transport, JSONRPCMessage } from '@modelcontextprotocol/server';
 import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { LegacyClients } from '../config/types.js';
-import type { ChangeListener, Upstream } from '../upstream/upstream.js';
+import { errorBody } from '../protocol/errors.js';
+import { resourceSubscriptionUris } from '../protocol/params.js';
+import { invalidRetryParams } from '../protocol/retry-params.js';
+import { LegacyPump } from '../relay/legacy-pump.js';
 import { createChangeRelay } from './changes.js';
-import { LegacyPump } from './legacy-pump.js';
-import { resourceSubscriptionUris } from './params.js';
-import { invalidRetryParams } from './retry-params.js';
 import { createFrontServer, type FrontDeps } from './server-factory.js';
-
 
 export interface StdioFront {
   /** Resolves when the client closed the connection. */
@@ -23,15 +22,8 @@ export interface StdioFront {
 
 type Message = { id?: RequestId; method?: string; params?: Record<string, unknown> };
 
-export interface StdioDeps extends FrontDeps {
-  /** Change notifications from whichever upstream is current (it changes on reload). */
-  onChange(listener: ChangeListener): () => void;
-}
-
-export async function startStdioFront(deps: StdioDeps, legacyClients: LegacyClients): Promise<StdioFront> {
-  const { log } = deps;
-  // Always the current upstream: a reload may replace it.
-  const upstream = (): Upstream => deps.upstream;
+export async function startStdioFront(deps: FrontDeps, legacyClients: LegacyClients): Promise<StdioFront> {
+  const { log, upstream } = deps;
   const inner = new StdioServerTransport();
   let era: 'undecided' | 'modern' | 'legacy' = 'undecided';
   let pump: LegacyPump | undefined;
@@ -49,7 +41,7 @@ export async function startStdioFront(deps: StdioDeps, legacyClients: LegacyClie
   inner.onerror = (err) => wire.onerror?.(err);
   inner.onclose = () => {
     wire.onclose?.();
-    for (const uris of listens.values()) for (const uri of uris) void upstream().unsubscribe(uri);
+    for (const uris of listens.values()) for (const uri of uris) void upstream.unsubscribe(uri);
     void pump?.close('the client closed stdin');
     resolveClosed();
   };
@@ -60,7 +52,7 @@ export async function startStdioFront(deps: StdioDeps, legacyClients: LegacyClie
     if (era === 'legacy') return relayLegacy(message);
     const invalid = invalidRetryParams(message);
     if (invalid && message.id !== undefined) {
-      await inner.send({ jsonrpc: '2.0', id: message.id, error: invalid });
+      await inner.send(errorBody(message.id, invalid.code, invalid.message) as JSONRPCMessage);
       return;
     }
     if (message.method === 'subscriptions/listen' && message.id !== undefined) await holdSubscriptions(message.id, message.params);
@@ -71,7 +63,7 @@ export async function startStdioFront(deps: StdioDeps, legacyClients: LegacyClie
   async function relayLegacy(message: Message): Promise<void> {
     if (!pump) {
       log.info('legacy client on stdio: relaying it to its own legacy session');
-      pump = new LegacyPump(upstream().openTransport(), (m) => inner.send(m as JSONRPCMessage), log);
+      pump = new LegacyPump(upstream.openTransport(), (m) => inner.send(m as JSONRPCMessage), log);
       pump.onclose = () => void inner.close();
       await pump.start();
     }
@@ -82,7 +74,7 @@ export async function startStdioFront(deps: StdioDeps, legacyClients: LegacyClie
     const uris = resourceSubscriptionUris(params);
     const held: string[] = [];
     for (const uri of uris) {
-      await upstream().subscribe(uri).then(
+      await upstream.subscribe(uri).then(
         () => held.push(uri),
         (err: Error) => log.warn('legacy resources/subscribe failed', { uri, error: err.message }),
       );
@@ -94,12 +86,12 @@ export async function startStdioFront(deps: StdioDeps, legacyClients: LegacyClie
     const held = id === undefined ? undefined : listens.get(id);
     if (!held) return;
     listens.delete(id!);
-    for (const uri of held) void upstream().unsubscribe(uri);
+    for (const uri of held) void upstream.unsubscribe(uri);
   }
 
   // Change notifications go out through the pinned modern instance: serveStdio routes what it
   // emits onto the open listen subscriptions, stamped and filtered.
-  const stopRelay = deps.onChange(
+  const stopRelay = upstream.onChange(
     createChangeRelay({
       toolsChanged: () => void modern?.server.notification({ method: 'notifications/tools/list_changed' }).catch(() => {}),
       promptsChanged: () => void modern?.server.notification({ method: 'notifications/prompts/list_changed' }).catch(() => {}),
@@ -110,7 +102,7 @@ export async function startStdioFront(deps: StdioDeps, legacyClients: LegacyClie
 
   const handle = serveStdio(
     async (ctx) => {
-      const server = createFrontServer(await upstream().describe(), deps);
+      const server = createFrontServer(await upstream.describe(), deps);
       if (ctx.era === 'modern') modern = server;
       return server;
     },

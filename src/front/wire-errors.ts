@@ -2,8 +2,8 @@
 // writes on the wire as a JSON-RPC error). Internal faults are -32603, never dressed as -32602.
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { ProxyError, UpstreamError, toWireError, type WireError } from '../errors.js';
-import { stripSdkPrefix, translateLegacyError } from '../bridge/legacy-errors.js';
+import { JSONRPC, LEGACY, ProxyError, UpstreamError, toWireError, type WireError } from '../protocol/errors.js';
+import { stripSdkPrefix, translateLegacyError } from '../protocol/legacy-errors.js';
 import type { Logger } from '../telemetry/logger.js';
 
 export function toProtocolError(err: unknown, log: Logger): ProtocolError {
@@ -16,13 +16,13 @@ function wireErrorOf(err: unknown, log: Logger): WireError {
   if (err instanceof ProxyError) return toWireError(err);
   if (err instanceof UpstreamError) return err.wire;
   if (err instanceof McpError) {
-    if (err.code === -32000 || err.code === -32001) {
-      return { code: -32603, message: `the legacy server did not complete the request: ${stripSdkPrefix(err.message)}` };
+    if (err.code === LEGACY.CONNECTION_CLOSED || err.code === LEGACY.REQUEST_TIMEOUT) {
+      return { code: JSONRPC.INTERNAL_ERROR, message: `the legacy server did not complete the request: ${stripSdkPrefix(err.message)}` };
     }
     const t = translateLegacyError(err.code, err.message, err.data);
     // URL elicitation can only be asked for on an interactive method.
-    return t.kind === 'error' ? t.error : { code: -32603, message: t.message };
+    return t.kind === 'error' ? t.error : { code: JSONRPC.INTERNAL_ERROR, message: t.message };
   }
   log.error('internal error', { error: (err as Error)?.stack ?? String(err) });
-  return { code: -32603, message: 'internal error in mrtr-proxy' };
+  return { code: JSONRPC.INTERNAL_ERROR, message: 'internal error in mrtr-proxy' };
 }

@@ -4,34 +4,42 @@
 // interactive call (tools/call, prompts/get, resources/read) takes its session exclusively; other
 // methods share any session of the right capability set that no interactive call holds. When the
 // pool is full a request waits a bounded time, then fails: it never queues silently forever.
-import { capabilityKey, type LegacyCapabilities } from '../bridge/capabilities.js';
-import { ProxyError } from '../errors.js';
+import { capabilityKey, type LegacyCapabilities } from '../protocol/capabilities.js';
+import { ProxyError } from '../protocol/errors.js';
+import type { Cancel, Clock } from '../runtime/clock.js';
 import type { Logger } from '../telemetry/logger.js';
-import type { LegacySession } from './session.js';
 
 export type LeaseMode = 'exclusive' | 'shared';
 
-export interface Lease {
-  readonly session: LegacySession;
+/** What the pool needs of a session: LegacySession in production, a fake in unit tests. */
+export interface PooledSession {
+  readonly id: string;
+  readonly closed: boolean;
+  readonly closeReason: string;
+  close(reason: string): Promise<void>;
+}
+
+export interface Lease<S extends PooledSession> {
+  readonly session: S;
   /** Returns a healthy session to the pool. Idempotent. */
   release(): void;
   /** Closes the session (its state is unknown or spoiled). Idempotent. */
   discard(reason: string): void;
 }
 
-export interface PoolOptions {
+export interface PoolOptions<S extends PooledSession> {
   maxSessions: number;
   /** Idle sessions kept ready per capability set in use, so the next interactive call does not wait for a start-up. */
   spareSessions: number;
   waitMs: number;
   idleTtlMs: number;
-  connect(caps: LegacyCapabilities): Promise<LegacySession>;
-  now?: () => number;
+  connect(caps: LegacyCapabilities): Promise<S>;
+  clock: Clock;
   log: Logger;
 }
 
-interface Entry {
-  session: LegacySession;
+interface Entry<S extends PooledSession> {
+  session: S;
   caps: LegacyCapabilities;
   key: string;
   held: boolean;
@@ -39,18 +47,18 @@ interface Entry {
   idleSince: number;
 }
 
-interface Waiter {
+interface Waiter<S extends PooledSession> {
   caps: LegacyCapabilities;
   key: string;
   mode: LeaseMode;
-  resolve(lease: Lease): void;
+  resolve(lease: Lease<S>): void;
   reject(err: Error): void;
-  timer: NodeJS.Timeout;
+  cancelTimer: Cancel;
 }
 
-export class SessionPool {
-  private readonly entries = new Set<Entry>();
-  private readonly waiters: Waiter[] = [];
+export class SessionPool<S extends PooledSession> {
+  private readonly entries = new Set<Entry<S>>();
+  private readonly waiters: Waiter<S>[] = [];
   private connecting = 0;
   private closing = false;
   /** Sessions being closed; shutdown waits for them so no legacy child outlives the proxy. */
@@ -59,8 +67,8 @@ export class SessionPool {
   private readonly warming = new Map<string, number>();
   private readonly now: () => number;
 
-  constructor(private readonly opts: PoolOptions) {
-    this.now = opts.now ?? Date.now;
+  constructor(private readonly opts: PoolOptions<S>) {
+    this.now = () => opts.clock.now();
   }
 
   stats(): { sessions: number; held: number; connecting: number; waiting: number } {
@@ -69,20 +77,20 @@ export class SessionPool {
     return { sessions: this.entries.size, held, connecting: this.connecting, waiting: this.waiters.length };
   }
 
-  acquire(caps: LegacyCapabilities, mode: LeaseMode): Promise<Lease> {
+  acquire(caps: LegacyCapabilities, mode: LeaseMode): Promise<Lease<S>> {
     if (this.closing) return Promise.reject(new ProxyError('upstream_unavailable', 'the proxy is shutting down'));
     const key = capabilityKey(caps);
     const lease = this.tryTake(key, mode);
     if (lease) return Promise.resolve(lease);
     if (this.makeRoom()) return this.connectFor(caps, key, mode);
-    return new Promise<Lease>((resolve, reject) => {
-      const waiter: Waiter = {
+    return new Promise<Lease<S>>((resolve, reject) => {
+      const waiter: Waiter<S> = {
         caps,
         key,
         mode,
         resolve,
         reject,
-        timer: setTimeout(() => {
+        cancelTimer: this.opts.clock.after(this.opts.waitMs, () => {
           this.waiters.splice(this.waiters.indexOf(waiter), 1);
           reject(
             new ProxyError(
@@ -90,7 +98,7 @@ export class SessionPool {
               `no legacy session became free within ${this.opts.waitMs / 1000}s (all ${this.opts.maxSessions} allowed by --max-sessions are in use)`,
             ),
           );
-        }, this.opts.waitMs),
+        }),
       };
       this.waiters.push(waiter);
     });
@@ -105,7 +113,7 @@ export class SessionPool {
   }
 
   /** Called by the session's close hook: a dead session leaves the pool and frees its slot. */
-  forget(session: LegacySession): void {
+  forget(session: S): void {
     for (const e of this.entries) if (e.session === session) this.entries.delete(e);
     this.drain();
   }
@@ -113,15 +121,15 @@ export class SessionPool {
   async close(): Promise<void> {
     this.closing = true;
     for (const w of this.waiters.splice(0)) {
-      clearTimeout(w.timer);
+      w.cancelTimer();
       w.reject(new ProxyError('upstream_unavailable', 'the proxy is shutting down'));
     }
     for (const e of [...this.entries]) this.remove(e, 'proxy shutting down');
     await Promise.all(this.closingSessions);
   }
 
-  private tryTake(key: string, mode: LeaseMode): Lease | undefined {
-    let best: Entry | undefined;
+  private tryTake(key: string, mode: LeaseMode): Lease<S> | undefined {
+    let best: Entry<S> | undefined;
     for (const e of this.entries) {
       if (e.key !== key || e.held || e.session.closed) continue;
       if (mode === 'exclusive' && e.shared > 0) continue;
@@ -133,7 +141,7 @@ export class SessionPool {
   /** True when a new session may be started now, evicting the longest-idle one if needed. */
   private makeRoom(): boolean {
     if (this.entries.size + this.connecting < this.opts.maxSessions) return true;
-    let idlest: Entry | undefined;
+    let idlest: Entry<S> | undefined;
     for (const e of this.entries) {
       if (!e.held && e.shared === 0 && (!idlest || e.idleSince < idlest.idleSince)) idlest = e;
     }
@@ -142,9 +150,9 @@ export class SessionPool {
     return true;
   }
 
-  private async connectFor(caps: LegacyCapabilities, key: string, mode: LeaseMode): Promise<Lease> {
+  private async connectFor(caps: LegacyCapabilities, key: string, mode: LeaseMode): Promise<Lease<S>> {
     this.connecting++;
-    let session: LegacySession;
+    let session: S;
     try {
       session = await this.opts.connect(caps);
     } catch (err) {
@@ -156,7 +164,7 @@ export class SessionPool {
       this.drain();
       throw new ProxyError('upstream_unavailable', `the legacy session closed right after opening: ${session.closeReason}`);
     }
-    const entry: Entry = { session, caps, key, held: false, shared: 0, idleSince: this.now() };
+    const entry: Entry<S> = { session, caps, key, held: false, shared: 0, idleSince: this.now() };
     this.entries.add(entry);
     if (this.closing) {
       this.remove(entry, 'proxy shutting down');
@@ -178,7 +186,7 @@ export class SessionPool {
         .then(
           (session) => {
             if (session.closed) return;
-            const entry: Entry = { session, caps, key, held: false, shared: 0, idleSince: this.now() };
+            const entry: Entry<S> = { session, caps, key, held: false, shared: 0, idleSince: this.now() };
             this.entries.add(entry);
             if (this.closing) this.remove(entry, 'proxy shutting down');
           },
@@ -192,7 +200,7 @@ export class SessionPool {
     }
   }
 
-  private lease(entry: Entry, mode: LeaseMode): Lease {
+  private lease(entry: Entry<S>, mode: LeaseMode): Lease<S> {
     if (mode === 'exclusive') {
       entry.held = true;
       this.keepSpares(entry.caps, entry.key);
@@ -217,7 +225,7 @@ export class SessionPool {
     };
   }
 
-  private remove(entry: Entry, reason: string): void {
+  private remove(entry: Entry<S>, reason: string): void {
     this.entries.delete(entry);
     this.opts.log.debug('closing legacy session', { session: entry.session.id, reason });
     const closing = entry.session.close(reason).catch(() => {});
@@ -233,13 +241,13 @@ export class SessionPool {
       const lease = this.tryTake(w.key, w.mode);
       if (lease) {
         this.waiters.splice(i, 1);
-        clearTimeout(w.timer);
+        w.cancelTimer();
         w.resolve(lease);
         continue;
       }
       if (this.makeRoom()) {
         this.waiters.splice(i, 1);
-        clearTimeout(w.timer);
+        w.cancelTimer();
         this.connectFor(w.caps, w.key, w.mode).then(w.resolve, w.reject);
         continue;
       }

@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { UpstreamTarget } from '../config/types.js';
+import { MODERN_ONLY_CODES } from '../protocol/errors.js';
 
 export type Era = 'modern' | 'legacy';
 
@@ -32,7 +33,7 @@ function isModernReply(m: { result?: unknown; error?: { code?: number } } | unde
   const supported = (m?.result as { supportedVersions?: unknown } | undefined)?.supportedVersions;
   if (Array.isArray(supported) && supported.includes('2026-07-28')) return true;
   const code = m?.error?.code;
-  return code === -32020 || code === -32021 || code === -32022;
+  return code !== undefined && MODERN_ONLY_CODES.has(code);
 }
 
 /**

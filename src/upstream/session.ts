@@ -5,18 +5,12 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CancelledNotificationSchema, McpError, ResultSchema, type JSONRPCRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
-import type { LegacyCapabilities } from '../bridge/capabilities.js';
+import { CancelledNotificationSchema, ResultSchema, type JSONRPCRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { MAX_TIMER_MS } from '../config/defaults.js';
+import type { LegacyCapabilities } from '../protocol/capabilities.js';
+import type { JsonObject, ServerRequest } from '../protocol/json.js';
 import type { Logger } from '../telemetry/logger.js';
-
-export type JsonObject = Record<string, unknown>;
-
-export interface ServerRequest {
-  id: RequestId;
-  method: string;
-  params: JsonObject | undefined;
-}
+import { StreamGoneError } from './stream-gone.js';
 
 /** Whoever holds a session exclusively receives the legacy server's requests and logs. */
 export interface SessionHolder {
@@ -40,7 +34,6 @@ export interface UpstreamInfo {
   protocolVersion: string;
 }
 
-const STREAM_FAILURE = /SSE stream disconnected|Maximum reconnection attempts|Failed to reconnect|fetch failed|ECONNREFUSED|ECONNRESET/;
 const LIVENESS_TIMEOUT_MS = 5000;
 const CLIENT_INFO = { name: 'mrtr-proxy', version: '0.1.0' };
 const CHANGE_METHODS = new Set([
@@ -205,7 +198,7 @@ export class LegacySession {
    */
   private onTransportError(err: Error): void {
     this.log.debug('legacy transport error', { error: err.message });
-    if (this.closed || this.probing || !STREAM_FAILURE.test(err.message)) return;
+    if (this.closed || this.probing || !(err instanceof StreamGoneError)) return;
     this.probing = true;
     this.client
       .ping({ timeout: LIVENESS_TIMEOUT_MS })
@@ -230,8 +223,4 @@ export class LegacySession {
 /** The SDK keeps one AbortController per in-flight incoming request in a private map. */
 function sdkHandlerControllers(client: Client): Map<RequestId, AbortController> {
   return (client as unknown as { _requestHandlerAbortControllers: Map<RequestId, AbortController> })._requestHandlerAbortControllers;
-}
-
-export function isMcpError(err: unknown): err is McpError {
-  return err instanceof McpError;
 }

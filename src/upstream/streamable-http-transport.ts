@@ -11,6 +11,8 @@ import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.
 import { asMessage, isRequest } from './jsonrpc-message.js';
 import { mediaTypeEssence } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import { HttpExchanger, readText } from './http-exchange.js';
+import { errorBody, JSONRPC } from '../protocol/errors.js';
+import { classifyNetworkError, StreamGoneError } from './stream-gone.js';
 
 export class StreamableHttpError extends Error {
   constructor(
@@ -83,7 +85,7 @@ export class StreamableHttpTransport implements Transport {
     try {
       await this.post(message, options?.onresumptiontoken);
     } catch (err) {
-      this.onerror?.(err as Error);
+      this.onerror?.(classifyNetworkError(err as Error));
       throw err;
     }
   }
@@ -184,7 +186,7 @@ export class StreamableHttpTransport implements Transport {
       if (ended) return;
       ended = true;
       if (this.closed) return;
-      if (!response.complete) this.onerror?.(new Error('SSE stream disconnected: the connection to the legacy server was lost'));
+      if (!response.complete) this.onerror?.(new StreamGoneError('SSE stream disconnected: the connection to the legacy server was lost'));
       const owesAnswers = opts.owed === undefined || opts.owed.size > 0;
       if ((reconnectable || primed) && owesAnswers) {
         this.reconnect({ ...opts, lastEventId }, 0);
@@ -214,7 +216,7 @@ export class StreamableHttpTransport implements Transport {
   private failOwed(owed: Set<RequestId>): void {
     for (const id of owed) {
       this.owedOn.delete(id);
-      this.onmessage?.({ jsonrpc: '2.0', id, error: { code: -32603, message: 'the legacy server closed the response stream without answering' } });
+      this.onmessage?.(errorBody(id, JSONRPC.INTERNAL_ERROR, 'the legacy server closed the response stream without answering') as JSONRPCMessage);
     }
     owed.clear();
   }
@@ -236,7 +238,7 @@ export class StreamableHttpTransport implements Transport {
   private reconnect(opts: StreamOptions, attempt: number): void {
     if (this.closed) return;
     if (attempt >= this.reconnection.maxRetries) {
-      this.onerror?.(new Error(`Maximum reconnection attempts (${this.reconnection.maxRetries}) exceeded.`));
+      this.onerror?.(new StreamGoneError(`Maximum reconnection attempts (${this.reconnection.maxRetries}) exceeded.`));
       if (opts.owed) this.failOwed(opts.owed);
       return;
     }
@@ -245,7 +247,7 @@ export class StreamableHttpTransport implements Transport {
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       this.openStream(opts).catch((err: Error) => {
-        this.onerror?.(new Error(`Failed to reconnect SSE stream: ${err.message}`));
+        this.onerror?.(new StreamGoneError(`Failed to reconnect SSE stream: ${err.message}`, { cause: err }));
         this.reconnect(opts, attempt + 1);
       });
     }, delay);

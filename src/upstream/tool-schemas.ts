@@ -1,7 +1,7 @@
 // The legacy server's tool input schemas, as last seen in a tools/list. The front needs a tool's
 // schema before dispatch to check SEP-2243 `Mcp-Param-*` headers against its `x-mcp-header`
 // declarations. Filled from every tools/list that passes through; dropped on tools/list_changed.
-import type { JsonObject } from './session.js';
+import type { JsonObject } from '../protocol/json.js';
 
 export class ToolSchemas {
   private readonly schemas = new Map<string, JsonObject>();

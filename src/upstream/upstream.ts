@@ -1,36 +1,48 @@
 // The upstream cluster: how to open a legacy session to the configured server, the pool of them,
 // a control session that describes the server and carries resource subscriptions, and the
-// non-interactive forwarding path (lists, completion, vendor methods).
+// non-interactive forwarding path (lists, completion, vendor methods). A reload reconfigures it in
+// place: new calls get sessions of the new configuration while held ones finish on the old.
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { capabilityKey, type LegacyCapabilities } from '../bridge/capabilities.js';
-import { answerLocally } from '../bridge/local-answers.js';
 import type { UpstreamConfig, UpstreamTarget } from '../config/types.js';
+import { capabilityKey, type LegacyCapabilities } from '../protocol/capabilities.js';
+import type { JsonObject } from '../protocol/json.js';
+import { answerLocally } from '../protocol/local-answers.js';
+import type { Cancel, Clock } from '../runtime/clock.js';
 import type { Logger } from '../telemetry/logger.js';
 import { createHttpTransport } from './http-transport.js';
-import { SessionPool } from './pool.js';
-import { LegacySession, type JsonObject, type SessionHooks, type UpstreamInfo } from './session.js';
+import { SessionPool, type Lease, type LeaseMode } from './pool.js';
+import { LegacySession, type SessionHooks, type UpstreamInfo } from './session.js';
 import { createSseTransport } from './sse-transport.js';
 import { createStdioTransport } from './stdio-transport.js';
-import { WsClientTransport } from './ws-transport.js';
 import { ToolSchemas } from './tool-schemas.js';
+import { WsClientTransport } from './ws-transport.js';
 
 export type ChangeListener = (method: string, params: JsonObject | undefined) => void;
 
+const LIST_CHANGED = ['notifications/tools/list_changed', 'notifications/prompts/list_changed', 'notifications/resources/list_changed'] as const;
+
+/** How often a retiring pool looks whether its held sessions have been given back. */
+const RETIRE_POLL_MS = 1000;
+
 export class Upstream {
-  readonly pool: SessionPool;
   readonly toolSchemas = new ToolSchemas();
+  private config: UpstreamConfig;
+  private pool: SessionPool<LegacySession>;
+  private stopSweeper: Cancel;
   private control: Promise<LegacySession> | undefined;
   private described: UpstreamInfo | undefined;
   private readonly listeners = new Set<ChangeListener>();
   private readonly subscriptions = new Map<string, number>();
-  private readonly sweeper: NodeJS.Timeout;
+  private readonly retiring = new Set<Promise<void>>();
   private readonly hooks: SessionHooks;
 
   constructor(
-    readonly config: UpstreamConfig,
+    config: UpstreamConfig,
     private readonly log: Logger,
+    private readonly clock: Clock,
   ) {
+    this.config = config;
     this.hooks = {
       answerLocally: async (req, session) => {
         const answer = answerLocally(req.method, this.config.roots);
@@ -42,18 +54,19 @@ export class Upstream {
         if (method === 'notifications/tools/list_changed') this.toolSchemas.invalidate();
         for (const l of this.listeners) l(method, params);
       },
-      onClosed: (session) => this.pool.forget(session),
+      onClosed: () => {},
     };
-    this.pool = new SessionPool({
-      maxSessions: config.maxSessions,
-      spareSessions: config.spareSessions,
-      waitMs: config.sessionWaitMs,
-      idleTtlMs: config.idleSessionTtlMs,
-      connect: (caps) => this.open(caps, this.hooks),
-      log,
-    });
-    this.sweeper = setInterval(() => this.pool.sweepIdle(), Math.min(config.idleSessionTtlMs, 30_000));
-    this.sweeper.unref();
+    this.pool = this.createPool(config);
+    this.stopSweeper = this.startSweeper(config);
+  }
+
+  /** A session with `caps` from the current pool (see SessionPool for the lease modes). */
+  acquire(caps: LegacyCapabilities, mode: LeaseMode): Promise<Lease<LegacySession>> {
+    return this.pool.acquire(caps, mode);
+  }
+
+  stats(): ReturnType<SessionPool<LegacySession>['stats']> {
+    return this.pool.stats();
   }
 
   /** The legacy server's identity and capabilities, from the most recent initialize. */
@@ -104,69 +117,114 @@ export class Upstream {
 
   /** Resolves when the legacy server answers a ping on the control session within `timeoutMs`. */
   async check(timeoutMs: number): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
+    let cancel: Cancel | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+      cancel = this.clock.after(timeoutMs, () => reject(new Error(`no answer within ${timeoutMs} ms`)));
     });
     try {
       await Promise.race([this.controlSession().then((s) => s.request('ping', undefined)), timeout]);
     } finally {
-      clearTimeout(timer);
+      cancel?.();
     }
   }
 
   /**
-   * Stops taking work after a reconfiguration: idle sessions close now, sessions held by suspended
-   * interactions when those end (at the latest after their TTL), then everything closes.
+   * A changed configuration. The new server is reached first (a failure changes nothing); then new
+   * calls get sessions of the new configuration, idle old sessions close now, and sessions held by
+   * suspended interactions close once those end (at the latest after their TTL and call timeout).
    */
-  async retire(maxWaitMs = this.config.interactionTtlMs + this.config.callTimeoutMs): Promise<void> {
-    const until = Date.now() + maxWaitMs;
-    this.pool.sweepIdle(0);
-    while (this.pool.stats().held > 0 && Date.now() < until) {
-      await new Promise((r) => setTimeout(r, 1000).unref());
-      this.pool.sweepIdle(0);
-    }
-    await this.close();
+  async reconfigure(config: UpstreamConfig): Promise<void> {
+    const control = this.openControl(config);
+    const session = await control;
+    const old = { pool: this.pool, control: this.control, config: this.config };
+    this.config = config;
+    this.pool = this.createPool(config);
+    this.stopSweeper();
+    this.stopSweeper = this.startSweeper(config);
+    this.control = control;
+    this.described = session.info;
+    this.toolSchemas.invalidate();
+    void old.control?.then((s) => s.close('reconfigured'), () => {});
+    this.track(this.retire(old.pool, old.config.interactionTtlMs + old.config.callTimeoutMs));
+    // The server behind the name may have changed: listen subscribers should list again.
+    for (const method of LIST_CHANGED) for (const l of this.listeners) l(method, undefined);
   }
 
   async close(): Promise<void> {
-    clearInterval(this.sweeper);
+    this.stopSweeper();
     const control = this.control;
     this.control = undefined;
-    await Promise.all([this.pool.close(), control?.then((s) => s.close('proxy shutting down'), () => {})]);
-  }
-
-  /** The control session is outside the pool and re-opened (with its subscriptions) if it dies. */
-  private controlSession(): Promise<LegacySession> {
-    if (!this.control) {
-      const hooks: SessionHooks = {
-        ...this.hooks,
-        onClosed: () => {
-          this.control = undefined;
-        },
-      };
-      const opening = this.open({}, hooks).then(async (session) => {
-        this.described = session.info;
-        for (const uri of this.subscriptions.keys()) await session.request('resources/subscribe', { uri }).catch(() => {});
-        return session;
-      });
-      opening.catch(() => {
-        if (this.control === opening) this.control = undefined;
-      });
-      this.control = opening;
-    }
-    return this.control;
-  }
-
-  private async open(caps: LegacyCapabilities, hooks: SessionHooks): Promise<LegacySession> {
-    const session = await LegacySession.connect(this.transport(this.config.target), caps, hooks, this.log, this.config.connectTimeoutMs);
-    this.described = session.info;
-    return session;
+    await Promise.all([this.pool.close(), control?.then((s) => s.close('proxy shutting down'), () => {}), ...this.retiring]);
   }
 
   /** A fresh, unstarted transport to the legacy server (for the transparent legacy path). */
   openTransport(): Transport {
     return this.transport(this.config.target);
+  }
+
+  private createPool(config: UpstreamConfig): SessionPool<LegacySession> {
+    // A dead session leaves the pool it belongs to (which may be a retiring one) and frees its slot.
+    const hooks: SessionHooks = { ...this.hooks, onClosed: (session) => pool.forget(session) };
+    const pool: SessionPool<LegacySession> = new SessionPool<LegacySession>({
+      maxSessions: config.maxSessions,
+      spareSessions: config.spareSessions,
+      waitMs: config.sessionWaitMs,
+      idleTtlMs: config.idleSessionTtlMs,
+      connect: (caps) => this.open(config, caps, hooks),
+      clock: this.clock,
+      log: this.log,
+    });
+    return pool;
+  }
+
+  private startSweeper(config: UpstreamConfig): Cancel {
+    const pool = this.pool;
+    return this.clock.every(Math.min(config.idleSessionTtlMs, 30_000), () => pool.sweepIdle());
+  }
+
+  /** Closes a replaced pool once no session of it is held any more, or after `maxWaitMs`. */
+  private async retire(pool: SessionPool<LegacySession>, maxWaitMs: number): Promise<void> {
+    const until = this.clock.now() + maxWaitMs;
+    pool.sweepIdle(0);
+    while (pool.stats().held > 0 && this.clock.now() < until) {
+      await this.clock.sleep(RETIRE_POLL_MS);
+      pool.sweepIdle(0);
+    }
+    await pool.close();
+  }
+
+  private track(work: Promise<void>): void {
+    this.retiring.add(work);
+    void work.finally(() => this.retiring.delete(work));
+  }
+
+  /** The control session is outside the pool and re-opened (with its subscriptions) if it dies. */
+  private controlSession(): Promise<LegacySession> {
+    this.control ??= this.openControl(this.config);
+    return this.control;
+  }
+
+  private openControl(config: UpstreamConfig): Promise<LegacySession> {
+    const hooks: SessionHooks = {
+      ...this.hooks,
+      onClosed: () => {
+        if (this.control === opening) this.control = undefined;
+      },
+    };
+    const opening = this.open(config, {}, hooks).then(async (session) => {
+      for (const uri of this.subscriptions.keys()) await session.request('resources/subscribe', { uri }).catch(() => {});
+      return session;
+    });
+    opening.catch(() => {
+      if (this.control === opening) this.control = undefined;
+    });
+    return opening;
+  }
+
+  private async open(config: UpstreamConfig, caps: LegacyCapabilities, hooks: SessionHooks): Promise<LegacySession> {
+    const session = await LegacySession.connect(this.transport(config.target), caps, hooks, this.log, config.connectTimeoutMs);
+    if (config === this.config) this.described = session.info;
+    return session;
   }
 
   private transport(target: UpstreamTarget): Transport {

@@ -4,6 +4,7 @@
 import WebSocket from 'ws';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { classifyNetworkError } from './stream-gone.js';
 
 export class WsClientTransport implements Transport {
   onclose?: () => void;
@@ -23,7 +24,7 @@ export class WsClientTransport implements Transport {
       this.socket = socket;
       socket.once('open', () => resolve());
       socket.once('error', reject);
-      socket.on('error', (err) => this.onerror?.(err));
+      socket.on('error', (err) => this.onerror?.(classifyNetworkError(err)));
       socket.on('close', () => this.onclose?.());
       socket.on('message', (data, isBinary) => {
         if (isBinary) return this.onerror?.(new Error('binary WebSocket frame from the legacy server'));

@@ -1,8 +1,11 @@
-// An in-memory stand-in for a LegacySession, for unit tests of the pool and the bridge: the test
-// plays the legacy server, deciding when a call answers and what the server asks mid-call. It
-// implements the surface the bridge uses (request, holder, closed, close, negotiatedVersion).
+// An in-memory stand-in for a LegacySession, for unit tests of the pool and the bridge and for the
+// bench: the caller plays the legacy server, deciding when a call answers and what the server asks
+// mid-call. It implements the pool's PooledSession and the bridge's BridgeSession.
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { LegacySession, JsonObject, ServerRequest } from '../../src/upstream/session.js';
+import type { BridgeSession, SessionHolder } from '../../src/bridge/ports.js';
+import { LEGACY } from '../../src/protocol/errors.js';
+import type { JsonObject, ServerRequest } from '../../src/protocol/json.js';
+import type { PooledSession } from '../../src/upstream/pool.js';
 
 export interface FakeCall {
   method: string;
@@ -13,28 +16,31 @@ export interface FakeCall {
   reject(err: unknown): void;
 }
 
+/** Plays the legacy server for each call: answer it (or not) when it arrives. */
+export type FakeServer = (call: FakeCall, session: FakeSession) => void;
+
 let seq = 0;
 
-export class FakeSession {
+export class FakeSession implements BridgeSession, PooledSession {
   readonly id = `fake-${++seq}`;
-  holder: LegacySession['holder'];
+  holder: SessionHolder | undefined;
   closed = false;
   closeReason = '';
   negotiatedVersion = '2025-11-25';
   readonly calls: FakeCall[] = [];
   private nextServerId = 0;
 
-  constructor(readonly capabilities: object = {}) {}
-
-  asSession(): LegacySession {
-    return this as unknown as LegacySession;
-  }
+  constructor(
+    readonly capabilities: object = {},
+    private readonly server?: FakeServer,
+  ) {}
 
   request(method: string, params: JsonObject | undefined, opts: { signal?: AbortSignal; onprogress?: (p: JsonObject) => void } = {}): Promise<JsonObject> {
     return new Promise((resolve, reject) => {
       const call: FakeCall = { method, params, signal: opts.signal, onprogress: opts.onprogress, resolve, reject };
-      opts.signal?.addEventListener('abort', () => reject(new McpError(-32001, 'Request cancelled')), { once: true });
+      opts.signal?.addEventListener('abort', () => reject(new McpError(LEGACY.REQUEST_TIMEOUT, 'Request cancelled')), { once: true });
       this.calls.push(call);
+      this.server?.(call, this);
     });
   }
 
@@ -50,7 +56,7 @@ export class FakeSession {
     if (this.closed) return;
     this.closed = true;
     this.closeReason = reason;
-    for (const c of this.calls) c.reject(new McpError(-32000, 'Connection closed'));
+    for (const c of this.calls) c.reject(new McpError(LEGACY.CONNECTION_CLOSED, 'Connection closed'));
   }
 
   /** The latest call sent on this session. */
@@ -63,6 +69,5 @@ export class FakeSession {
 
 /** Lets pending promise callbacks (and zero-length timers) run. */
 export const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
-
 
 export { until } from './wait.js';

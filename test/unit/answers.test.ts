@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { adaptAnswer, partitionAnswers, type AskedInput, type Partition } from '../../src/bridge/answers.js';
+import { adaptAnswer, partitionAnswers, type AskedInput, type Partition } from '../../src/protocol/answers.js';
 
 const ELICIT: AskedInput = { key: 'elicitation-1', method: 'elicitation/create' };
 const SAMPLE: AskedInput = { key: 'sampling-2', method: 'sampling/createMessage' };

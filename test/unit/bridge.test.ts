@@ -4,41 +4,40 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { Bridge, type FrontCall } from '../../src/bridge/bridge.js';
-import { ProxyError, UpstreamError } from '../../src/errors.js';
+import { ProxyError, UpstreamError } from '../../src/protocol/errors.js';
 import { createSealer } from '../../src/state/seal.js';
 import { createLogger } from '../../src/telemetry/logger.js';
+import type { JsonObject } from '../../src/protocol/json.js';
 import { SessionPool } from '../../src/upstream/pool.js';
-import type { JsonObject } from '../../src/upstream/session.js';
+import { testClock } from '../support/clock.js';
 import { FakeSession, tick, until } from '../support/fake-session.js';
 
 const log = createLogger('error');
 const KEY = new Uint8Array(32).fill(5);
 
 function setup(opts: { ttlMs?: number; callTimeoutMs?: number; gatherMs?: number } = {}) {
-  let now = 1_700_000_000_000;
-  const clock = { now: () => now, advance: (ms: number) => (now += ms) };
+  const clock = testClock();
   const sessions: FakeSession[] = [];
-  const pool = new SessionPool({
+  const pool = new SessionPool<FakeSession>({
     maxSessions: 8,
     spareSessions: 0,
     waitMs: 100,
     idleTtlMs: 60_000,
     log,
+    clock,
     connect: async (caps) => {
       const s = new FakeSession(caps);
       sessions.push(s);
-      return s.asSession();
+      return s;
     },
   });
   const bridge = new Bridge({
-    pool,
+    sessions: pool,
     sealer: createSealer(KEY, clock.now),
     instance: 'instance-A',
-    interactionTtlMs: opts.ttlMs ?? 60_000,
-    gatherWindowMs: opts.gatherMs ?? 5,
-    callTimeoutMs: opts.callTimeoutMs ?? 5_000,
+    limits: { interactionTtlMs: opts.ttlMs ?? 60_000, gatherWindowMs: opts.gatherMs ?? 5, callTimeoutMs: opts.callTimeoutMs ?? 5_000 },
     log,
-    now: clock.now,
+    clock,
   });
   return { bridge, pool, sessions, clock, last: () => sessions.at(-1)! };
 }
@@ -198,7 +197,8 @@ describe('Bridge', () => {
   });
 
   it('ends an interaction nobody resumes: cancel to the server, session discarded, retry told it expired', async () => {
-    const { bridge, last, clock } = setup({ ttlMs: 1000 });
+    // No gather window: the round closes at once, so the suspension starts at the clock's start.
+    const { bridge, last, clock } = setup({ ttlMs: 1000, gatherMs: 0 });
     const first = bridge.call(front());
     await tick();
     const s = last();

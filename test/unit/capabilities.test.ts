@@ -7,7 +7,7 @@ import {
   legacyCapabilitiesFor,
   missingCapabilities,
   type FrontCapabilities,
-} from '../../src/bridge/capabilities.js';
+} from '../../src/protocol/capabilities.js';
 
 describe('elicitationModes', () => {
   it('grants nothing without an elicitation declaration', () => {

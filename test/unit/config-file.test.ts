@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { loadConfigFile } from '../../src/config/file.js';
 import { resolveCli } from '../../src/config/resolve.js';
-import { ConfigError } from '../../src/errors.js';
+import { ConfigError } from '../../src/protocol/errors.js';
 import { writeConfig } from '../support/config.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../../config/proxy.yaml', import.meta.url));

@@ -1,13 +1,40 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigError, JSONRPC, ProxyError, UpstreamError, toWireError, type ProxyErrorCode } from '../../src/errors.js';
+import { ConfigError, errorBody, JSONRPC, LEGACY, MODERN_ONLY_CODES, ProxyError, UpstreamError, toWireError, type ProxyErrorCode } from '../../src/protocol/errors.js';
 
 describe('JSONRPC', () => {
   it('has the standard and 2026-07-28 codes', () => {
     assert.deepEqual(
       { ...JSONRPC },
-      { INVALID_REQUEST: -32600, METHOD_NOT_FOUND: -32601, INVALID_PARAMS: -32602, INTERNAL_ERROR: -32603, MISSING_CLIENT_CAPABILITY: -32021 },
+      {
+        PARSE_ERROR: -32700,
+        INVALID_REQUEST: -32600,
+        METHOD_NOT_FOUND: -32601,
+        INVALID_PARAMS: -32602,
+        INTERNAL_ERROR: -32603,
+        HEADER_MISMATCH: -32020,
+        MISSING_CLIENT_CAPABILITY: -32021,
+        UNSUPPORTED_PROTOCOL_VERSION: -32022,
+      },
     );
+  });
+
+  it('knows the legacy codes it must translate, and which codes only a modern server sends', () => {
+    assert.equal(LEGACY.CONNECTION_CLOSED, -32000);
+    assert.equal(LEGACY.RESOURCE_NOT_FOUND, -32002);
+    assert.equal(LEGACY.URL_ELICITATION_REQUIRED, -32042);
+    assert.deepEqual([...MODERN_ONLY_CODES].sort((a, b) => a - b), [-32022, -32021, -32020]);
+  });
+});
+
+describe('errorBody', () => {
+  it('builds a JSON-RPC error response, with data only when given', () => {
+    assert.deepEqual(errorBody(7, -32602, 'bad'), { jsonrpc: '2.0', id: 7, error: { code: -32602, message: 'bad' } });
+    assert.deepEqual(errorBody('a', -32603, 'x', { k: 1 }), { jsonrpc: '2.0', id: 'a', error: { code: -32603, message: 'x', data: { k: 1 } } });
+  });
+
+  it('answers with id null when the request id is missing or not a valid id', () => {
+    for (const id of [undefined, null, {}, [1], true]) assert.equal(errorBody(id, -32700, 'p').id, null);
   });
 });
 

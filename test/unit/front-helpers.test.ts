@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { statusFor } from '../../src/front/status.js';
-import { invalidRetryParams } from '../../src/front/retry-params.js';
+import { statusFor } from '../../src/protocol/http-status.js';
+import { invalidRetryParams } from '../../src/protocol/retry-params.js';
 import { createChangeRelay } from '../../src/front/changes.js';
 import { ToolSchemas } from '../../src/upstream/tool-schemas.js';
 
@@ -93,7 +93,7 @@ describe('ToolSchemas', () => {
   });
 });
 
-import { checkNameHeader } from '../../src/front/name-header.js';
+import { checkNameHeader } from '../../src/protocol/name-header.js';
 
 describe('checkNameHeader', () => {
   it('requires Mcp-Name to match the name or URI of the three named methods', () => {

@@ -1,11 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  LEGACY_RESOURCE_NOT_FOUND,
-  LEGACY_URL_ELICITATION_REQUIRED,
-  stripSdkPrefix,
-  translateLegacyError,
-} from '../../src/bridge/legacy-errors.js';
+import { LEGACY } from '../../src/protocol/errors.js';
+import { stripSdkPrefix, translateLegacyError } from '../../src/protocol/legacy-errors.js';
 
 describe('stripSdkPrefix', () => {
   it('removes the v1 SDK "MCP error N: " wrapping', () => {
@@ -32,8 +28,8 @@ describe('stripSdkPrefix', () => {
 
 describe('translateLegacyError', () => {
   it('exports the legacy codes', () => {
-    assert.equal(LEGACY_RESOURCE_NOT_FOUND, -32002);
-    assert.equal(LEGACY_URL_ELICITATION_REQUIRED, -32042);
+    assert.equal(LEGACY.RESOURCE_NOT_FOUND, -32002);
+    assert.equal(LEGACY.URL_ELICITATION_REQUIRED, -32042);
   });
 
   it('maps -32002 to -32602, keeping data.uri and stripping the prefix', () => {

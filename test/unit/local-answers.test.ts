@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { answerLocally } from '../../src/bridge/local-answers.js';
+import { answerLocally } from '../../src/protocol/local-answers.js';
 import type { Root } from '../../src/config/types.js';
 
 describe('answerLocally', () => {

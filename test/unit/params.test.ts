@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { upstreamParams } from '../../src/front/params.js';
+import { upstreamParams } from '../../src/protocol/params.js';
 
 describe('upstreamParams', () => {
   it('passes undefined through', () => {

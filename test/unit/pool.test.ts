@@ -1,26 +1,27 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { SessionPool } from '../../src/upstream/pool.js';
-import { ProxyError } from '../../src/errors.js';
+import { ProxyError } from '../../src/protocol/errors.js';
 import { createLogger } from '../../src/telemetry/logger.js';
+import { testClock, type TestClock } from '../support/clock.js';
 import { FakeSession, tick } from '../support/fake-session.js';
 
 const log = createLogger('error');
 
-function pool(opts: { max?: number; spares?: number; waitMs?: number; idleTtlMs?: number; now?: () => number; failConnect?: boolean } = {}) {
+function pool(opts: { max?: number; spares?: number; waitMs?: number; idleTtlMs?: number; clock?: TestClock; failConnect?: boolean } = {}) {
   const started: FakeSession[] = [];
-  const p = new SessionPool({
+  const p = new SessionPool<FakeSession>({
     maxSessions: opts.max ?? 4,
     spareSessions: opts.spares ?? 0,
     waitMs: opts.waitMs ?? 50,
     idleTtlMs: opts.idleTtlMs ?? 1000,
     log,
-    ...(opts.now ? { now: opts.now } : {}),
+    clock: opts.clock ?? testClock(),
     connect: async (caps) => {
       if (opts.failConnect) throw new Error('spawn ENOENT');
       const s = new FakeSession(caps);
       started.push(s);
-      return s.asSession();
+      return s;
     },
   });
   return { p, started };
@@ -84,7 +85,7 @@ describe('SessionPool', () => {
     a.release();
     const b = await p.acquire(ELICIT, 'exclusive');
     assert.notEqual(b.session, a.session);
-    assert.equal((a.session as unknown as FakeSession).closed, true);
+    assert.equal((a.session ).closed, true);
   });
 
   it('closes a discarded session and frees its slot', async () => {
@@ -92,7 +93,7 @@ describe('SessionPool', () => {
     const a = await p.acquire(ELICIT, 'exclusive');
     const waiting = p.acquire(ELICIT, 'exclusive');
     a.discard('cancelled');
-    assert.equal((a.session as unknown as FakeSession).closed, true);
+    assert.equal((a.session ).closed, true);
     assert.notEqual((await waiting).session, a.session);
   });
 
@@ -102,7 +103,7 @@ describe('SessionPool', () => {
     a.release();
     a.release();
     a.discard('late');
-    assert.equal((a.session as unknown as FakeSession).closed, false);
+    assert.equal((a.session ).closed, false);
     assert.deepEqual(p.stats(), { sessions: 1, held: 0, connecting: 0, waiting: 0 });
   });
 
@@ -110,7 +111,7 @@ describe('SessionPool', () => {
     const { p, started } = pool();
     const a = await p.acquire({}, 'exclusive');
     a.release();
-    await (a.session as unknown as FakeSession).close('exit 1');
+    await (a.session ).close('exit 1');
     p.forget(a.session);
     const b = await p.acquire({}, 'exclusive');
     assert.notEqual(b.session, a.session);
@@ -123,7 +124,7 @@ describe('SessionPool', () => {
     await tick();
     assert.equal(started.length, 2, 'one spare started');
     const b = await p.acquire(ELICIT, 'exclusive');
-    assert.equal(b.session, started[1]!.asSession(), 'the next call takes the spare');
+    assert.equal(b.session, started[1], 'the next call takes the spare');
     await tick();
     assert.equal(started.length, 3, 'and another spare is started');
   });
@@ -136,16 +137,16 @@ describe('SessionPool', () => {
   });
 
   it('closes sessions idle past the TTL', async () => {
-    let now = 0;
-    const { p } = pool({ idleTtlMs: 100, now: () => now });
+    const clock = testClock(0);
+    const { p } = pool({ idleTtlMs: 100, clock });
     const a = await p.acquire({}, 'exclusive');
     a.release();
-    now = 50;
+    clock.advance(50);
     p.sweepIdle();
-    assert.equal((a.session as unknown as FakeSession).closed, false);
-    now = 101;
+    assert.equal(a.session.closed, false);
+    clock.advance(51);
     p.sweepIdle();
-    assert.equal((a.session as unknown as FakeSession).closed, true);
+    assert.equal(a.session.closed, true);
   });
 
   it('reports a session that cannot be started', async () => {

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolveCli } from '../../src/config/resolve.js';
 import * as D from '../../src/config/defaults.js';
-import { ConfigError } from '../../src/errors.js';
+import { ConfigError } from '../../src/protocol/errors.js';
 import type { ProxyConfig, UpstreamConfig, UpstreamTarget } from '../../src/config/types.js';
 
 const CMD = ['--', 'node', 'server.js', '--flag'];

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { INPUT_METHODS, inputKey, isInputMethod, toInputRequest } from '../../src/bridge/translate.js';
+import { INPUT_METHODS, inputKey, isInputMethod, toInputRequest } from '../../src/protocol/input-requests.js';
 
 describe('isInputMethod', () => {
   it('accepts exactly the three legacy server->client request methods', () => {

@@ -1,7 +1,7 @@
 // Shaping a front request's params for the legacy server: the 2026-07-28 envelope, inputResponses
 // and requestState never go upstream, nor does the client's progressToken (the upstream SDK mints
 // its own and the bridge maps progress back). Vendor `_meta` keys and trace context pass. Pure.
-import type { JsonObject } from '../upstream/session.js';
+import type { JsonObject } from './json.js';
 
 const ENVELOPE_PREFIX = 'io.modelcontextprotocol/';
 const NOT_FORWARDED = new Set(['inputResponses', 'requestState']);

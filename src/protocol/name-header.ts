@@ -2,23 +2,22 @@
 // same check inside its own handler but does not export it; a stdio relay has no SDK handler in the
 // path, so this is its copy: the header must be present for tools/call, prompts/get and
 // resources/read and equal the body's name or URI, after decoding the `=?base64?...?=` form. Pure.
+import { JSONRPC, type WireError } from './errors.js';
+import { isInteractiveMethod, TARGET_FIELD } from './methods.js';
 
-const NAMED: Record<string, 'name' | 'uri'> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
 const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
 
-export interface HeaderMismatch {
-  code: -32020;
-  message: string;
-}
+export type HeaderMismatch = WireError & { code: typeof JSONRPC.HEADER_MISMATCH };
+
+const mismatch = (message: string): HeaderMismatch => ({ code: JSONRPC.HEADER_MISMATCH, message: `Header mismatch: ${message}` });
 
 export function checkNameHeader(method: unknown, params: unknown, header: string | undefined): HeaderMismatch | undefined {
-  const field = typeof method === 'string' ? NAMED[method] : undefined;
-  if (!field) return undefined;
-  const expected = (params as Record<string, unknown> | undefined)?.[field];
-  if (header === undefined) return { code: -32020, message: `Header mismatch: Mcp-Name header is required for ${String(method)}` };
+  if (!isInteractiveMethod(method)) return undefined;
+  const expected = (params as Record<string, unknown> | undefined)?.[TARGET_FIELD[method]];
+  if (header === undefined) return mismatch(`Mcp-Name header is required for ${method}`);
   const value = decode(header.trim());
-  if (value === undefined) return { code: -32020, message: 'Header mismatch: Mcp-Name header has an invalid Base64 value' };
-  if (value !== expected) return { code: -32020, message: `Header mismatch: Mcp-Name header value '${value}' does not match body value '${String(expected)}'` };
+  if (value === undefined) return mismatch('Mcp-Name header has an invalid Base64 value');
+  if (value !== expected) return mismatch(`Mcp-Name header value '${value}' does not match body value '${String(expected)}'`);
   return undefined;
 }
 

@@ -5,9 +5,10 @@
 import { Readable } from 'node:stream';
 import type { Request, Response } from 'express';
 import type { UpstreamConfig } from '../config/types.js';
+import { errorBody, JSONRPC } from '../protocol/errors.js';
 import type { Logger } from '../telemetry/logger.js';
 import { discover } from '../upstream/probe.js';
-import type { Route, RouteStatus } from './route.js';
+import type { Route, RouteStatus } from '../routing/route.js';
 
 /** Request headers a 2026-07-28 server needs; everything else stays at the proxy. */
 const RELAYED = /^(content-type|accept|mcp-protocol-version|mcp-method|mcp-name|mcp-param-.+|traceparent|tracestate|baggage|last-event-id)$/i;
@@ -15,14 +16,14 @@ const RELAYED = /^(content-type|accept|mcp-protocol-version|mcp-method|mcp-name|
 const RETURNED = ['content-type', 'cache-control', 'x-accel-buffering', 'www-authenticate'];
 const READY_TIMEOUT_MS = 3000;
 
-export class ModernRoute implements Route {
+export class ModernHttpRoute implements Route {
   readonly era = 'modern' as const;
   readonly name: string;
   private readonly url: URL;
   private readonly headers: Record<string, string>;
 
   constructor(
-    private readonly config: UpstreamConfig,
+    readonly config: UpstreamConfig,
     private readonly log: Logger,
   ) {
     if (config.target.kind !== 'http') throw new Error(`upstream ${config.name}: modern upstreams are relayed over http only`);
@@ -54,7 +55,7 @@ export class ModernRoute implements Route {
     } catch (err) {
       if (abort.signal.aborted) return;
       this.log.warn('modern upstream unreachable', { upstream: this.name, error: (err as Error).message });
-      res.status(502).json({ jsonrpc: '2.0', id: null, error: { code: -32603, message: `the upstream server ${this.name} is unreachable` } });
+      res.status(502).json(errorBody(null, JSONRPC.INTERNAL_ERROR, `the upstream server ${this.name} is unreachable`));
       return;
     }
     res.status(upstream.status);

@@ -1,6 +1,6 @@
 // One upstream as the HTTP listener sees it: something that serves requests for its path, reports
-// whether it can, and closes. LegacyRoute bridges a legacy server; ModernRoute relays a 2026-07-28
-// server untouched.
+// whether it can, and closes. LegacyRoute bridges a legacy server; the relays (relay/) pass a
+// 2026-07-28 server's traffic untouched.
 import type { Request, Response } from 'express';
 import type { UpstreamConfig } from '../config/types.js';
 
@@ -14,6 +14,10 @@ export interface RouteStatus {
 export interface Route {
   readonly name: string;
   readonly era: 'legacy' | 'modern';
+  /** The configuration the route serves now (it changes when a reload reconfigures it in place). */
+  readonly config: UpstreamConfig;
+  /** Reaches the upstream once; throws if it cannot. */
+  start(): Promise<void>;
   /** Serves one request; `raw` is the request body exactly as received (undefined when none). */
   handle(req: Request, res: Response, raw: Buffer | undefined): Promise<void>;
   status(): Promise<RouteStatus>;

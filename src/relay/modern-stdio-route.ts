@@ -7,12 +7,13 @@ import type { Request, Response } from 'express';
 import { classifyInboundRequest, isJsonContentType } from '@modelcontextprotocol/server';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { UpstreamConfig } from '../config/types.js';
+import { errorBody, JSONRPC } from '../protocol/errors.js';
 import type { Logger } from '../telemetry/logger.js';
-import type { Route, RouteStatus } from './route.js';
+import type { Route, RouteStatus } from '../routing/route.js';
 import { DISCOVER } from '../upstream/probe.js';
 import { createStdioTransport } from '../upstream/stdio-transport.js';
-import { checkNameHeader } from './name-header.js';
-import { statusFor } from './status.js';
+import { checkNameHeader } from '../protocol/name-header.js';
+import { statusFor } from '../protocol/http-status.js';
 
 type Message = { jsonrpc: '2.0'; id?: string | number; method?: string; params?: Record<string, unknown>; result?: unknown; error?: unknown };
 
@@ -38,7 +39,7 @@ export class ModernStdioRoute implements Route {
   private seq = 0;
 
   constructor(
-    private readonly config: UpstreamConfig,
+    readonly config: UpstreamConfig,
     private readonly log: Logger,
   ) {
     if (config.target.kind !== 'stdio') throw new Error(`upstream ${config.name}: not a stdio upstream`);
@@ -53,18 +54,18 @@ export class ModernStdioRoute implements Route {
 
   async handle(req: Request, res: Response, raw: Buffer | undefined): Promise<void> {
     if (req.method !== 'POST') {
-      res.status(405).set('allow', 'POST').json({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Method not allowed.' } });
+      res.status(405).set('allow', 'POST').json(errorBody(null, JSONRPC.INVALID_REQUEST, 'Method not allowed.'));
       return;
     }
     if (!isJsonContentType(req.header('content-type') ?? '')) {
-      res.status(415).json({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Content-Type must be application/json' } });
+      res.status(415).json(errorBody(null, JSONRPC.INVALID_REQUEST, 'Content-Type must be application/json'));
       return;
     }
     let body: Message;
     try {
       body = JSON.parse((raw ?? Buffer.alloc(0)).toString('utf8')) as Message;
     } catch (err) {
-      res.status(400).json({ jsonrpc: '2.0', id: null, error: { code: -32700, message: `Parse error: ${(err as Error).message}` } });
+      res.status(400).json(errorBody(null, JSONRPC.PARSE_ERROR, `Parse error: ${(err as Error).message}`));
       return;
     }
     const verdict = classifyInboundRequest({
@@ -75,23 +76,23 @@ export class ModernStdioRoute implements Route {
       ...header(req, 'mcp-name', 'mcpNameHeader'),
     });
     if (verdict.kind === 'reject') {
-      res.status(verdict.httpStatus).json({ jsonrpc: '2.0', id: body.id ?? null, error: { code: verdict.code, message: verdict.message, ...(verdict.data === undefined ? {} : { data: verdict.data }) } });
+      res.status(verdict.httpStatus).json(errorBody(body.id, verdict.code, verdict.message, verdict.data));
       return;
     }
     const mismatch = checkNameHeader(body.method, body.params, req.header('mcp-name'));
     if (mismatch) {
-      res.status(400).json({ jsonrpc: '2.0', id: body.id ?? null, error: mismatch });
+      res.status(400).json(errorBody(body.id, mismatch.code, mismatch.message));
       return;
     }
     if (verdict.kind === 'legacy') {
-      res.status(400).json({ jsonrpc: '2.0', id: body.id ?? null, error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'], requested: String(req.header('mcp-protocol-version') ?? 'none') } } });
+      res.status(400).json(errorBody(body.id, JSONRPC.UNSUPPORTED_PROTOCOL_VERSION, 'Unsupported protocol version', { supported: ['2026-07-28'], requested: String(req.header('mcp-protocol-version') ?? 'none') }));
       return;
     }
     let child: StdioClientTransport;
     try {
       child = await this.ensureChild();
     } catch (err) {
-      res.status(502).json({ jsonrpc: '2.0', id: body.id ?? null, error: { code: -32603, message: `cannot start the upstream server ${this.name}: ${(err as Error).message}` } });
+      res.status(502).json(errorBody(body.id, JSONRPC.INTERNAL_ERROR, `cannot start the upstream server ${this.name}: ${(err as Error).message}`));
       return;
     }
     if (body.id === undefined) {
@@ -186,7 +187,7 @@ export class ModernStdioRoute implements Route {
     }
     if (m.method !== undefined && m.id !== undefined) {
       // 2026-07-28 servers send no requests; answer so the server is not left waiting.
-      void this.child?.send({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'clients of a 2026-07-28 server take no requests' } } as never).catch(() => {});
+      void this.child?.send(errorBody(m.id, JSONRPC.METHOD_NOT_FOUND, 'clients of a 2026-07-28 server take no requests') as never).catch(() => {});
       return;
     }
     const params = m.params ?? {};
@@ -231,7 +232,7 @@ export class ModernStdioRoute implements Route {
     this.log.warn('modern stdio upstream exited; the next request starts it again', { upstream: this.name });
     for (const [id, p] of this.pending) {
       this.pending.delete(id);
-      this.finish(p, { jsonrpc: '2.0', id: p.clientId, error: { code: -32603, message: `the upstream server ${this.name} exited during the request` } });
+      this.finish(p, { ...errorBody(p.clientId, JSONRPC.INTERNAL_ERROR, `the upstream server ${this.name} exited during the request`), id: p.clientId });
     }
   }
 }

@@ -1,14 +1,42 @@
-// The two error families. Local failures carry a string-literal code; `toJsonRpcError` is the one
-// table that turns them into wire errors, so no other module picks JSON-RPC codes by hand.
+// Every JSON-RPC error code the proxy reads or writes, the local error families, and the helper
+// that builds an error body. No other module writes a numeric code or a `{jsonrpc, id, error}`
+// body by hand.
 
+/** Codes of JSON-RPC 2.0 and of revision 2026-07-28 (S26/basic/index.mdx "Error Codes"). */
 export const JSONRPC = {
+  PARSE_ERROR: -32700,
   INVALID_REQUEST: -32600,
   METHOD_NOT_FOUND: -32601,
   INVALID_PARAMS: -32602,
   INTERNAL_ERROR: -32603,
+  /** 2026-07-28: an HTTP header disagrees with the body (Mcp-Name, Mcp-Method, ...). */
+  HEADER_MISMATCH: -32020,
   /** 2026-07-28: the request needs a client capability it did not declare. */
   MISSING_CLIENT_CAPABILITY: -32021,
+  /** 2026-07-28: the requested protocol version is not served here. */
+  UNSUPPORTED_PROTOCOL_VERSION: -32022,
 } as const;
+
+/** Codes only legacy revisions (and the v1 SDK) use; read from the legacy side, never emitted. */
+export const LEGACY = {
+  /** v1 SDK ConnectionClosed: the transport ended under a pending request. */
+  CONNECTION_CLOSED: -32000,
+  /** v1 SDK RequestTimeout; legacy Streamable HTTP also uses it for "Session not found". */
+  REQUEST_TIMEOUT: -32001,
+  SESSION_NOT_FOUND: -32001,
+  /** Before 2026-07-28, "resource not found"; now -32602. */
+  RESOURCE_NOT_FOUND: -32002,
+  /** 2025-11-25 URLElicitationRequiredError; now a URL elicitation input request. */
+  URL_ELICITATION_REQUIRED: -32042,
+  /** The range the spec reserves (2026-07-28 emits only the codes it defines there). */
+  RESERVED_LOW: -32099,
+  RESERVED_HIGH: -32020,
+  /** The legacy convention for "the user rejected the sampling request". */
+  SAMPLING_REJECTED: -1,
+} as const;
+
+/** The 2026-07-28 errors that prove the peer is a modern server (era probing). */
+export const MODERN_ONLY_CODES: ReadonlySet<number> = new Set([JSONRPC.HEADER_MISMATCH, JSONRPC.MISSING_CLIENT_CAPABILITY, JSONRPC.UNSUPPORTED_PROTOCOL_VERSION]);
 
 export type ProxyErrorCode =
   | 'state_invalid' // requestState failed to open or does not belong to this request
@@ -51,6 +79,18 @@ export interface WireError {
 
 export function toWireError(err: ProxyError): WireError {
   return { code: WIRE_CODE[err.code], message: err.message, ...(err.data === undefined ? {} : { data: err.data }) };
+}
+
+/** A whole JSON-RPC error response. `id` is null when the request's id could not be read. */
+export interface ErrorBody {
+  jsonrpc: '2.0';
+  id: string | number | null;
+  error: WireError;
+}
+
+export function errorBody(id: unknown, code: number, message: string, data?: unknown): ErrorBody {
+  const rid = typeof id === 'string' || typeof id === 'number' ? id : null;
+  return { jsonrpc: '2.0', id: rid, error: data === undefined ? { code, message } : { code, message, data } };
 }
 
 /** Configuration problems: reported by the CLI with exit code 2. */

@@ -3,12 +3,7 @@
 // 2026-07-28 forbids -32002 (now -32602) and -32042 (URL elicitation is an input request now), and
 // no implementation may emit a code in -32020..-32099 that the spec does not define. The v1 SDK
 // prefixes messages with "MCP error N: ", which is its wrapping, not the server's message.
-import type { WireError } from '../errors.js';
-
-export const LEGACY_RESOURCE_NOT_FOUND = -32002;
-export const LEGACY_URL_ELICITATION_REQUIRED = -32042;
-const RESERVED_LOW = -32099;
-const RESERVED_HIGH = -32020;
+import { JSONRPC, LEGACY, type WireError } from './errors.js';
 
 export type TranslatedError =
   | { kind: 'error'; error: WireError }
@@ -21,14 +16,14 @@ export function stripSdkPrefix(message: string): string {
 
 export function translateLegacyError(code: number, rawMessage: string, data: unknown): TranslatedError {
   const message = stripSdkPrefix(rawMessage);
-  if (code === LEGACY_RESOURCE_NOT_FOUND) return { kind: 'error', error: withData(-32602, message, data) };
-  if (code === LEGACY_URL_ELICITATION_REQUIRED) {
+  if (code === LEGACY.RESOURCE_NOT_FOUND) return { kind: 'error', error: withData(JSONRPC.INVALID_PARAMS, message, data) };
+  if (code === LEGACY.URL_ELICITATION_REQUIRED) {
     const elicitations = urlElicitations(data);
     if (elicitations.length > 0) return { kind: 'url_required', message, elicitations };
   }
-  if (code >= RESERVED_LOW && code <= RESERVED_HIGH) {
+  if (code >= LEGACY.RESERVED_LOW && code <= LEGACY.RESERVED_HIGH) {
     // Keep what the legacy server said, but under a code 2026-07-28 allows.
-    return { kind: 'error', error: { code: -32603, message, data: { upstreamCode: code, ...(data === undefined ? {} : { upstreamData: data }) } } };
+    return { kind: 'error', error: { code: JSONRPC.INTERNAL_ERROR, message, data: { upstreamCode: code, ...(data === undefined ? {} : { upstreamData: data }) } } };
   }
   return { kind: 'error', error: withData(code, message, data) };
 }

@@ -5,6 +5,8 @@ import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import { errorBody, JSONRPC, LEGACY } from '../protocol/errors.js';
+import type { Cancel, Clock } from '../runtime/clock.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { Upstream } from '../upstream/upstream.js';
 import { LegacyPump } from './legacy-pump.js';
@@ -15,23 +17,23 @@ interface Activity {
   lastSeen: number;
 }
 
-export class LegacyHttpSessions {
+export class LegacyClientSessions {
   private readonly sessions = new Map<string, NodeStreamableHTTPServerTransport>();
   private readonly activity = new Map<string, Activity>();
-  private readonly sweeper: NodeJS.Timeout;
+  private readonly stopSweeper: Cancel;
 
   /**
    * @param idleTtlMs a session with nothing open and no request for this long is closed: a legacy
    *   client that vanishes without DELETE must not keep its legacy session (a child process) alive.
    */
   constructor(
-    private readonly upstream: () => Upstream,
+    private readonly upstream: Upstream,
     private maxSessions: number,
     private idleTtlMs: number,
     private readonly log: Logger,
+    private readonly clock: Clock,
   ) {
-    this.sweeper = setInterval(() => this.sweep(), Math.max(500, Math.min(idleTtlMs / 2, 30_000)));
-    this.sweeper.unref();
+    this.stopSweeper = clock.every(Math.max(500, Math.min(idleTtlMs / 2, 30_000)), () => this.sweep());
   }
 
   /** A reload: the new limits apply from now on (open sessions are not closed for a lower maximum). */
@@ -41,7 +43,7 @@ export class LegacyHttpSessions {
   }
 
   /** Closes sessions idle past the TTL. */
-  sweep(now = Date.now()): void {
+  sweep(now = this.clock.now()): void {
     for (const [sid, a] of this.activity) {
       if (a.open > 0 || now - a.lastSeen < this.idleTtlMs) continue;
       this.log.info('legacy client session idle: closing it', { session: sid });
@@ -51,12 +53,12 @@ export class LegacyHttpSessions {
   }
 
   private track(sid: string, res: Response): void {
-    const a = this.activity.get(sid) ?? { open: 0, lastSeen: Date.now() };
+    const a = this.activity.get(sid) ?? { open: 0, lastSeen: this.clock.now() };
     this.activity.set(sid, a);
     a.open++;
     res.once('close', () => {
       a.open--;
-      a.lastSeen = Date.now();
+      a.lastSeen = this.clock.now();
     });
   }
 
@@ -72,7 +74,7 @@ export class LegacyHttpSessions {
         await session.handleRequest(req, res, req.body);
       }
       // The legacy rule for an unknown or ended session: 404, and the client initializes again.
-      else res.status(404).json({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } });
+      else res.status(404).json(errorBody(null, LEGACY.SESSION_NOT_FOUND, 'Session not found'));
       return true;
     }
     if (req.method !== 'POST' || body?.method !== 'initialize' || enveloped) return false;
@@ -81,14 +83,14 @@ export class LegacyHttpSessions {
   }
 
   async closeAll(): Promise<void> {
-    clearInterval(this.sweeper);
+    this.stopSweeper();
     await Promise.all([...this.sessions.values()].map((t) => t.close().catch(() => {})));
   }
 
   private async open(req: Request, res: Response): Promise<void> {
     const reqId = (req.body as { id?: unknown }).id ?? null;
     if (this.sessions.size >= this.maxSessions) {
-      res.status(503).json({ jsonrpc: '2.0', id: reqId, error: { code: -32603, message: `too many legacy client sessions (${this.maxSessions}, --max-sessions)` } });
+      res.status(503).json(errorBody(reqId, JSONRPC.INTERNAL_ERROR, `too many legacy client sessions (${this.maxSessions}, --max-sessions)`));
       return;
     }
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
@@ -100,7 +102,7 @@ export class LegacyHttpSessions {
       },
     });
     const pump = new LegacyPump(
-      this.upstream().openTransport(),
+      this.upstream.openTransport(),
       (m, related) => transport.send(m as JSONRPCMessage, related === undefined ? undefined : { relatedRequestId: related }),
       this.log,
     );
@@ -117,7 +119,7 @@ export class LegacyHttpSessions {
       await pump.start();
     } catch (err) {
       this.log.warn('legacy path: cannot reach the legacy server', { error: (err as Error).message });
-      res.status(502).json({ jsonrpc: '2.0', id: reqId, error: { code: -32603, message: `cannot reach the legacy server: ${(err as Error).message}` } });
+      res.status(502).json(errorBody(reqId, JSONRPC.INTERNAL_ERROR, `cannot reach the legacy server: ${(err as Error).message}`));
       return;
     }
     await transport.start();

@@ -3,7 +3,7 @@
 // Per spec (mrtr.mdx, Error Handling): extra keys are ignored; a missing answer is not an error
 // (the bridge asks again); an answer of the wrong shape is a protocol error (-32602).
 import { CreateMessageResultWithToolsSchema, ElicitResultSchema, ListRootsResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { InputMethod } from './translate.js';
+import type { InputMethod } from './input-requests.js';
 
 export interface AskedInput {
   key: string;

@@ -1,0 +1,74 @@
+// Builds what serves one configured upstream: for a legacy server its Upstream (sessions), the
+// Bridge (MRTR), the transparent legacy-client relay and the HTTP route; for a modern one a relay.
+// The assembly owns these parts: it reconfigures them on reload and closes them in order.
+import { Bridge } from '../bridge/bridge.js';
+import type { LegacyClients, UpstreamConfig } from '../config/types.js';
+import { LegacyRoute } from '../front/legacy-route.js';
+import type { Route } from '../routing/route.js';
+import { LegacyClientSessions } from '../relay/legacy-client-sessions.js';
+import { ModernHttpRoute } from '../relay/modern-http-route.js';
+import { ModernStdioRoute } from '../relay/modern-stdio-route.js';
+import type { Clock } from '../runtime/clock.js';
+import type { Sealer } from '../state/seal.js';
+import type { Logger } from '../telemetry/logger.js';
+import { probeEra } from '../upstream/probe.js';
+import { Upstream } from '../upstream/upstream.js';
+
+export interface AssemblyDeps {
+  sealer: Sealer;
+  /** The process instance id; each upstream adds its name, so a state only opens where it was issued. */
+  instance: string;
+  legacyClients: LegacyClients;
+  log: Logger;
+  clock: Clock;
+}
+
+/** The parts a front needs to serve a legacy upstream itself (the stdio front). */
+export interface LegacyParts {
+  upstream: Upstream;
+  bridge: Bridge;
+}
+
+export interface Assembly {
+  readonly route: Route;
+  /** Present for a legacy upstream. */
+  readonly legacy?: LegacyParts;
+  /** Applies a changed configuration in place; false when this kind of change needs a new assembly. */
+  reconfigure(config: UpstreamConfig): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export async function assemble(config: UpstreamConfig, deps: AssemblyDeps): Promise<Assembly> {
+  const era = config.era === 'auto' ? await probeEra(config.target, config.connectTimeoutMs) : config.era;
+  if (config.era === 'auto') deps.log.info('upstream era probed', { upstream: config.name, era });
+  const log = deps.log.child({ upstream: config.name });
+  if (era === 'legacy') return assembleLegacy(config, deps, log);
+  const route = config.target.kind === 'stdio' ? new ModernStdioRoute(config, log) : new ModernHttpRoute(config, log);
+  return { route, reconfigure: async () => false, close: () => route.close() };
+}
+
+function assembleLegacy(config: UpstreamConfig, deps: AssemblyDeps, log: Logger): Assembly {
+  const upstream = new Upstream(config, log, deps.clock);
+  const bridge = new Bridge({ sessions: upstream, sealer: deps.sealer, instance: `${deps.instance}/${config.name}`, limits: config, log, clock: deps.clock });
+  const clients = deps.legacyClients === 'pass' ? new LegacyClientSessions(upstream, config.maxSessions, config.idleSessionTtlMs, log, deps.clock) : undefined;
+  const route = new LegacyRoute(config, { upstream, bridge, legacyClients: clients, log });
+  return {
+    route,
+    legacy: { upstream, bridge },
+    async reconfigure(next) {
+      // Only a legacy upstream that stays legacy is changed in place; its suspended interactions live on.
+      if (next.era !== 'legacy') return false;
+      await upstream.reconfigure(next);
+      bridge.reconfigure(next);
+      clients?.setLimits(next.maxSessions, next.idleSessionTtlMs);
+      route.reconfigured(next);
+      return true;
+    },
+    async close() {
+      await route.close();
+      await bridge.close();
+      await clients?.closeAll();
+      await upstream.close();
+    },
+  };
+}

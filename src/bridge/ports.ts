@@ -1,0 +1,35 @@
+// What the bridge needs of the legacy side, as interfaces: a source of exclusive session leases and
+// the few members of a session it uses. The upstream layer satisfies them structurally; the bridge
+// never imports the pool or the session classes, so unit tests and the bench plug in a fake.
+import type { LegacyCapabilities } from '../protocol/capabilities.js';
+import type { JsonObject, ServerRequest } from '../protocol/json.js';
+
+/** Whoever holds a session exclusively receives the legacy server's requests and logs. */
+export interface SessionHolder {
+  /** Settles with the result to send back; rejects with an McpError to send an error. */
+  onServerRequest(request: ServerRequest, withdrawn: AbortSignal): Promise<JsonObject>;
+  onLog(params: JsonObject): void;
+}
+
+/** The part of a legacy session an interaction drives. */
+export interface BridgeSession {
+  holder: SessionHolder | undefined;
+  readonly closed: boolean;
+  readonly closeReason: string;
+  /** The revision negotiated at initialize; answers are shaped for it. */
+  readonly negotiatedVersion: string;
+  request(method: string, params: JsonObject | undefined, opts?: { signal?: AbortSignal; onprogress?: (p: JsonObject) => void }): Promise<JsonObject>;
+}
+
+export interface SessionLease<S = BridgeSession> {
+  readonly session: S;
+  /** Returns a healthy session to its pool. Idempotent. */
+  release(): void;
+  /** Closes the session (its state is unknown or spoiled). Idempotent. */
+  discard(reason: string): void;
+}
+
+export interface SessionSource {
+  /** A session initialized with `caps`, held exclusively until the lease is released or discarded. */
+  acquire(caps: LegacyCapabilities, mode: 'exclusive'): Promise<SessionLease>;
+}

@@ -1,0 +1,79 @@
+// The source tree reads as the data path, and imports only go down it: each folder of src/ may
+// import the folders listed for it here and nothing else. A new import that climbs fails this test.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { ROOT } from '../support/processes.js';
+
+/** Folder -> the folders it may import (besides itself). Top-level files of src/ are `base`. */
+const ALLOWED: Record<string, readonly string[]> = {
+  base: [],
+  protocol: [],
+  runtime: [],
+  telemetry: [],
+  state: ['protocol', 'runtime'],
+  config: ['base', 'protocol', 'runtime', 'telemetry'],
+  upstream: ['base', 'protocol', 'runtime', 'telemetry', 'config'],
+  bridge: ['protocol', 'runtime', 'telemetry', 'state'],
+  routing: ['config'],
+  relay: ['protocol', 'runtime', 'telemetry', 'config', 'upstream', 'routing'],
+  front: ['protocol', 'runtime', 'telemetry', 'config', 'state', 'upstream', 'bridge', 'routing', 'relay'],
+  app: ['protocol', 'runtime', 'telemetry', 'config', 'state', 'upstream', 'bridge', 'routing', 'relay', 'front'],
+  cli: ['base', 'protocol', 'runtime', 'telemetry', 'config', 'state', 'app', 'front'],
+};
+
+const SRC = join(ROOT, 'src');
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+}
+
+function layerOf(file: string): string {
+  const parts = relative(SRC, file).split('/');
+  return parts.length === 1 ? 'base' : parts[0]!;
+}
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+['"](\.{1,2}\/[^'"]+)['"]/gm)].map((m) => resolve(dirname(file), m[1]!));
+}
+
+describe('source layers', () => {
+  const files = sources(SRC);
+
+  it('puts every source file in a known layer', () => {
+    for (const f of files) assert.ok(layerOf(f) in ALLOWED, `${relative(ROOT, f)} is in no known layer`);
+  });
+
+  it('has no import from a lower layer to a higher one', () => {
+    const climbing: string[] = [];
+    for (const f of files) {
+      const from = layerOf(f);
+      for (const target of importsOf(f)) {
+        const to = layerOf(target);
+        if (to !== from && !ALLOWED[from]!.includes(to)) climbing.push(`${relative(SRC, f)} -> ${relative(SRC, target)}`);
+      }
+    }
+    assert.deepEqual(climbing, []);
+  });
+
+  it('writes JSON-RPC error codes only in protocol/errors.ts', () => {
+    const offenders: string[] = [];
+    for (const f of files) {
+      if (f.endsWith(join('protocol', 'errors.ts'))) continue;
+      readFileSync(f, 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          const code = line.replace(/\/\/.*$|^\s*\*.*$|^\s*\/\*.*$/, '');
+          if (/-32\d{3}\b|jsonrpc: '2\.0', id\b.*error:/.test(code)) offenders.push(`${relative(SRC, f)}:${i + 1}`);
+        });
+    }
+    assert.deepEqual(offenders, []);
+  });
+
+  it('keeps every source file under 300 lines', () => {
+    const long = files.filter((f) => readFileSync(f, 'utf8').split('\n').length > 300).map((f) => relative(ROOT, f));
+    assert.deepEqual(long, []);
+  });
+});
