@@ -1,4 +1,5 @@
 import type { LogLevel } from '../telemetry/logger.js';
+import type { LimitValues } from './limits.js';
 
 /** How the proxy reaches one upstream server. Headers are resolved values: never log them. */
 export type UpstreamTarget =
@@ -18,17 +19,11 @@ export interface Root {
   name?: string;
 }
 
-export interface UpstreamLimits {
-  interactionTtlMs: number;
-  maxSessions: number;
-  /** Idle legacy sessions kept ready per capability set in use. */
-  spareSessions: number;
-  sessionWaitMs: number;
-  callTimeoutMs: number;
-  gatherWindowMs: number;
-  idleSessionTtlMs: number;
-  connectTimeoutMs: number;
-}
+/**
+ * Per-upstream limits in milliseconds or counts (`interactionTtlMs`, `maxSessions`, ...): one field per
+ * row of the table in limits.ts, which documents each.
+ */
+export type UpstreamLimits = LimitValues;
 
 export interface UpstreamConfig extends UpstreamLimits {
   /** Served at /servers/NAME/mcp. */
