@@ -1,9 +1,8 @@
-// The --help text. The limit rows come from the table in config/limits.ts; the other options are
-// written out here.
+// The --help text. The limit rows come from the table in config/limits.ts, the version from
+// package.json (version.ts); the other options are written out here.
 import * as D from '../config/defaults.js';
 import { LIMIT_ROWS, metavarOf, type LimitRow } from '../config/limits.js';
-
-export const VERSION = '0.1.0';
+import { VERSION } from '../version.js';
 
 /** Where option descriptions start; continuation lines are indented to it. */
 const DESCRIPTION_COLUMN = 28;

@@ -9,7 +9,8 @@ import { RouteTable } from '../front/route.js';
 import { startStdioFront } from '../front/stdio.js';
 import { createSealer } from '../state/seal.js';
 import { createLogger } from '../telemetry/logger.js';
-import { HELP, VERSION } from './help.js';
+import { VERSION } from '../version.js';
+import { HELP } from './help.js';
 import { applyConfig, startRoutes } from './routes.js';
 
 /** Legacy children get stdin EOF, then SIGTERM after 2 s, then SIGKILL after 4 s (v1 SDK). */

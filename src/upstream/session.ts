@@ -9,6 +9,7 @@ import { CancelledNotificationSchema, McpError, ResultSchema, type JSONRPCReques
 import type { LegacyCapabilities } from '../bridge/capabilities.js';
 import { MAX_TIMER_MS } from '../config/defaults.js';
 import type { Logger } from '../telemetry/logger.js';
+import { CLIENT_INFO } from '../version.js';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -42,7 +43,6 @@ export interface UpstreamInfo {
 
 const STREAM_FAILURE = /SSE stream disconnected|Maximum reconnection attempts|Failed to reconnect|fetch failed|ECONNREFUSED|ECONNRESET/;
 const LIVENESS_TIMEOUT_MS = 5000;
-const CLIENT_INFO = { name: 'mrtr-proxy', version: '0.1.0' };
 const CHANGE_METHODS = new Set([
   'notifications/tools/list_changed',
   'notifications/prompts/list_changed',
