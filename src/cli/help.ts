@@ -1,6 +1,24 @@
+// The --help text. The limit rows come from the table in config/limits.ts, the version from
+// package.json (version.ts); the other options are written out here.
 import * as D from '../config/defaults.js';
+import { LIMIT_ROWS, metavarOf, type LimitRow } from '../config/limits.js';
+import { VERSION } from '../version.js';
 
-export const VERSION = '0.1.0';
+/** Where option descriptions start; continuation lines are indented to it. */
+const DESCRIPTION_COLUMN = 28;
+
+/** One option's rows: `  --flag ARG   description`, wrapped where the description has a newline. */
+function optionHelp(synopsis: string, description: string): string {
+  const [first = '', ...rest] = description.split('\n');
+  const head = `  ${synopsis}`.padEnd(DESCRIPTION_COLUMN - 1);
+  return [`${head} ${first}`, ...rest.map((line) => `${' '.repeat(DESCRIPTION_COLUMN)}${line}`)].map((line) => `${line}\n`).join('');
+}
+
+export function limitHelp(row: LimitRow): string {
+  return optionHelp(`${row.flag} ${metavarOf(row)}`, `${row.help} (default ${row.default})`);
+}
+
+const LIMIT_HELP = LIMIT_ROWS.map(limitHelp).join('');
 
 export const HELP = `mrtr-proxy ${VERSION}: lets MCP 2026-07-28 clients use legacy (2025-11-25 and older) MCP servers.
 
@@ -27,19 +45,7 @@ Options:
   --state-key KEY           base64url 32-byte key sealing requestState (env MRTR_STATE_KEY).
                             Without one, a key is generated at start and retries must return
                             to this process
-  --interaction-ttl SECS    end a suspended interaction nobody resumes within SECS (default ${D.DEFAULT_INTERACTION_TTL_S})
-  --max-sessions N          legacy sessions open at once, across capability sets (default ${D.DEFAULT_MAX_SESSIONS})
-  --spare-sessions N        idle legacy sessions kept started per capability set in use, so an
-                            interactive call does not wait for a legacy start-up (default ${D.DEFAULT_SPARE_SESSIONS})
-  --session-wait SECS       how long a request waits for a free legacy session (default ${D.DEFAULT_SESSION_WAIT_S})
-  --call-timeout SECS       how long a request waits on the legacy server between rounds
-                            before the call is cancelled (default ${D.DEFAULT_CALL_TIMEOUT_S})
-  --gather-window MS        legacy requests arriving within MS of the first go out in one
-                            input_required (default ${D.DEFAULT_GATHER_WINDOW_MS})
-  --idle-session-ttl SECS   close pooled legacy sessions, and legacy clients' sessions with no
-                            open request or stream, idle this long (default ${D.DEFAULT_IDLE_SESSION_TTL_S})
-  --connect-timeout SECS    limit for starting and initializing a legacy session (default ${D.DEFAULT_CONNECT_TIMEOUT_S})
-  --root URI[=NAME]         a root to answer legacy roots/list with outside an interactive
+${LIMIT_HELP}  --root URI[=NAME]         a root to answer legacy roots/list with outside an interactive
                             call (repeatable; file:// URIs; default: no roots)
   --log-level LEVEL         error, warn, info or debug (default ${D.DEFAULT_LOG_LEVEL}); logs are JSON on stderr
   -h, --help                show this help

@@ -9,7 +9,8 @@ import { ConfigError } from '../protocol/errors.js';
 import { systemClock } from '../runtime/clock.js';
 import { createSealer } from '../state/seal.js';
 import { createLogger } from '../telemetry/logger.js';
-import { HELP, VERSION } from './help.js';
+import { VERSION } from '../version.js';
+import { HELP } from './help.js';
 
 /** Legacy children get stdin EOF, then SIGTERM after 2 s, then SIGKILL after 4 s (v1 SDK). */
 const SHUTDOWN_DEADLINE_MS = 10_000;

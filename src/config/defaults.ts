@@ -1,14 +1,17 @@
-// Named defaults. The README's option table quotes these; change both together.
+// Named defaults. The README's option table quotes these; change both together. The limits'
+// defaults live in the table in limits.ts; the names here are kept for the code that reads them.
+import { LIMITS } from './limits.js';
+
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 8080;
-export const DEFAULT_INTERACTION_TTL_S = 600;
-export const DEFAULT_MAX_SESSIONS = 16;
-export const DEFAULT_SPARE_SESSIONS = 1;
-export const DEFAULT_SESSION_WAIT_S = 30;
-export const DEFAULT_CALL_TIMEOUT_S = 600;
-export const DEFAULT_GATHER_WINDOW_MS = 25;
-export const DEFAULT_IDLE_SESSION_TTL_S = 300;
-export const DEFAULT_CONNECT_TIMEOUT_S = 30;
+export const DEFAULT_INTERACTION_TTL_S = LIMITS.interactionTtl.default;
+export const DEFAULT_MAX_SESSIONS = LIMITS.maxSessions.default;
+export const DEFAULT_SPARE_SESSIONS = LIMITS.spareSessions.default;
+export const DEFAULT_SESSION_WAIT_S = LIMITS.sessionWait.default;
+export const DEFAULT_CALL_TIMEOUT_S = LIMITS.callTimeout.default;
+export const DEFAULT_GATHER_WINDOW_MS = LIMITS.gatherWindowMs.default;
+export const DEFAULT_IDLE_SESSION_TTL_S = LIMITS.idleSessionTtl.default;
+export const DEFAULT_CONNECT_TIMEOUT_S = LIMITS.connectTimeout.default;
 export const DEFAULT_LOG_LEVEL = 'info';
 export const DEFAULT_LEGACY_CLIENTS = 'pass';
 /** The longest timer Node accepts; the v1 SDK's timeout must never be Infinity (it would fire after 1 ms). */

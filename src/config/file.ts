@@ -6,19 +6,12 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from '../protocol/errors.js';
 import { LOG_LEVELS, type LogLevel } from '../telemetry/logger.js';
-import * as D from './defaults.js';
+import { buildLimits, LIMIT_ROWS, scaleOf, type LimitInputs, type LimitKey } from './limits.js';
 import type { Era, LegacyClients, Root, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
 
-const seconds = (max: number, min = 1) => z.number().int().min(min).max(max);
-const LIMITS = {
-  interactionTtl: seconds(86_400).optional(),
-  maxSessions: z.number().int().min(1).max(100_000).optional(),
-  spareSessions: z.number().int().min(0).max(100).optional(),
-  sessionWait: seconds(3600, 0).optional(),
-  callTimeout: seconds(86_400).optional(),
-  gatherWindowMs: z.number().int().min(0).max(10_000).optional(),
-  idleSessionTtl: seconds(86_400).optional(),
-  connectTimeout: seconds(3600).optional(),
+/** The limits' fields, from the table in limits.ts, in its order. */
+const LIMIT_FIELDS = Object.fromEntries(LIMIT_ROWS.map((r) => [r.key, z.number().int().min(r.min).max(r.max).optional()])) as {
+  [K in LimitKey]: z.ZodOptional<z.ZodNumber>;
 };
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
 const wsUrl = z.url({ protocol: /^wss?$/, error: 'must be a ws:// or wss:// URL' });
@@ -35,7 +28,7 @@ const upstreamSchema = z
     websocket: z.strictObject({ url: wsUrl }).optional(),
     headers: z.record(z.string().regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, 'is not a valid header name'), headerValue).optional(),
     roots: z.array(root).optional(),
-    ...LIMITS,
+    ...LIMIT_FIELDS,
   })
   .superRefine((u, ctx) => {
     const kinds = (['stdio', 'http', 'sse', 'websocket'] as const).filter((k) => u[k] !== undefined);
@@ -52,7 +45,7 @@ const fileSchema = z
     logLevel: z.enum(LOG_LEVELS as [LogLevel, ...LogLevel[]]).optional(),
     stateKeyEnv: z.string().min(1).optional(),
     default: z.string().optional(),
-    defaults: z.strictObject(LIMITS).optional(),
+    defaults: z.strictObject(LIMIT_FIELDS).optional(),
     upstreams: z.record(z.string().regex(NAME, 'upstream names are letters, digits, - and _ (used in /servers/NAME/mcp)'), upstreamSchema),
   })
   .superRefine((f, ctx) => {
@@ -117,19 +110,12 @@ function fromFile(f: FileShape, env: Record<string, string | undefined>, path: s
   };
 }
 
-type LimitFields = { [K in keyof typeof LIMITS]?: number | undefined };
-
-export function limits(l: LimitFields): UpstreamLimits {
-  return {
-    interactionTtlMs: (l.interactionTtl ?? D.DEFAULT_INTERACTION_TTL_S) * 1000,
-    maxSessions: l.maxSessions ?? D.DEFAULT_MAX_SESSIONS,
-    spareSessions: l.spareSessions ?? D.DEFAULT_SPARE_SESSIONS,
-    sessionWaitMs: (l.sessionWait ?? D.DEFAULT_SESSION_WAIT_S) * 1000,
-    callTimeoutMs: (l.callTimeout ?? D.DEFAULT_CALL_TIMEOUT_S) * 1000,
-    gatherWindowMs: l.gatherWindowMs ?? D.DEFAULT_GATHER_WINDOW_MS,
-    idleSessionTtlMs: (l.idleSessionTtl ?? D.DEFAULT_IDLE_SESSION_TTL_S) * 1000,
-    connectTimeoutMs: (l.connectTimeout ?? D.DEFAULT_CONNECT_TIMEOUT_S) * 1000,
-  };
+/** Resolved limits (milliseconds, counts) from values in the file's units; the table's defaults fill gaps. */
+export function limits(l: LimitInputs): UpstreamLimits {
+  return buildLimits((r) => {
+    const given = l[r.key];
+    return given === undefined ? undefined : given * scaleOf(r);
+  });
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {

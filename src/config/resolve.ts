@@ -7,7 +7,11 @@ import { ConfigError } from '../protocol/errors.js';
 import { LOG_LEVELS, type LogLevel } from '../telemetry/logger.js';
 import * as D from './defaults.js';
 import { limits, loadConfigFile, type FileConfig } from './file.js';
+import { buildLimits, LIMIT_ROWS, scaleOf, type LimitOption } from './limits.js';
 import type { LegacyClients, ProxyConfig, Root, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
+
+/** One string option per row of the limits table: `--interaction-ttl`, `--max-sessions`, ... */
+const LIMIT_OPTIONS = Object.fromEntries(LIMIT_ROWS.map((r) => [r.option, { type: 'string' }])) as { [O in LimitOption]: { type: 'string' } };
 
 const OPTIONS = {
   config: { type: 'string' },
@@ -17,14 +21,7 @@ const OPTIONS = {
   port: { type: 'string' },
   upstream: { type: 'string' },
   'state-key': { type: 'string' },
-  'interaction-ttl': { type: 'string' },
-  'max-sessions': { type: 'string' },
-  'spare-sessions': { type: 'string' },
-  'session-wait': { type: 'string' },
-  'call-timeout': { type: 'string' },
-  'gather-window': { type: 'string' },
-  'idle-session-ttl': { type: 'string' },
-  'connect-timeout': { type: 'string' },
+  ...LIMIT_OPTIONS,
   root: { type: 'string', multiple: true },
   'log-level': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -84,16 +81,7 @@ function resolveConfig(v: Values, command: readonly string[], env: Record<string
 
 /** Limit flags given on the command line override the file for every upstream. */
 function flagLimits(v: Values, base: UpstreamLimits): UpstreamLimits {
-  return {
-    interactionTtlMs: integer('--interaction-ttl', v['interaction-ttl'], base.interactionTtlMs / 1000, 1, 86_400) * 1000,
-    maxSessions: integer('--max-sessions', v['max-sessions'], base.maxSessions, 1, 100_000),
-    spareSessions: integer('--spare-sessions', v['spare-sessions'], base.spareSessions, 0, 100),
-    sessionWaitMs: integer('--session-wait', v['session-wait'], base.sessionWaitMs / 1000, 0, 3600) * 1000,
-    callTimeoutMs: integer('--call-timeout', v['call-timeout'], base.callTimeoutMs / 1000, 1, 86_400) * 1000,
-    gatherWindowMs: integer('--gather-window', v['gather-window'], base.gatherWindowMs, 0, 10_000),
-    idleSessionTtlMs: integer('--idle-session-ttl', v['idle-session-ttl'], base.idleSessionTtlMs / 1000, 1, 86_400) * 1000,
-    connectTimeoutMs: integer('--connect-timeout', v['connect-timeout'], base.connectTimeoutMs / 1000, 1, 3600) * 1000,
-  };
+  return buildLimits((r) => integer(r.flag, v[r.option], base[r.field] / scaleOf(r), r.min, r.max) * scaleOf(r));
 }
 
 function overrideUpstreams(file: FileConfig, v: Values, flagTarget: UpstreamTarget | undefined): UpstreamConfig[] {

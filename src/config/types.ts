@@ -1,5 +1,6 @@
 import type { Root } from '../protocol/json.js';
 import type { LogLevel } from '../telemetry/logger.js';
+import type { LimitValues } from './limits.js';
 
 /** How the proxy reaches one upstream server. Headers are resolved values: never log them. */
 export type UpstreamTarget =
@@ -16,17 +17,11 @@ export type LegacyClients = 'pass' | 'reject';
 
 export type { Root };
 
-export interface UpstreamLimits {
-  interactionTtlMs: number;
-  maxSessions: number;
-  /** Idle legacy sessions kept ready per capability set in use. */
-  spareSessions: number;
-  sessionWaitMs: number;
-  callTimeoutMs: number;
-  gatherWindowMs: number;
-  idleSessionTtlMs: number;
-  connectTimeoutMs: number;
-}
+/**
+ * Per-upstream limits in milliseconds or counts (`interactionTtlMs`, `maxSessions`, ...): one field per
+ * row of the table in limits.ts, which documents each.
+ */
+export type UpstreamLimits = LimitValues;
 
 export interface UpstreamConfig extends UpstreamLimits {
   /** Served at /servers/NAME/mcp. */

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { UpstreamTarget } from '../config/types.js';
 import { MODERN_ONLY_CODES } from '../protocol/errors.js';
+import { CLIENT_INFO } from '../version.js';
 
 export type Era = 'modern' | 'legacy';
 
@@ -26,7 +27,7 @@ export const DISCOVER = {
   jsonrpc: '2.0',
   id: 'mrtr-proxy-probe',
   method: 'server/discover',
-  params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'mrtr-proxy', version: '0.1.0' } } },
+  params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { ...CLIENT_INFO } } },
 };
 
 function isModernReply(m: { result?: unknown; error?: { code?: number } } | undefined): boolean {

@@ -10,6 +10,7 @@ import { MAX_TIMER_MS } from '../config/defaults.js';
 import type { LegacyCapabilities } from '../protocol/capabilities.js';
 import type { JsonObject, ServerRequest } from '../protocol/json.js';
 import type { Logger } from '../telemetry/logger.js';
+import { CLIENT_INFO } from '../version.js';
 import { StreamGoneError } from './stream-gone.js';
 
 /** Whoever holds a session exclusively receives the legacy server's requests and logs. */
@@ -35,7 +36,6 @@ export interface UpstreamInfo {
 }
 
 const LIVENESS_TIMEOUT_MS = 5000;
-const CLIENT_INFO = { name: 'mrtr-proxy', version: '0.1.0' };
 const CHANGE_METHODS = new Set([
   'notifications/tools/list_changed',
   'notifications/prompts/list_changed',

@@ -1,0 +1,103 @@
+// The one table of per-upstream limits: file key, flag, unit, range, default, resolved field, help.
+// The file schema, the limit flags, the defaults, UpstreamLimits and the --help rows derive from it.
+
+/** seconds and ms resolve to a `...Ms` field in milliseconds; count resolves as given. */
+export type LimitUnit = 'seconds' | 'ms' | 'count';
+
+export type LimitSpec = {
+  /** The command-line flag, `--` included. */
+  flag: `--${string}`;
+  min: number;
+  max: number;
+  /** In the row's unit (seconds for `seconds`). */
+  default: number;
+  /** The --help description. A `\n` marks where --help wraps it; the `(default N)` is appended. */
+  help: string;
+} & ({ unit: 'seconds' | 'ms'; field: `${string}Ms` } | { unit: 'count'; field: string });
+
+/**
+ * Keyed by the configuration file's key (in `defaults:` and in each upstream). The order is the
+ * order of the --help rows and of the file schema's fields. Adding a row here is the whole code
+ * change for a new limit; the README's option table and config/proxy.yaml document it
+ * (test/unit/limits.test.ts checks both).
+ */
+export const LIMITS = {
+  interactionTtl: {
+    flag: '--interaction-ttl', unit: 'seconds', min: 1, max: 86_400, default: 600, field: 'interactionTtlMs',
+    help: 'end a suspended interaction nobody resumes within SECS',
+  },
+  maxSessions: {
+    flag: '--max-sessions', unit: 'count', min: 1, max: 100_000, default: 16, field: 'maxSessions',
+    help: 'legacy sessions open at once, across capability sets',
+  },
+  spareSessions: {
+    flag: '--spare-sessions', unit: 'count', min: 0, max: 100, default: 1, field: 'spareSessions',
+    help: 'idle legacy sessions kept started per capability set in use, so an\ninteractive call does not wait for a legacy start-up',
+  },
+  sessionWait: {
+    flag: '--session-wait', unit: 'seconds', min: 0, max: 3600, default: 30, field: 'sessionWaitMs',
+    help: 'how long a request waits for a free legacy session',
+  },
+  callTimeout: {
+    flag: '--call-timeout', unit: 'seconds', min: 1, max: 86_400, default: 600, field: 'callTimeoutMs',
+    help: 'how long a request waits on the legacy server between rounds\nbefore the call is cancelled',
+  },
+  gatherWindowMs: {
+    flag: '--gather-window', unit: 'ms', min: 0, max: 10_000, default: 25, field: 'gatherWindowMs',
+    help: 'legacy requests arriving within MS of the first go out in one\ninput_required',
+  },
+  idleSessionTtl: {
+    flag: '--idle-session-ttl', unit: 'seconds', min: 1, max: 86_400, default: 300, field: 'idleSessionTtlMs',
+    help: "close pooled legacy sessions, and legacy clients' sessions with no\nopen request or stream, idle this long",
+  },
+  connectTimeout: {
+    flag: '--connect-timeout', unit: 'seconds', min: 1, max: 3600, default: 30, field: 'connectTimeoutMs',
+    help: 'limit for starting and initializing a legacy session',
+  },
+} as const satisfies Record<string, LimitSpec>;
+
+type Table = typeof LIMITS;
+/** A configuration-file key: `interactionTtl`, `maxSessions`, ... */
+export type LimitKey = keyof Table;
+/** A parseArgs option name: `interaction-ttl`, `max-sessions`, ... */
+export type LimitOption = { [K in LimitKey]: Table[K]['flag'] extends `--${infer N}` ? N : never }[LimitKey];
+/** The resolved limits of one upstream, in milliseconds or counts: what `UpstreamLimits` is. */
+export type LimitValues = { -readonly [K in LimitKey as Table[K]['field']]: number };
+/** What a file or flag gives, in the rows' units. */
+export type LimitInputs = { [K in LimitKey]?: number | undefined };
+
+export interface LimitRow {
+  key: LimitKey;
+  /** The parseArgs option name (the flag without `--`). */
+  option: LimitOption;
+  flag: string;
+  unit: LimitUnit;
+  min: number;
+  max: number;
+  default: number;
+  field: keyof LimitValues;
+  help: string;
+}
+
+/** The table as rows, in order. */
+export const LIMIT_ROWS: readonly LimitRow[] = (Object.keys(LIMITS) as LimitKey[]).map((key) => {
+  const spec: LimitSpec = LIMITS[key];
+  return { ...spec, key, option: spec.flag.slice(2) as LimitOption, field: spec.field as keyof LimitValues };
+});
+
+/** The factor from the row's unit to its resolved field. */
+export function scaleOf(row: Pick<LimitRow, 'unit'>): number {
+  return row.unit === 'seconds' ? 1000 : 1;
+}
+
+/** The metavariable --help shows after the flag. */
+export function metavarOf(row: Pick<LimitRow, 'unit'>): string {
+  return row.unit === 'seconds' ? 'SECS' : row.unit === 'ms' ? 'MS' : 'N';
+}
+
+/** Resolved limits from per-row values: `pick` gives a resolved value, or undefined for the default. */
+export function buildLimits(pick: (row: LimitRow) => number | undefined): LimitValues {
+  const out: Partial<Record<keyof LimitValues, number>> = {};
+  for (const row of LIMIT_ROWS) out[row.field] = pick(row) ?? row.default * scaleOf(row);
+  return out as LimitValues;
+}

@@ -1,0 +1,151 @@
+// The limits table drives the file schema, the flags, the defaults and the --help rows; the README
+// and the annotated example quote it. Every test here loops over the table, so a new row is covered.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { HELP, limitHelp } from '../../src/cli/help.js';
+import * as D from '../../src/config/defaults.js';
+import { limits, loadConfigFile } from '../../src/config/file.js';
+import { LIMIT_ROWS, LIMITS, metavarOf, scaleOf, type LimitRow } from '../../src/config/limits.js';
+import { resolveCli } from '../../src/config/resolve.js';
+import type { UpstreamConfig, UpstreamLimits } from '../../src/config/types.js';
+import { ConfigError } from '../../src/protocol/errors.js';
+import { writeConfig } from '../support/config.js';
+
+const CMD = ['--', 'node', 'server.js'];
+const repoFile = (name: string) => readFileSync(new URL(`../../../${name}`, import.meta.url), 'utf8');
+
+function only(argv: readonly string[]): UpstreamConfig {
+  const r = resolveCli(argv, {});
+  if (r.action !== 'run') assert.fail(`expected run, got ${r.action}`);
+  return r.config.upstreams[0]!;
+}
+
+function rejects(run: () => unknown, message: string): void {
+  assert.throws(run, (err: unknown) => {
+    assert.ok(err instanceof ConfigError, `expected ConfigError, got ${String(err)}`);
+    assert.equal(err.message, message);
+    return true;
+  });
+}
+
+/** A file with one upstream `a`; the limit is set on the upstream or under `defaults:`. */
+function fileWith(row: LimitRow, value: number, where: 'upstream' | 'defaults'): string {
+  const line = `${row.key}: ${value}`;
+  return where === 'upstream'
+    ? writeConfig(`upstreams:\n  a:\n    stdio: { command: node }\n    ${line}\n`)
+    : writeConfig(`defaults:\n  ${line}\nupstreams:\n  a:\n    stdio: { command: node }\n`);
+}
+
+describe('the limits table', () => {
+  it('is well formed: unique keys, flags and fields; integer ranges holding the default', () => {
+    for (const column of ['key', 'flag', 'option', 'field'] as const) {
+      const values = LIMIT_ROWS.map((r) => r[column]);
+      assert.equal(new Set(values).size, values.length, `${column}s are unique`);
+    }
+    for (const r of LIMIT_ROWS) {
+      assert.equal(r.flag, `--${r.option}`);
+      for (const n of [r.min, r.max, r.default]) assert.ok(Number.isSafeInteger(n), `${r.key}: ${n} is an integer`);
+      assert.ok(r.min <= r.default && r.default <= r.max, `${r.key}: ${r.min} <= ${r.default} <= ${r.max}`);
+      assert.ok(r.help.trim() !== '' && !r.help.includes('(default'), `${r.key}: help text without the default`);
+    }
+  });
+
+  it('has one row per UpstreamLimits field, in the table order', () => {
+    assert.deepEqual(Object.keys(limits({})), LIMIT_ROWS.map((r) => r.field));
+  });
+
+  it('gives the defaults, scaled to milliseconds where the unit is seconds', () => {
+    const fromFlags = only(CMD);
+    const fromFile = loadConfigFile(writeConfig('upstreams:\n  a:\n    stdio: { command: node }\n'), {}).upstreams[0]!;
+    for (const r of LIMIT_ROWS) {
+      const expected = r.default * scaleOf(r);
+      assert.equal(limits({})[r.field], expected, r.key);
+      assert.equal(fromFlags[r.field], expected, `${r.flag} left out`);
+      assert.equal(fromFile[r.field], expected, `${r.key} left out of the file`);
+    }
+  });
+
+  it('backs the named DEFAULT_* constants', () => {
+    assert.equal(D.DEFAULT_INTERACTION_TTL_S, LIMITS.interactionTtl.default);
+    assert.equal(D.DEFAULT_MAX_SESSIONS, LIMITS.maxSessions.default);
+    assert.equal(D.DEFAULT_SPARE_SESSIONS, LIMITS.spareSessions.default);
+    assert.equal(D.DEFAULT_SESSION_WAIT_S, LIMITS.sessionWait.default);
+    assert.equal(D.DEFAULT_CALL_TIMEOUT_S, LIMITS.callTimeout.default);
+    assert.equal(D.DEFAULT_GATHER_WINDOW_MS, LIMITS.gatherWindowMs.default);
+    assert.equal(D.DEFAULT_IDLE_SESSION_TTL_S, LIMITS.idleSessionTtl.default);
+    assert.equal(D.DEFAULT_CONNECT_TIMEOUT_S, LIMITS.connectTimeout.default);
+  });
+});
+
+describe('each limit, in the file and on the command line', () => {
+  for (const r of LIMIT_ROWS) {
+    const scale = scaleOf(r);
+
+    it(`${r.key} in the file accepts ${r.min}..${r.max} and rejects values outside, with the table's range`, () => {
+      for (const where of ['upstream', 'defaults'] as const) {
+        const at = where === 'upstream' ? `upstreams.a.${r.key}` : `defaults.${r.key}`;
+        for (const ok of [r.min, r.max]) {
+          assert.equal(loadConfigFile(fileWith(r, ok, where), {}).upstreams[0]![r.field], ok * scale, `${at}: ${ok}`);
+        }
+        const high = fileWith(r, r.max + 1, where);
+        rejects(() => loadConfigFile(high, {}), `${high}: ${at}: Too big: expected number to be <=${r.max}`);
+        const low = fileWith(r, r.min - 1, where);
+        rejects(() => loadConfigFile(low, {}), `${low}: ${at}: Too small: expected number to be >=${r.min}`);
+      }
+    });
+
+    it(`${r.flag} accepts ${r.min}..${r.max} and rejects values outside, with the table's range`, () => {
+      for (const ok of [r.min, r.max]) assert.equal(only([`${r.flag}=${ok}`, ...CMD])[r.field], ok * scale);
+      rejects(() => resolveCli([r.flag, String(r.max + 1), ...CMD], {}), `${r.flag}: ${r.max + 1} is out of range (${r.min} to ${r.max})`);
+      if (r.min > 0) rejects(() => resolveCli([r.flag, String(r.min - 1), ...CMD], {}), `${r.flag}: ${r.min - 1} is out of range (${r.min} to ${r.max})`);
+    });
+
+    it(`${r.flag} overrides ${r.key} from the file`, () => {
+      const [inFile, onFlag] = [r.min, r.max];
+      const path = fileWith(r, inFile, 'defaults');
+      const upstream = only(['--config', path, r.flag, String(onFlag)]);
+      assert.equal(upstream[r.field], onFlag * scale);
+      // The other limits keep their defaults.
+      const others = Object.entries(upstream).filter(([k]) => k !== r.field && LIMIT_ROWS.some((x) => x.field === k));
+      for (const [k, v] of others) assert.equal(v, limits({})[k as keyof UpstreamLimits], k);
+    });
+  }
+});
+
+describe('--help and the documentation', () => {
+  const lines = HELP.split('\n');
+
+  it('lists every row: flag, unit, help text and default, in the table order', () => {
+    let from = lines.findIndex((l) => l.startsWith('  --state-key '));
+    for (const r of LIMIT_ROWS) {
+      const at = lines.findIndex((l, i) => i > from && l.startsWith(`  ${r.flag} ${metavarOf(r)} `));
+      assert.ok(at > from, `--help has a row for ${r.flag} after the previous limit`);
+      const text = r.help.split('\n');
+      assert.ok(lines[at]!.endsWith(` ${text[0]}${text.length === 1 ? ` (default ${r.default})` : ''}`), lines[at]);
+      assert.ok(HELP.includes(limitHelp(r)), `--help includes the whole ${r.flag} entry`);
+      assert.ok(limitHelp(r).trimEnd().endsWith(`(default ${r.default})`));
+      from = at;
+    }
+    assert.ok(lines.findIndex((l) => l.startsWith('  --root ')) > from, 'the limits come before --root');
+  });
+
+  it('aligns the limit rows with the other options', () => {
+    const column = (l: string) => l.search(/\S/);
+    const descriptionAt = lines.find((l) => l.startsWith('  --host '))!.indexOf('address');
+    for (const r of LIMIT_ROWS) {
+      const [first, ...rest] = limitHelp(r).trimEnd().split('\n');
+      assert.equal(first!.indexOf(r.help.split('\n')[0]!), descriptionAt, r.flag);
+      for (const l of rest) assert.equal(column(l), descriptionAt, r.flag);
+    }
+  });
+
+  it('the README option table and config/proxy.yaml quote every row with its default', () => {
+    const readme = repoFile('README.md');
+    const example = repoFile('config/proxy.yaml');
+    for (const r of LIMIT_ROWS) {
+      assert.ok(readme.includes(`| \`${r.flag} ${metavarOf(r)}\` | \`${r.default}\` |`), `README documents ${r.flag} (default ${r.default})`);
+      assert.match(example, new RegExp(`^  ${r.key}: ${r.default}\\b`, 'm'), `config/proxy.yaml lists ${r.key}: ${r.default}`);
+    }
+  });
+});
