@@ -1,0 +1,75 @@
+// The bridge under test, wired to a pool of fake sessions and a frozen clock, and the helpers the
+// bridge's unit tests share: a front call, the shape of an input_required answer, an error check.
+import assert from 'node:assert/strict';
+import { Bridge, type FrontCall } from '../../src/bridge/bridge.js';
+import { ProxyError } from '../../src/protocol/errors.js';
+import type { JsonObject } from '../../src/protocol/json.js';
+import { createSealer } from '../../src/state/seal.js';
+import { createLogger } from '../../src/telemetry/logger.js';
+import { SessionPool } from '../../src/upstream/pool.js';
+import { testClock } from './clock.js';
+import { FakeSession } from './fake-session.js';
+
+const log = createLogger('error');
+const KEY = new Uint8Array(32).fill(5);
+
+export function setup(opts: { ttlMs?: number; callTimeoutMs?: number; gatherMs?: number } = {}) {
+  const clock = testClock();
+  const sessions: FakeSession[] = [];
+  const pool = new SessionPool<FakeSession>({
+    maxSessions: 8,
+    spareSessions: 0,
+    waitMs: 100,
+    idleTtlMs: 60_000,
+    log,
+    clock,
+    connect: async (caps) => {
+      const s = new FakeSession(caps);
+      sessions.push(s);
+      return s;
+    },
+  });
+  const bridge = new Bridge({
+    sessions: pool,
+    sealer: createSealer(KEY, clock.now),
+    instance: 'instance-A',
+    limits: { interactionTtlMs: opts.ttlMs ?? 60_000, gatherWindowMs: opts.gatherMs ?? 5, callTimeoutMs: opts.callTimeoutMs ?? 5_000 },
+    log,
+    clock,
+  });
+  return { bridge, pool, sessions, clock, last: () => sessions.at(-1)! };
+}
+
+export interface Sent {
+  method: string;
+  params: JsonObject;
+}
+
+export const frontWith = (o: Partial<FrontCall>) => front(o);
+
+export function front(overrides: Partial<FrontCall> = {}, sent: Sent[] = []): FrontCall {
+  return {
+    method: 'tools/call',
+    params: { name: 'book', arguments: { day: 'mon' } },
+    identity: { method: 'tools/call', target: 'book', args: { day: 'mon' } },
+    capabilities: { elicitation: {}, sampling: {}, roots: {} },
+    principal: 'anonymous',
+    sink: { notify: async (n) => void sent.push(n) },
+    signal: new AbortController().signal,
+    ...overrides,
+  };
+}
+
+export type Asked = { resultType: string; inputRequests: Record<string, { method: string; params?: JsonObject }>; requestState: string };
+
+export async function expectCode(p: Promise<unknown>, code: string, message?: RegExp): Promise<ProxyError> {
+  try {
+    await p;
+  } catch (err) {
+    assert.ok(err instanceof ProxyError, String(err));
+    assert.equal(err.code, code);
+    if (message) assert.match(err.message, message);
+    return err;
+  }
+  assert.fail(`expected ProxyError ${code}`);
+}
