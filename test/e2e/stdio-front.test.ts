@@ -1,5 +1,5 @@
 // The proxy launched by a 2026-07-28 client as its stdio server (--stdio), and by a legacy client
-// on the same binary (the first message decides the era).
+// on the same binary (the first message decides the era). Bridging over the pipe: test/contract.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/client';
@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { DEFAULT_ANSWERS, textOf } from '../support/client.js';
 import { rewriteConfig, writeConfig } from '../support/config.js';
 import { until } from '../support/wait.js';
-import { FIXTURE, PROXY_BIN, TEST_STATE_KEY, startHttpFixture } from '../support/processes.js';
+import { FIXTURE, PROXY_BIN, TEST_STATE_KEY } from '../support/processes.js';
 
 const proxyArgs = (extra: string[] = []) => [PROXY_BIN, '--stdio', ...extra, '--', process.execPath, FIXTURE];
 const env = { ...(process.env as Record<string, string>), MRTR_STATE_KEY: TEST_STATE_KEY };
@@ -32,15 +32,9 @@ describe('stdio front', () => {
     await client?.close();
   });
 
-  it('answers discover and bridges every input kind over the pipe', async () => {
-    assert.equal(client.getProtocolEra?.() ?? 'modern', 'modern');
-    assert.equal(textOf(await client.callTool({ name: 'ask-name', arguments: {} })), 'Hello, Ada!');
-    assert.equal(textOf(await client.callTool({ name: 'ask-all', arguments: {} })), 'color=teal model=test-model said=sampled text roots=file:///work/project');
-    assert.equal(textOf(await client.callTool({ name: 'ask-twice', arguments: {} })), 'first=one second=two');
-  });
-
-  it('keeps stdout for MCP messages: logs go to stderr', () => {
-    assert.match(stderr, /serving 2026-07-28 on stdio/);
+  it('keeps stdout for MCP messages: logs go to stderr', async () => {
+    // The client may be connected before the start-up line has been read from the pipe.
+    await until(() => /serving 2026-07-28 on stdio/.test(stderr), 10_000, 'the start-up line on stderr');
   });
 
   it('applies the same requestState rules', async () => {
@@ -51,18 +45,9 @@ describe('stdio front', () => {
       /different request/,
     );
   });
-
-  it('cancels a call with notifications/cancelled', async () => {
-    const abort = new AbortController();
-    const call = client.callTool({ name: 'slow', arguments: { ms: 20000 } }, { signal: abort.signal });
-    await until(() => /slow: started/.test(stderr), 10_000, 'the slow call to start');
-    abort.abort('user gave up');
-    await assert.rejects(call);
-    await until(() => /slow: cancelled/.test(stderr), 5000, 'the cancellation to reach the legacy server');
-  });
 });
 
-describe('stdio front: probe, listen, HTTP upstream', () => {
+describe('stdio front: probe, listen', () => {
   it('is found modern by a client that probes (versionNegotiation auto)', async () => {
     const client = new Client({ name: 'auto', version: '1' }, { capabilities: {}, versionNegotiation: { mode: 'auto' } });
     await client.connect(new StdioClientTransport({ command: process.execPath, args: proxyArgs(), env, stderr: 'ignore' }));
@@ -99,19 +84,6 @@ describe('stdio front: probe, listen, HTTP upstream', () => {
       assert.equal((changed['params'] as { _meta: Record<string, unknown> })._meta['io.modelcontextprotocol/subscriptionId'], 'L1');
     } finally {
       child.kill();
-    }
-  });
-
-  it('serves an HTTP legacy server too (--stdio --upstream URL)', async () => {
-    const upstream = await startHttpFixture();
-    const client = new Client({ name: 'x', version: '1' }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
-    client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { name: 'Pipe' } }));
-    try {
-      await client.connect(new StdioClientTransport({ command: process.execPath, args: [PROXY_BIN, '--stdio', '--upstream', upstream.url], env, stderr: 'ignore' }));
-      assert.equal(textOf(await client.callTool({ name: 'ask-name', arguments: {} })), 'Hello, Pipe!');
-    } finally {
-      await client.close();
-      await upstream.stop();
     }
   });
 });

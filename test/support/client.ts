@@ -15,16 +15,20 @@ export const DEFAULT_ANSWERS: Required<Answers> = {
   roots: () => ({ roots: [{ uri: 'file:///work/project', name: 'project' }] }),
 };
 
-export async function connectClient(
-  url: string,
-  caps: Record<string, unknown> = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} },
-  answers: Answers = {},
-): Promise<Client> {
+export const ALL_CLIENT_CAPS: Record<string, unknown> = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} };
+
+/** An unconnected client pinned to 2026-07-28 that answers what its capabilities declare. */
+export function newClient(caps: Record<string, unknown> = ALL_CLIENT_CAPS, answers: Answers = {}): Client {
   const a = { ...DEFAULT_ANSWERS, ...answers };
   const client = new Client({ name: 'e2e', version: '1.0.0' }, { capabilities: caps, versionNegotiation: { mode: { pin: '2026-07-28' } } });
   if (caps['elicitation']) client.setRequestHandler('elicitation/create', async (req) => a.elicit(req.params as never) as never);
   if (caps['sampling']) client.setRequestHandler('sampling/createMessage', async (req) => a.sample(req.params as never) as never);
   if (caps['roots']) client.setRequestHandler('roots/list', async () => a.roots() as never);
+  return client;
+}
+
+export async function connectClient(url: string, caps: Record<string, unknown> = ALL_CLIENT_CAPS, answers: Answers = {}): Promise<Client> {
+  const client = newClient(caps, answers);
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   return client;
 }
