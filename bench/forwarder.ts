@@ -49,7 +49,7 @@ async function stdioForwarder(n: number, command: string, args: string[]): Promi
   const send = (c: Child, line: string) =>
     new Promise<string>((resolve) => {
       c.onResponse = resolve;
-      c.proc.stdin!.write(line + '\n');
+      c.proc.stdin!.write(`${line}\n`);
     });
   const children = await Promise.all(
     Array.from({ length: n }, async () => {
@@ -64,13 +64,23 @@ async function stdioForwarder(n: number, command: string, args: string[]): Promi
           r?.(line);
         }
       });
-      await send(c, JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'forwarder', version: '1' } } }));
-      proc.stdin!.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
+      await send(
+        c,
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 0,
+          method: 'initialize',
+          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'forwarder', version: '1' } },
+        }),
+      );
+      proc.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
       return c;
     }),
   );
   for (const c of children) idle.push(c);
-  process.on('exit', () => children.forEach((c) => c.proc.kill('SIGKILL')));
+  process.on('exit', () => {
+    for (const c of children) c.proc.kill('SIGKILL');
+  });
   return (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (d: Buffer) => chunks.push(d));

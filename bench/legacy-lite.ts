@@ -9,6 +9,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+// biome-ignore lint/suspicious/noExplicitAny: benchmark wire messages are read without validation, for speed.
 type Json = Record<string, any>;
 interface Session {
   waiting: Map<number, (answer: Json) => void>;
@@ -62,7 +63,15 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse, raw: string
     return json(
       res,
       200,
-      { jsonrpc: '2.0', id: m['id'], result: { protocolVersion: VERSIONS.includes(asked) ? asked : VERSIONS[0], capabilities: { tools: {} }, serverInfo: { name: 'legacy-lite', version: '1.0.0' } } },
+      {
+        jsonrpc: '2.0',
+        id: m['id'],
+        result: {
+          protocolVersion: VERSIONS.includes(asked) ? asked : VERSIONS[0],
+          capabilities: { tools: {} },
+          serverInfo: { name: 'legacy-lite', version: '1.0.0' },
+        },
+      },
       { 'mcp-session-id': id },
     );
   }

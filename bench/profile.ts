@@ -32,7 +32,7 @@ export function hottest(profile: Profile, top = 25): { self: string[]; inclusive
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const selfUs = new Map<number, number>();
-  profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  for (const [i, id] of profile.samples.entries()) selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
   const where = (n: Node) => {
     const f = n.callFrame;
     const file = f.url.startsWith('file://') ? relative(ROOT, new URL(f.url).pathname) : f.url || '(native)';
@@ -63,7 +63,12 @@ export function hottest(profile: Profile, top = 25): { self: string[]; inclusive
   const byFile = new Map<string, number>();
   for (const [k, us] of self) {
     const file = k.slice(k.indexOf(' ') + 1).replace(/:\d+$/, '');
-    const layer = file.startsWith('node_modules/') ? file.split('/').slice(0, file.startsWith('node_modules/@') ? 3 : 2).join('/') : file;
+    const layer = file.startsWith('node_modules/')
+      ? file
+          .split('/')
+          .slice(0, file.startsWith('node_modules/@') ? 3 : 2)
+          .join('/')
+      : file;
     byFile.set(layer, (byFile.get(layer) ?? 0) + us);
   }
   return { self: fmt(self), inclusive: fmt(incl), byFile: fmt(byFile), totalMs: total / 1000 };
@@ -78,7 +83,9 @@ async function main(): Promise<void> {
   const scope = new Scope();
   try {
     const upstream = transport === 'http' ? ['--upstream', (await scope.fixtureHttp()).url] : ['--', process.execPath, FIXTURE];
-    const proxy = await scope.proxy(['--max-sessions', String(concurrency + 1), '--gather-window', '0', ...upstream], { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
+    const proxy = await scope.proxy(['--max-sessions', String(concurrency + 1), '--gather-window', '0', ...upstream], {
+      nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
+    });
     const clients = Array.from({ length: concurrency }, () => new ProxyClient(proxy.url, ALL_CAPS));
     const call = (c: ProxyClient) => async () => {
       const r = await c.tool(tool, { text: 'hello' });
@@ -97,7 +104,9 @@ async function main(): Promise<void> {
   const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
   if (!file) throw new Error(`no .cpuprofile in ${dir}`);
   const h = hottest(JSON.parse(readFileSync(join(dir, file), 'utf8')) as Profile);
-  process.stdout.write(`profile: ${join(dir, file)} (${h.totalMs.toFixed(0)} ms sampled)\n\nself time:\n${h.self.join('\n')}\n\ninclusive time:\n${h.inclusive.join('\n')}\n\nself time by file or package:\n${h.byFile.join('\n')}\n`);
+  process.stdout.write(
+    `profile: ${join(dir, file)} (${h.totalMs.toFixed(0)} ms sampled)\n\nself time:\n${h.self.join('\n')}\n\ninclusive time:\n${h.inclusive.join('\n')}\n\nself time by file or package:\n${h.byFile.join('\n')}\n`,
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -9,7 +9,9 @@ process.on('SIGUSR2', () => {
   gc?.();
   gc?.();
   const m = process.memoryUsage();
-  process.stderr.write(`probe-memory ${JSON.stringify({ n: ++n, gc: Boolean(gc), rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers })}\n`);
+  process.stderr.write(
+    `probe-memory ${JSON.stringify({ n: ++n, gc: Boolean(gc), rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers })}\n`,
+  );
 });
 
 main(process.argv.slice(2), process.env).catch((err) => {

@@ -58,7 +58,7 @@ async function main(): Promise<void> {
     loadAverageAtEnd: os.loadavg().map((x) => Math.round(x * 100) / 100),
     loadAverageAtStart,
   };
-  for (const r of results) for (const t of r.tables) process.stdout.write('\n' + renderText(t));
+  for (const r of results) for (const t of r.tables) process.stdout.write(`\n${renderText(t)}`);
   const dir = `${ROOT}bench/results/`;
   mkdirSync(dir, { recursive: true });
   // A partial run (some cases only) merges into the existing results instead of erasing the others.
@@ -67,7 +67,10 @@ async function main(): Promise<void> {
   for (const r of results) byName.set(r.name, r);
   const all = Object.keys(CASES).flatMap((n) => (byName.has(n) ? [byName.get(n)!] : []));
   const stamp = `${env.date.slice(0, 16).replace('T', ' ')} UTC, Node ${env.node}, ${env.cpus} × ${env.cpuModel}, ${env.memGiB} GiB, load average ${loadAverageAtStart[0]} at start${quick ? ', --quick' : ''}`;
-  writeFileSync(`${dir}latest.json`, JSON.stringify({ env, cases: all.map((r) => ({ name: r.name, data: r.data, tables: r.tables, charts: r.charts })) }, null, 2) + '\n');
+  writeFileSync(
+    `${dir}latest.json`,
+    `${JSON.stringify({ env, cases: all.map((r) => ({ name: r.name, data: r.data, tables: r.tables, charts: r.charts })) }, null, 2)}\n`,
+  );
   const md = [`<!-- written by npm run bench; ${stamp} -->`, `_Measured ${stamp}._`, '', ...all.flatMap((r) => r.tables.map(renderMarkdown))].join('\n');
   writeFileSync(`${dir}latest.md`, md);
   const panels: Panel[] = all.flatMap((r) => r.charts);

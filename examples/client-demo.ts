@@ -44,10 +44,7 @@ export interface DemoOptions {
   roots?: { uri: string; name?: string }[];
 }
 
-const textOf = (result: CallToolResult) =>
-  result.content
-    .map((c) => (c.type === 'text' ? c.text : `[${c.type}]`))
-    .join('\n');
+const textOf = (result: CallToolResult) => result.content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
 
 const indent = (s: string) => s.replace(/^/gm, '    ');
 
@@ -55,7 +52,9 @@ export async function runClientDemo(url: string = DEFAULT_URL, opts: DemoOptions
   const print = opts.print ?? ((line: string) => process.stdout.write(`${line}\n`));
   const roots = opts.roots ?? [{ uri: pathToFileURL(process.cwd()).href, name: 'current directory' }];
   const asked: Record<string, number> = {};
-  const count = (method: string) => void (asked[method] = (asked[method] ?? 0) + 1);
+  const count = (method: string) => {
+    asked[method] = (asked[method] ?? 0) + 1;
+  };
 
   const client = new Client(
     { name: 'mrtr-client-demo', version: '1.0.0' },
@@ -86,9 +85,7 @@ export async function runClientDemo(url: string = DEFAULT_URL, opts: DemoOptions
     const last = request.params.messages.at(-1)?.content;
     const prompt = last && !Array.isArray(last) && last.type === 'text' ? last.text : '(non-text prompt)';
     print(`  ? server wants the model to answer: ${prompt.split('\n')[0]}`);
-    const reply = prompt.startsWith('Summarize')
-      ? 'A legacy server and a modern client got along thanks to a proxy.'
-      : 'Take the funicular up at sunset.';
+    const reply = prompt.startsWith('Summarize') ? 'A legacy server and a modern client got along thanks to a proxy.' : 'Take the funicular up at sunset.';
     print(`    > the "model" says: ${reply}`);
     return { model: 'canned-model-1', role: 'assistant', content: { type: 'text', text: reply } };
   });

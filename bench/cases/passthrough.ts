@@ -112,7 +112,9 @@ async function measure(s: Scenario, opts: BenchOptions, timing: { warmMs: number
       // Rotate the order so no variant always runs first (or right after another).
       const order = VARIANTS.map((_, i) => VARIANTS[(i + r) % VARIANTS.length]!);
       for (const v of order) runs[v].push(await closedLoop(calls[v], timing.runMs));
-      opts.log(`  ${s.transport} c=${s.concurrency} repeat ${r + 1}/${timing.repeats}: ${VARIANTS.map((v) => `${v} p50 ${runs[v].at(-1)!.p50.toFixed(3)}ms`).join(', ')}`);
+      opts.log(
+        `  ${s.transport} c=${s.concurrency} repeat ${r + 1}/${timing.repeats}: ${VARIANTS.map((v) => `${v} p50 ${runs[v].at(-1)!.p50.toFixed(3)}ms`).join(', ')}`,
+      );
     }
     const variants = {} as Record<Variant, VariantResult>;
     for (const v of VARIANTS) {
@@ -162,19 +164,39 @@ export async function passthrough(opts: BenchOptions): Promise<CaseResult> {
     title: 'Pass-through tools/call (echo): latency and throughput, median (min–max) over repeats',
     columns: ['scenario', 'variant', 'p50 ms', 'p99 ms', 'calls/s'],
     rows: results.flatMap((r) => VARIANTS.map((v) => [label(r), v, fmt(r.variants[v].p50, 3), fmt(r.variants[v].p99, 3), fmtInt(r.variants[v].throughput)])),
-    notes: [`${timing.repeats} repeats of ${timing.runMs} ms after ${timing.warmMs} ms warm-up, variants interleaved; closed loop, one request in flight per client.`],
+    notes: [
+      `${timing.repeats} repeats of ${timing.runMs} ms after ${timing.warmMs} ms warm-up, variants interleaved; closed loop, one request in flight per client.`,
+    ],
   };
   const summary: Table = {
     title: 'Pass-through overhead: mrtr-proxy against the minimal forwarder (paired per repeat)',
     columns: ['scenario', 'proxy adds (p50 ms)', 'forwarder adds (p50 ms)', 'added ratio', 'p50 proxy/fwd', 'throughput proxy/fwd'],
-    rows: results.map((r) => [label(r), fmt(r.proxyAddedP50, 3), fmt(r.forwarderAddedP50, 3), fmt(r.addedRatio, 1), fmt(r.proxyOverForwarderP50), fmt(r.proxyOverForwarderThroughput)]),
+    rows: results.map((r) => [
+      label(r),
+      fmt(r.proxyAddedP50, 3),
+      fmt(r.forwarderAddedP50, 3),
+      fmt(r.addedRatio, 1),
+      fmt(r.proxyOverForwarderP50),
+      fmt(r.proxyOverForwarderThroughput),
+    ]),
     notes: ['"adds" = p50 of the variant minus p50 of direct (raw) in the same repeat; "added ratio" = proxy adds / forwarder adds.'],
   };
   const bar = (r: ScenarioResult, key: 'p50' | 'throughput') =>
     VARIANTS.map((v) => ({ label: v, value: r.variants[v][key].median, min: r.variants[v][key].min, max: r.variants[v][key].max }));
   const charts: BarPanel[] = [
-    { kind: 'bars', title: '1. Pass-through tools/call: p50 latency (lower is better)', unit: 'ms', log: true, groups: results.map((r) => ({ label: label(r), bars: bar(r, 'p50') })) },
-    { kind: 'bars', title: '1. Pass-through tools/call: throughput (higher is better)', unit: 'calls/s', groups: results.map((r) => ({ label: label(r), bars: bar(r, 'throughput') })) },
+    {
+      kind: 'bars',
+      title: '1. Pass-through tools/call: p50 latency (lower is better)',
+      unit: 'ms',
+      log: true,
+      groups: results.map((r) => ({ label: label(r), bars: bar(r, 'p50') })),
+    },
+    {
+      kind: 'bars',
+      title: '1. Pass-through tools/call: throughput (higher is better)',
+      unit: 'calls/s',
+      groups: results.map((r) => ({ label: label(r), bars: bar(r, 'throughput') })),
+    },
   ];
   return { name: 'passthrough', tables: [summary, detail], charts, data: { timing, scenarios: results } };
 }

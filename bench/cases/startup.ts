@@ -69,12 +69,29 @@ export async function startup(opts: BenchOptions): Promise<CaseResult> {
       title: 'Start-up: launch to ready and to the first completed tools/call (ms), median (min–max)',
       columns: ['what', 'to ready', 'to first call', 'first call vs baseline'],
       rows: [
-        ['mrtr-proxy, HTTP upstream', fmt(s('mrtr-proxy, HTTP upstream', 'ready'), 0), fmt(s('mrtr-proxy, HTTP upstream', 'first'), 0), `${fmt(ratio('mrtr-proxy, HTTP upstream', 'forwarder, HTTP upstream', 'first'))}× forwarder`],
+        [
+          'mrtr-proxy, HTTP upstream',
+          fmt(s('mrtr-proxy, HTTP upstream', 'ready'), 0),
+          fmt(s('mrtr-proxy, HTTP upstream', 'first'), 0),
+          `${fmt(ratio('mrtr-proxy, HTTP upstream', 'forwarder, HTTP upstream', 'first'))}× forwarder`,
+        ],
         ['forwarder, HTTP upstream (node:http floor)', fmt(s('forwarder, HTTP upstream', 'ready'), 0), fmt(s('forwarder, HTTP upstream', 'first'), 0), ''],
-        ['mrtr-proxy, cold stdio upstream', fmt(s('mrtr-proxy, cold stdio upstream', 'ready'), 0), fmt(s('mrtr-proxy, cold stdio upstream', 'first'), 0), `${fmt(ratio('mrtr-proxy, cold stdio upstream', 'direct v1 SDK client, cold stdio', 'first'))}× direct`],
-        ['direct v1 SDK client, cold stdio (connected = ready)', fmt(s('direct v1 SDK client, cold stdio', 'ready'), 0), fmt(s('direct v1 SDK client, cold stdio', 'first'), 0), ''],
+        [
+          'mrtr-proxy, cold stdio upstream',
+          fmt(s('mrtr-proxy, cold stdio upstream', 'ready'), 0),
+          fmt(s('mrtr-proxy, cold stdio upstream', 'first'), 0),
+          `${fmt(ratio('mrtr-proxy, cold stdio upstream', 'direct v1 SDK client, cold stdio', 'first'))}× direct`,
+        ],
+        [
+          'direct v1 SDK client, cold stdio (connected = ready)',
+          fmt(s('direct v1 SDK client, cold stdio', 'ready'), 0),
+          fmt(s('direct v1 SDK client, cold stdio', 'first'), 0),
+          '',
+        ],
       ],
-      notes: [`${repeats} launches each, interleaved; ready = the proxy's "listening on" log line (it has already initialized one legacy session to describe the server).`],
+      notes: [
+        `${repeats} launches each, interleaved; ready = the proxy's "listening on" log line (it has already initialized one legacy session to describe the server).`,
+      ],
     },
   ];
   const charts = [

@@ -43,7 +43,20 @@ async function ladder(steps: number[], opts: BenchOptions): Promise<{ points: Po
   try {
     const lite = await scope.lite();
     const proxy = await scope.proxy(
-      ['--upstream', lite.url, '--max-sessions', String(steps.at(-1)! + 100), '--spare-sessions', '0', '--gather-window', '0', '--session-wait', '120', '--connect-timeout', '120'],
+      [
+        '--upstream',
+        lite.url,
+        '--max-sessions',
+        String(steps.at(-1)! + 100),
+        '--spare-sessions',
+        '0',
+        '--gather-window',
+        '0',
+        '--session-wait',
+        '120',
+        '--connect-timeout',
+        '120',
+      ],
       { probe: true, nodeArgs: ['--expose-gc'] },
     );
     probes = 0;
@@ -105,7 +118,11 @@ async function stateSizes(): Promise<Array<{ round: number; chars: number; bodyB
       if (r['resultType'] !== 'input_required') throw new Error(`round ${round}: ${JSON.stringify(body)}`);
       out.push({ round, chars: (r['requestState'] as string).length, bodyBytes: Buffer.byteLength(reply.text) });
       const key = Object.keys(r['inputRequests'] as Json)[0]!;
-      ({ reply, body } = await client.call('tools/call', { name: 'ask', arguments: { rounds: 10 } }, { requestState: r['requestState'], inputResponses: { [key]: { action: 'accept', content: { name: `n${round}` } } } }));
+      ({ reply, body } = await client.call(
+        'tools/call',
+        { name: 'ask', arguments: { rounds: 10 } },
+        { requestState: r['requestState'], inputResponses: { [key]: { action: 'accept', content: { name: `n${round}` } } } },
+      ));
     }
     return out;
   } finally {
@@ -122,7 +139,15 @@ export async function waiting(opts: BenchOptions): Promise<CaseResult> {
     ladders.push(await ladder(steps, opts));
   }
   const fit = (key: 'heapUsed' | 'rss' | 'vmRss') =>
-    summarize(ladders.map((l) => linearFit(l.points.filter((p) => p.suspended > 0).map((p) => p.suspended), l.points.filter((p) => p.suspended > 0).map((p) => p[key])).slope));
+    summarize(
+      ladders.map(
+        (l) =>
+          linearFit(
+            l.points.filter((p) => p.suspended > 0).map((p) => p.suspended),
+            l.points.filter((p) => p.suspended > 0).map((p) => p[key]),
+          ).slope,
+      ),
+    );
   const heapPer = fit('heapUsed');
   const rssPer = fit('rss');
   const at = (n: number, key: 'heapUsed' | 'rss') => summarize(ladders.map((l) => l.points.find((p) => p.suspended === n)![key] / 2 ** 20));

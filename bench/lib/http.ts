@@ -31,6 +31,7 @@ export function post(url: URL, body: string, headers: Record<string, string>): P
   });
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: benchmark wire messages are read without validation, for speed.
 export type Json = Record<string, any>;
 
 /** The JSON-RPC response in a JSON or SSE body (the last message that has an id and a result or error). */
@@ -115,7 +116,12 @@ export class LegacyHttpClient {
   async init(caps: Json = {}): Promise<this> {
     const r = await post(
       this.url,
-      JSON.stringify({ jsonrpc: '2.0', id: ++seq, method: 'initialize', params: { protocolVersion: LEGACY_PROTOCOL, capabilities: caps, clientInfo: { name: 'bench', version: '1' } } }),
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: ++seq,
+        method: 'initialize',
+        params: { protocolVersion: LEGACY_PROTOCOL, capabilities: caps, clientInfo: { name: 'bench', version: '1' } },
+      }),
       this.headers(),
     );
     const body = responseOf(r);
@@ -156,7 +162,7 @@ export class RawStdioClient {
   static async start(command: string, args: string[]): Promise<RawStdioClient> {
     const c = new RawStdioClient(command, args);
     await c.request('initialize', { protocolVersion: LEGACY_PROTOCOL, capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
-    c.child.stdin!.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
+    c.child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
     return c;
   }
 
@@ -164,7 +170,7 @@ export class RawStdioClient {
     const id = ++seq;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, (m) => (m['error'] ? reject(new Error(JSON.stringify(m['error']))) : resolve(m['result'] as Json)));
-      this.child.stdin!.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+      this.child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
     });
   }
 

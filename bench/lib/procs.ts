@@ -34,7 +34,12 @@ export class Scope {
         /* best effort */
       }
     }
-    await Promise.all(this.running.splice(0).reverse().map((p) => p.stop('SIGTERM').catch(() => null)));
+    await Promise.all(
+      this.running
+        .splice(0)
+        .reverse()
+        .map((p) => p.stop('SIGTERM').catch(() => null)),
+    );
   }
 
   /** The mrtr-proxy binary; `--port 0` is added. Resolves with its URL. */

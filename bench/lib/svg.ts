@@ -41,7 +41,10 @@ function niceMax(v: number): number {
 
 function legend(labels: string[], x: number, y: number): string {
   return labels
-    .map((l, i) => `<rect x="${x}" y="${y + i * 18}" width="12" height="12" fill="${PALETTE[i % PALETTE.length]}"/><text x="${x + 18}" y="${y + i * 18 + 10}" font-size="12">${esc(l)}</text>`)
+    .map(
+      (l, i) =>
+        `<rect x="${x}" y="${y + i * 18}" width="12" height="12" fill="${PALETTE[i % PALETTE.length]}"/><text x="${x + 18}" y="${y + i * 18 + 10}" font-size="12">${esc(l)}</text>`,
+    )
     .join('');
 }
 
@@ -57,7 +60,7 @@ function bars(p: BarPanel, top: number): string {
     const positive = all.filter((v) => v > 0);
     const lo = 10 ** Math.floor(Math.log10(Math.min(...positive)));
     const hi = 10 ** Math.ceil(Math.log10(Math.max(...positive)));
-    scale = (v) => (Math.log10(Math.max(v, lo)) - Math.log10(lo)) / (Math.log10(hi) - Math.log10(lo)) * plotH;
+    scale = (v) => ((Math.log10(Math.max(v, lo)) - Math.log10(lo)) / (Math.log10(hi) - Math.log10(lo))) * plotH;
     for (let t = lo; t <= hi * 1.001; t *= 10) ticks.push(t);
   } else {
     const max = niceMax(Math.max(...all));
@@ -112,10 +115,18 @@ function lines(p: LinePanel, top: number): string {
   p.series.forEach((s, i) => {
     const color = PALETTE[i % PALETTE.length];
     out += `<polyline fill="none" stroke="${color}" stroke-width="2" points="${s.points.map((q) => `${sx(q.x).toFixed(1)},${sy(q.y).toFixed(1)}`).join(' ')}"/>`;
-    for (const q of s.points) out += `<circle cx="${sx(q.x)}" cy="${sy(q.y)}" r="3" fill="${color}"><title>${esc(`${s.label}: ${q.x} → ${num(q.y)} ${p.unit}`)}</title></circle>`;
+    for (const q of s.points)
+      out += `<circle cx="${sx(q.x)}" cy="${sy(q.y)}" r="3" fill="${color}"><title>${esc(`${s.label}: ${q.x} → ${num(q.y)} ${p.unit}`)}</title></circle>`;
   });
   out += `<line x1="${M.left}" x2="${M.left + plotW}" y1="${y0}" y2="${y0}" stroke="#333"/>`;
-  return out + legend(p.series.map((s) => s.label), W - M.right + 14, top + M.top);
+  return (
+    out +
+    legend(
+      p.series.map((s) => s.label),
+      W - M.right + 14,
+      top + M.top,
+    )
+  );
 }
 
 export function renderSvg(title: string, subtitle: string, panels: Panel[]): string {

@@ -12,7 +12,7 @@ export function renderText(t: Table): string {
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   const out = [t.title, line(t.columns), widths.map((w) => '-'.repeat(w)).join('  '), ...t.rows.map(line)];
   for (const n of t.notes ?? []) out.push(`  ${n}`);
-  return out.join('\n') + '\n';
+  return `${out.join('\n')}\n`;
 }
 
 export function renderMarkdown(t: Table): string {
@@ -20,5 +20,5 @@ export function renderMarkdown(t: Table): string {
   const out = [`### ${t.title}`, '', `| ${t.columns.map(esc).join(' | ')} |`, `| ${t.columns.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`];
   for (const r of t.rows) out.push(`| ${r.map(esc).join(' | ')} |`);
   if (t.notes?.length) out.push('', ...t.notes.map((n) => `- ${n}`));
-  return out.join('\n') + '\n';
+  return `${out.join('\n')}\n`;
 }

@@ -172,7 +172,10 @@ export class Bridge {
         return await this.ask(interaction, front, stop.pending);
       case 'timeout':
         this.finish(interaction, 'cancelled', 'the proxy call timeout fired');
-        throw new ProxyError('timeout', `the legacy server did not answer within ${this.limits.callTimeoutMs / 1000}s (--call-timeout); the call was cancelled`);
+        throw new ProxyError(
+          'timeout',
+          `the legacy server did not answer within ${this.limits.callTimeoutMs / 1000}s (--call-timeout); the call was cancelled`,
+        );
       case 'aborted':
         this.finish(interaction, 'cancelled', 'the client cancelled the request');
         throw new ProxyError('upstream_failed', 'the request was cancelled by the client');
@@ -185,11 +188,19 @@ export class Bridge {
       const required = missingCapabilities(p.method, p.request.params, front.capabilities);
       if (!required) continue;
       const names = describeCapabilities(required);
-      interaction.refuse(p.key, p.method === 'elicitation/create' ? JSONRPC.INVALID_PARAMS : JSONRPC.METHOD_NOT_FOUND, `the client did not declare the ${names} capability`);
+      interaction.refuse(
+        p.key,
+        p.method === 'elicitation/create' ? JSONRPC.INVALID_PARAMS : JSONRPC.METHOD_NOT_FOUND,
+        `the client did not declare the ${names} capability`,
+      );
       this.finish(interaction, 'cancelled', `undeclared capability ${names}`);
-      throw new ProxyError('capability_missing', `the legacy server asked for ${p.method}, which needs the ${names} client capability this request did not declare`, {
-        requiredCapabilities: required,
-      });
+      throw new ProxyError(
+        'capability_missing',
+        `the legacy server asked for ${p.method}, which needs the ${names} client capability this request did not declare`,
+        {
+          requiredCapabilities: required,
+        },
+      );
     }
     const round = interaction.nextRound();
     const expiresAt = this.clock.now() + this.limits.interactionTtlMs;

@@ -97,13 +97,10 @@ export class Interaction implements SessionHolder {
     lease.session.holder = this;
     const abort = new AbortController();
     this.callAbort = abort;
-    lease.session
-      .request(this.call.method, this.call.params, { signal: abort.signal, onprogress: (p) => this.onProgress(p) })
-      .then(
-        (result) => this.settle({ kind: 'complete', result }),
-        (error: unknown) =>
-          this.settle(lease.session.closed ? { kind: 'error', error, lost: lease.session.closeReason } : { kind: 'error', error }),
-      );
+    lease.session.request(this.call.method, this.call.params, { signal: abort.signal, onprogress: (p) => this.onProgress(p) }).then(
+      (result) => this.settle({ kind: 'complete', result }),
+      (error: unknown) => this.settle(lease.session.closed ? { kind: 'error', error, lost: lease.session.closeReason } : { kind: 'error', error }),
+    );
   }
 
   /** Waits for the next thing the bridge must act on. */
@@ -179,7 +176,8 @@ export class Interaction implements SessionHolder {
   end(reason: string): void {
     for (const p of this.unanswered()) {
       if (p.method === 'elicitation/create') this.answer(p.key, { action: 'cancel' });
-      else this.refuse(p.key, p.method === 'sampling/createMessage' ? LEGACY.SAMPLING_REJECTED : JSONRPC.INTERNAL_ERROR, `the client did not answer: ${reason}`);
+      else
+        this.refuse(p.key, p.method === 'sampling/createMessage' ? LEGACY.SAMPLING_REJECTED : JSONRPC.INTERNAL_ERROR, `the client did not answer: ${reason}`);
     }
     if (!this.outcome) this.callAbort?.abort(reason);
     this.detach((lease) => lease.discard(reason));

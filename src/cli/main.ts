@@ -16,7 +16,7 @@ import { HELP } from './help.js';
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
 export async function main(argv: readonly string[], env: Record<string, string | undefined>): Promise<void> {
-  let parsed;
+  let parsed: ReturnType<typeof resolveCli>;
   try {
     parsed = resolveCli(argv, env);
   } catch (err) {
@@ -41,7 +41,13 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
   if (config.stateKey.generated) {
     log.warn('no --state-key or MRTR_STATE_KEY: generated a key for this process; retries must come back to this process');
   }
-  const app = new ProxyApp({ sealer: createSealer(config.stateKey.bytes, systemClock.now), instance, legacyClients: config.legacyClients, log, clock: systemClock });
+  const app = new ProxyApp({
+    sealer: createSealer(config.stateKey.bytes, systemClock.now),
+    instance,
+    legacyClients: config.legacyClients,
+    log,
+    clock: systemClock,
+  });
   const { started } = await app.start(config);
   const closeRoutes = () => app.close();
   if (started === 0) {

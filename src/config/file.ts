@@ -22,7 +22,14 @@ const root = z.strictObject({ uri: z.string().startsWith('file://', 'must be a f
 const upstreamSchema = z
   .strictObject({
     era: z.enum(['legacy', 'modern', 'auto']).optional(),
-    stdio: z.strictObject({ command: z.string().min(1), args: z.array(z.string()).optional(), env: z.record(z.string(), z.string()).optional(), cwd: z.string().optional() }).optional(),
+    stdio: z
+      .strictObject({
+        command: z.string().min(1),
+        args: z.array(z.string()).optional(),
+        env: z.record(z.string(), z.string()).optional(),
+        cwd: z.string().optional(),
+      })
+      .optional(),
     http: z.strictObject({ url: httpUrl }).optional(),
     sse: z.strictObject({ url: httpUrl }).optional(),
     websocket: z.strictObject({ url: wsUrl }).optional(),
@@ -32,9 +39,14 @@ const upstreamSchema = z
   })
   .superRefine((u, ctx) => {
     const kinds = (['stdio', 'http', 'sse', 'websocket'] as const).filter((k) => u[k] !== undefined);
-    if (kinds.length !== 1) ctx.addIssue({ code: 'custom', message: `needs exactly one transport (stdio, http, sse or websocket), got ${kinds.length ? kinds.join(' and ') : 'none'}` });
+    if (kinds.length !== 1)
+      ctx.addIssue({
+        code: 'custom',
+        message: `needs exactly one transport (stdio, http, sse or websocket), got ${kinds.length ? kinds.join(' and ') : 'none'}`,
+      });
     if (u.stdio && u.headers) ctx.addIssue({ code: 'custom', path: ['headers'], message: 'only applies to network transports' });
-    if (u.era === 'modern' && (u.sse || u.websocket)) ctx.addIssue({ code: 'custom', path: ['era'], message: 'sse and websocket exist only in legacy revisions; modern upstreams use http or stdio' });
+    if (u.era === 'modern' && (u.sse || u.websocket))
+      ctx.addIssue({ code: 'custom', path: ['era'], message: 'sse and websocket exist only in legacy revisions; modern upstreams use http or stdio' });
   });
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
@@ -50,7 +62,8 @@ const fileSchema = z
   })
   .superRefine((f, ctx) => {
     if (Object.keys(f.upstreams).length === 0) ctx.addIssue({ code: 'custom', path: ['upstreams'], message: 'names no upstream' });
-    if (f.default !== undefined && !(f.default in f.upstreams)) ctx.addIssue({ code: 'custom', path: ['default'], message: `'${f.default}' is not one of the upstreams` });
+    if (f.default !== undefined && !(f.default in f.upstreams))
+      ctx.addIssue({ code: 'custom', path: ['default'], message: `'${f.default}' is not one of the upstreams` });
   });
 
 export type FileShape = z.infer<typeof fileSchema>;

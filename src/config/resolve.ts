@@ -59,7 +59,9 @@ function resolveConfig(v: Values, command: readonly string[], env: Record<string
   if (v.stdio && (v.host !== undefined || v.port !== undefined)) throw new ConfigError('--stdio serves on stdin/stdout: --host and --port do not apply');
   const file = v.config === undefined ? undefined : loadConfigFile(v.config, env);
   const flagTarget = upstreamTarget(v.upstream, command, file !== undefined);
-  const upstreams = file ? overrideUpstreams(file, v, flagTarget) : [{ name: 'default', era: 'legacy' as const, target: flagTarget!, roots: (v.root ?? []).map(rootFromFlag), ...flagLimits(v, limits({})) }];
+  const upstreams = file
+    ? overrideUpstreams(file, v, flagTarget)
+    : [{ name: 'default', era: 'legacy' as const, target: flagTarget!, roots: (v.root ?? []).map(rootFromFlag), ...flagLimits(v, limits({})) }];
   const defaultUpstream = file ? file.defaultUpstream : 'default';
   if (v.stdio && defaultUpstream === undefined) throw new ConfigError('--stdio serves one upstream: name it with `default:` in the configuration file');
   const keyEnv = file?.stateKeyEnv ?? 'MRTR_STATE_KEY';

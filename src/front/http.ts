@@ -21,7 +21,10 @@ export async function startHttpListener(host: string, port: number, table: Route
   const app = express();
   app.disable('x-powered-by');
   if (isLoopback(host)) app.use(localhostHostValidation(), localhostOriginValidation());
-  else log.warn(`listening on ${host} without Host/Origin validation (DNS rebinding protection) or client authentication; put an authenticating reverse proxy in front`);
+  else
+    log.warn(
+      `listening on ${host} without Host/Origin validation (DNS rebinding protection) or client authentication; put an authenticating reverse proxy in front`,
+    );
 
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/readyz', async (_req, res) => {
@@ -33,7 +36,9 @@ export async function startHttpListener(host: string, port: number, table: Route
 
   const raw = express.raw({ type: () => true, limit: MAX_BODY });
   app.all(MCP_PATH, raw, bodyErrors, (req: Request, res: Response) => serve(table.default, 'the default upstream', req, res, log));
-  app.all('/servers/:name/mcp', raw, bodyErrors, (req: Request, res: Response) => serve(table.get(String(req.params['name'])), `upstream '${String(req.params['name'])}'`, req, res, log));
+  app.all('/servers/:name/mcp', raw, bodyErrors, (req: Request, res: Response) =>
+    serve(table.get(String(req.params['name'])), `upstream '${String(req.params['name'])}'`, req, res, log),
+  );
 
   const server: HttpServer = await new Promise((resolve, reject) => {
     // Express 5 also calls the listen callback with the error (EADDRINUSE, EACCES, ...).

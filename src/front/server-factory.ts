@@ -60,7 +60,10 @@ export function createFrontServer(info: UpstreamInfo, deps: FrontDeps): McpServe
   const mcp = new RelayMcpServer(info, (tool) => deps.upstream.toolSchemas.get(tool));
   const server = mcp.server;
   server.registerCapabilities(capabilities);
-  const handle = server.setRequestHandler.bind(server) as (method: string, h: (req: { params?: JsonObject }, ctx: ServerContext) => Promise<JsonObject>) => void;
+  const handle = server.setRequestHandler.bind(server) as (
+    method: string,
+    h: (req: { params?: JsonObject }, ctx: ServerContext) => Promise<JsonObject>,
+  ) => void;
 
   for (const [capability, methods] of Object.entries(PASSTHROUGH)) {
     if (!(capability in capabilities)) continue;

@@ -10,9 +10,7 @@ export interface AskedInput {
   method: InputMethod;
 }
 
-export type Partition =
-  | { ok: true; answers: Map<string, Record<string, unknown>>; missing: string[] }
-  | { ok: false; message: string; key?: string };
+export type Partition = { ok: true; answers: Map<string, Record<string, unknown>>; missing: string[] } | { ok: false; message: string; key?: string };
 
 const SCHEMAS = {
   'elicitation/create': ElicitResultSchema,
@@ -48,7 +46,7 @@ export function partitionAnswers(asked: readonly AskedInput[], responses: unknow
     const parsed = SCHEMAS[method].safeParse(given[key]);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      const where = issue && issue.path.length ? ` at '${issue.path.join('.')}'` : '';
+      const where = issue?.path.length ? ` at '${issue.path.join('.')}'` : '';
       return { ok: false, key, message: `inputResponses['${key}'] is not a valid ${RESULT_NAMES[method]}${where}: ${issue?.message ?? 'invalid'}` };
     }
     answers.set(key, given[key] as Record<string, unknown>);
@@ -60,7 +58,11 @@ export function partitionAnswers(asked: readonly AskedInput[], responses: unknow
  * Shapes an answer for the legacy server's negotiated revision. Before 2025-11-25 a sampling result
  * carries exactly one content block and no tool use. Returns an error message when it cannot.
  */
-export function adaptAnswer(method: InputMethod, answer: Record<string, unknown>, legacyVersion: string): { ok: true; result: Record<string, unknown> } | { ok: false; message: string } {
+export function adaptAnswer(
+  method: InputMethod,
+  answer: Record<string, unknown>,
+  legacyVersion: string,
+): { ok: true; result: Record<string, unknown> } | { ok: false; message: string } {
   if (method !== 'sampling/createMessage' || legacyVersion >= '2025-11-25') return { ok: true, result: answer };
   const content = answer['content'];
   if (Array.isArray(content) && content.length !== 1) {

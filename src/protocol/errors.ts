@@ -36,7 +36,11 @@ export const LEGACY = {
 } as const;
 
 /** The 2026-07-28 errors that prove the peer is a modern server (era probing). */
-export const MODERN_ONLY_CODES: ReadonlySet<number> = new Set([JSONRPC.HEADER_MISMATCH, JSONRPC.MISSING_CLIENT_CAPABILITY, JSONRPC.UNSUPPORTED_PROTOCOL_VERSION]);
+export const MODERN_ONLY_CODES: ReadonlySet<number> = new Set([
+  JSONRPC.HEADER_MISMATCH,
+  JSONRPC.MISSING_CLIENT_CAPABILITY,
+  JSONRPC.UNSUPPORTED_PROTOCOL_VERSION,
+]);
 
 export type ProxyErrorCode =
   | 'state_invalid' // requestState failed to open or does not belong to this request

@@ -5,9 +5,7 @@
 // prefixes messages with "MCP error N: ", which is its wrapping, not the server's message.
 import { JSONRPC, LEGACY, type WireError } from './errors.js';
 
-export type TranslatedError =
-  | { kind: 'error'; error: WireError }
-  | { kind: 'url_required'; message: string; elicitations: Record<string, unknown>[] };
+export type TranslatedError = { kind: 'error'; error: WireError } | { kind: 'url_required'; message: string; elicitations: Record<string, unknown>[] };
 
 export function stripSdkPrefix(message: string): string {
   // v1 servers put the prefix on the wire too, so the client's copy can carry it twice.
@@ -23,7 +21,10 @@ export function translateLegacyError(code: number, rawMessage: string, data: unk
   }
   if (code >= LEGACY.RESERVED_LOW && code <= LEGACY.RESERVED_HIGH) {
     // Keep what the legacy server said, but under a code 2026-07-28 allows.
-    return { kind: 'error', error: { code: JSONRPC.INTERNAL_ERROR, message, data: { upstreamCode: code, ...(data === undefined ? {} : { upstreamData: data }) } } };
+    return {
+      kind: 'error',
+      error: { code: JSONRPC.INTERNAL_ERROR, message, data: { upstreamCode: code, ...(data === undefined ? {} : { upstreamData: data }) } },
+    };
   }
   return { kind: 'error', error: withData(code, message, data) };
 }
@@ -36,8 +37,5 @@ function urlElicitations(data: unknown): Record<string, unknown>[] {
   if (typeof data !== 'object' || data === null) return [];
   const list = (data as Record<string, unknown>)['elicitations'];
   if (!Array.isArray(list)) return [];
-  return list.filter(
-    (e): e is Record<string, unknown> =>
-      typeof e === 'object' && e !== null && typeof (e as Record<string, unknown>)['url'] === 'string',
-  );
+  return list.filter((e): e is Record<string, unknown> => typeof e === 'object' && e !== null && typeof (e as Record<string, unknown>)['url'] === 'string');
 }

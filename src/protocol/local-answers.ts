@@ -13,7 +13,9 @@ export function answerLocally(method: string, roots: readonly Root[]): LocalAnsw
     case 'elicitation/create':
       return { result: { action: 'cancel' } };
     case 'sampling/createMessage':
-      return { error: { code: LEGACY.SAMPLING_REJECTED, message: 'sampling is only available during an interactive call (tools/call, prompts/get, resources/read)' } };
+      return {
+        error: { code: LEGACY.SAMPLING_REJECTED, message: 'sampling is only available during an interactive call (tools/call, prompts/get, resources/read)' },
+      };
     default:
       return { error: { code: JSONRPC.METHOD_NOT_FOUND, message: `mrtr-proxy does not answer ${method}` } };
   }

@@ -48,7 +48,10 @@ export class LegacyClientSessions {
       if (a.open > 0 || now - a.lastSeen < this.idleTtlMs) continue;
       this.log.info('legacy client session idle: closing it', { session: sid });
       this.activity.delete(sid);
-      void this.sessions.get(sid)?.close().catch(() => {});
+      void this.sessions
+        .get(sid)
+        ?.close()
+        .catch(() => {});
     }
   }
 
@@ -106,7 +109,8 @@ export class LegacyClientSessions {
       (m, related) => transport.send(m as JSONRPCMessage, related === undefined ? undefined : { relatedRequestId: related }),
       this.log,
     );
-    transport.onmessage = (m) => void pump.fromClient(m as never).catch((err: Error) => this.log.warn('legacy path: upstream send failed', { error: err.message }));
+    transport.onmessage = (m) =>
+      void pump.fromClient(m as never).catch((err: Error) => this.log.warn('legacy path: upstream send failed', { error: err.message }));
     transport.onclose = () => {
       if (transport.sessionId) {
         this.sessions.delete(transport.sessionId);

@@ -84,4 +84,3 @@ export class ModernHttpRoute implements Route {
 
   async close(): Promise<void> {}
 }
-

@@ -54,7 +54,10 @@ export class ModernStdioRoute implements Route {
 
   async handle(req: Request, res: Response, raw: Buffer | undefined): Promise<void> {
     if (req.method !== 'POST') {
-      res.status(405).set('allow', 'POST').json(errorBody(null, JSONRPC.INVALID_REQUEST, 'Method not allowed.'));
+      res
+        .status(405)
+        .set('allow', 'POST')
+        .json(errorBody(null, JSONRPC.INVALID_REQUEST, 'Method not allowed.'));
       return;
     }
     if (!isJsonContentType(req.header('content-type') ?? '')) {
@@ -85,7 +88,12 @@ export class ModernStdioRoute implements Route {
       return;
     }
     if (verdict.kind === 'legacy') {
-      res.status(400).json(errorBody(body.id, JSONRPC.UNSUPPORTED_PROTOCOL_VERSION, 'Unsupported protocol version', { supported: ['2026-07-28'], requested: String(req.header('mcp-protocol-version') ?? 'none') }));
+      res.status(400).json(
+        errorBody(body.id, JSONRPC.UNSUPPORTED_PROTOCOL_VERSION, 'Unsupported protocol version', {
+          supported: ['2026-07-28'],
+          requested: String(req.header('mcp-protocol-version') ?? 'none'),
+        }),
+      );
       return;
     }
     let child: StdioClientTransport;
@@ -111,7 +119,10 @@ export class ModernStdioRoute implements Route {
     this.pending.set(upId, pending);
     res.once('close', () => {
       // 2026-07-28: a closed response stream is a cancellation; on stdio that is a notification.
-      if (this.pending.delete(upId)) void child.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: upId, reason: 'the client closed the stream' } } as never).catch(() => {});
+      if (this.pending.delete(upId))
+        void child
+          .send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: upId, reason: 'the client closed the stream' } } as never)
+          .catch(() => {});
     });
     await child.send({ ...body, id: upId, ...(params ? { params } : {}) } as never);
   }
@@ -168,9 +179,7 @@ export class ModernStdioRoute implements Route {
         clearTimeout(timer);
         resolve();
       });
-      child
-        .send({ ...DISCOVER, id: upId } as never)
-        .catch(reject);
+      child.send({ ...DISCOVER, id: upId } as never).catch(reject);
     });
   }
   private fromServer(m: Message): void {
@@ -224,7 +233,10 @@ export class ModernStdioRoute implements Route {
       return;
     }
     const body = JSON.stringify(m);
-    p.res.status(statusFor(body) ?? 200).type('application/json').end(body);
+    p.res
+      .status(statusFor(body) ?? 200)
+      .type('application/json')
+      .end(body);
   }
 
   private onChildExit(child: StdioClientTransport): void {

@@ -1,9 +1,7 @@
 // The one clock and scheduler of the process. Everything that reads the time or waits for it takes
 // a Clock, so tests can run the bridge, the pool and the sweepers on a simulated clock.
 
-export interface Cancel {
-  (): void;
-}
+export type Cancel = () => void;
 
 export interface Clock {
   /** Milliseconds since the epoch. */

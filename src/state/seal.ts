@@ -18,14 +18,7 @@ export interface StateClaims {
   fp: string;
 }
 
-export type StateFailure =
-  | 'malformed'
-  | 'unauthentic'
-  | 'expired'
-  | 'version'
-  | 'foreign_instance'
-  | 'wrong_request'
-  | 'wrong_principal';
+export type StateFailure = 'malformed' | 'unauthentic' | 'expired' | 'version' | 'foreign_instance' | 'wrong_request' | 'wrong_principal';
 
 const MESSAGES: Record<StateFailure, string> = {
   malformed: 'requestState is malformed',

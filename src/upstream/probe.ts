@@ -27,7 +27,13 @@ export const DISCOVER = {
   jsonrpc: '2.0',
   id: 'mrtr-proxy-probe',
   method: 'server/discover',
-  params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { ...CLIENT_INFO } } },
+  params: {
+    _meta: {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+      'io.modelcontextprotocol/clientInfo': { ...CLIENT_INFO },
+    },
+  },
 };
 
 function isModernReply(m: { result?: unknown; error?: { code?: number } } | undefined): boolean {
@@ -62,7 +68,10 @@ export async function discover(url: URL, headers: Record<string, string>, timeou
 function parseResponse(text: string, type: string): { result?: unknown; error?: { code?: number } } | undefined {
   try {
     if (!type.includes('text/event-stream')) return JSON.parse(text);
-    const data = text.split(/\r?\n/).filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim());
+    const data = text
+      .split(/\r?\n/)
+      .filter((l) => l.startsWith('data:'))
+      .map((l) => l.slice(5).trim());
     for (const d of data.reverse()) {
       const m = JSON.parse(d) as { result?: unknown; error?: { code?: number } };
       if ('result' in m || 'error' in m) return m;

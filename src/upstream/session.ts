@@ -72,7 +72,9 @@ export class LegacySession {
     this.client.setNotificationHandler(CancelledNotificationSchema, (n) => {
       const id = n.params.requestId;
       if (id === undefined) return;
-      sdkHandlerControllers(this.client).get(id)?.abort(n.params.reason ?? 'withdrawn by the legacy server');
+      sdkHandlerControllers(this.client)
+        .get(id)
+        ?.abort(n.params.reason ?? 'withdrawn by the legacy server');
     });
     this.client.onclose = () => this.onClose();
     this.client.onerror = (err) => this.onTransportError(err);
@@ -84,13 +86,7 @@ export class LegacySession {
     };
   }
 
-  static async connect(
-    transport: Transport,
-    capabilities: LegacyCapabilities,
-    hooks: SessionHooks,
-    log: Logger,
-    timeoutMs: number,
-  ): Promise<LegacySession> {
+  static async connect(transport: Transport, capabilities: LegacyCapabilities, hooks: SessionHooks, log: Logger, timeoutMs: number): Promise<LegacySession> {
     const session = new LegacySession(transport, capabilities, hooks, log);
     try {
       await session.client.connect(transport, { timeout: timeoutMs });

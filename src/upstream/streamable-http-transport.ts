@@ -78,7 +78,9 @@ export class StreamableHttpTransport implements Transport {
     if (this.closed) throw new Error('the transport to the legacy server is closed');
     if (options?.resumptionToken) {
       const replayId = isRequest(message) ? message.id : undefined;
-      this.openStream({ lastEventId: options.resumptionToken, onresumptiontoken: options.onresumptiontoken, replayId }).catch((err: Error) => this.onerror?.(err));
+      this.openStream({ lastEventId: options.resumptionToken, onresumptiontoken: options.onresumptiontoken, replayId }).catch((err: Error) =>
+        this.onerror?.(err),
+      );
       return;
     }
     this.forgetCancelled(message);
@@ -96,7 +98,8 @@ export class StreamableHttpTransport implements Transport {
     const response = await this.http.send(this.url, 'DELETE', this.baseHeaders());
     response.resume();
     const status = response.statusCode ?? 0;
-    if ((status < 200 || status >= 300) && status !== 405) throw new StreamableHttpError(status, `Failed to terminate session: ${response.statusMessage ?? ''}`);
+    if ((status < 200 || status >= 300) && status !== 405)
+      throw new StreamableHttpError(status, `Failed to terminate session: ${response.statusMessage ?? ''}`);
     this.sessionId = undefined;
   }
 
@@ -122,7 +125,8 @@ export class StreamableHttpTransport implements Transport {
     }
     if (status === 202) {
       response.resume();
-      if (!Array.isArray(message) && 'method' in message && message.method === 'notifications/initialized') this.openStream({}).catch((err: Error) => this.onerror?.(err));
+      if (!Array.isArray(message) && 'method' in message && message.method === 'notifications/initialized')
+        this.openStream({}).catch((err: Error) => this.onerror?.(err));
       return;
     }
     const owed = new Set((Array.isArray(message) ? message : [message]).filter(isRequest).map((m) => m.id));

@@ -144,7 +144,10 @@ export class Upstream {
     this.control = control;
     this.described = session.info;
     this.toolSchemas.invalidate();
-    void old.control?.then((s) => s.close('reconfigured'), () => {});
+    void old.control?.then(
+      (s) => s.close('reconfigured'),
+      () => {},
+    );
     this.track(this.retire(old.pool, old.config.interactionTtlMs + old.config.callTimeoutMs));
     // The server behind the name may have changed: listen subscribers should list again.
     for (const method of LIST_CHANGED) for (const l of this.listeners) l(method, undefined);
@@ -154,7 +157,14 @@ export class Upstream {
     this.stopSweeper();
     const control = this.control;
     this.control = undefined;
-    await Promise.all([this.pool.close(), control?.then((s) => s.close('proxy shutting down'), () => {}), ...this.retiring]);
+    await Promise.all([
+      this.pool.close(),
+      control?.then(
+        (s) => s.close('proxy shutting down'),
+        () => {},
+      ),
+      ...this.retiring,
+    ]);
   }
 
   /** A fresh, unstarted transport to the legacy server (for the transparent legacy path). */

@@ -66,7 +66,11 @@ export function defineContract(upstream: UpstreamKind, front: FrontKind): void {
 
     it('lists the legacy tools with their input schemas', async () => {
       const tools = (await live.client.listTools()).tools;
-      for (const t of ['echo', 'ask-name', 'ask-twice', 'summarize', 'list-roots', 'slow']) assert.ok(tools.some((x) => x.name === t), t);
+      for (const t of ['echo', 'ask-name', 'ask-twice', 'summarize', 'list-roots', 'slow'])
+        assert.ok(
+          tools.some((x) => x.name === t),
+          t,
+        );
       const echo = tools.find((t) => t.name === 'echo')!;
       assert.deepEqual(echo.inputSchema.required, ['text']);
     });
@@ -96,21 +100,32 @@ export function defineContract(upstream: UpstreamKind, front: FrontKind): void {
       assert.equal((plain.contents[0] as { text: string }).text, 'static text');
     });
 
-    it('relays progress under the client\'s token, before the result', async () => {
+    it("relays progress under the client's token, before the result", async () => {
       // Checked on the wire: the official client drops progress it dispatches after the response
       // (modelcontextprotocol/typescript-sdk#2580), which happens when both arrive in one stdio chunk.
-      const x = await exchange(live.setup.wire, 'tools/call', () => live.client.callTool({ name: 'progress', arguments: { steps: 3 } }, { onprogress: () => {} }));
+      const x = await exchange(live.setup.wire, 'tools/call', () =>
+        live.client.callTool({ name: 'progress', arguments: { steps: 3 } }, { onprogress: () => {} }),
+      );
       const token = x.request.params?._meta?.['progressToken'];
       assert.notEqual(token, undefined);
       const mine = x.replies.filter((m) => m.method === 'notifications/progress' && m.params?.['progressToken'] === token);
-      assert.deepEqual(mine.map((m) => [m.params!['progress'], m.params!['total']]), [[1, 3], [2, 3], [3, 3]]);
+      assert.deepEqual(
+        mine.map((m) => [m.params!['progress'], m.params!['total']]),
+        [
+          [1, 3],
+          [2, 3],
+          [3, 3],
+        ],
+      );
       assert.equal(textOf(x.response.result), 'did 3 steps');
     });
 
     it('relays log messages only at the level the request asks for', async () => {
       const logged = async (level?: string) => {
         const meta = level ? { _meta: { 'io.modelcontextprotocol/logLevel': level } } : {};
-        const x = await exchange(live.setup.wire, 'tools/call', () => live.client.callTool({ name: 'log', arguments: { level: 'info', message: 'hello' }, ...meta }));
+        const x = await exchange(live.setup.wire, 'tools/call', () =>
+          live.client.callTool({ name: 'log', arguments: { level: 'info', message: 'hello' }, ...meta }),
+        );
         return x.replies.filter((m) => m.method === 'notifications/message').map((m) => m.params!['data']);
       };
       assert.deepEqual(await logged(), []);
@@ -118,7 +133,7 @@ export function defineContract(upstream: UpstreamKind, front: FrontKind): void {
       assert.deepEqual(await logged('error'), []);
     });
 
-    it('passes vendor _meta upstream, but not the 2026-07-28 envelope or the client\'s progress token', async () => {
+    it("passes vendor _meta upstream, but not the 2026-07-28 envelope or the client's progress token", async () => {
       const traceparent = '00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01';
       const x = await exchange(live.setup.wire, 'tools/call', () =>
         live.client.callTool({ name: 'meta', arguments: {}, _meta: { 'com.example/tenant': 't1', traceparent } }, { onprogress: () => {} }),
@@ -128,8 +143,11 @@ export function defineContract(upstream: UpstreamKind, front: FrontKind): void {
       const seen = JSON.parse(textOf(x.response.result)) as Record<string, unknown>;
       assert.equal(seen['com.example/tenant'], 't1');
       assert.equal(seen['traceparent'], traceparent);
-      assert.deepEqual(Object.keys(seen).filter((k) => k.startsWith('io.modelcontextprotocol/')), []);
-      assert.notEqual(seen['progressToken'], sent['progressToken'], 'upstream progress uses a token of the proxy\'s own');
+      assert.deepEqual(
+        Object.keys(seen).filter((k) => k.startsWith('io.modelcontextprotocol/')),
+        [],
+      );
+      assert.notEqual(seen['progressToken'], sent['progressToken'], "upstream progress uses a token of the proxy's own");
     });
 
     it('keeps results intact: structuredContent, vendor _meta, unknown keys', async () => {

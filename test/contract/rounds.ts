@@ -104,6 +104,9 @@ export function defineRoundContract(live: Live): void {
       }),
     );
     const byCall = done.sort((a, b) => a[0] - b[0]).map(([, t]) => t);
-    assert.deepEqual(byCall, people.map(([g, n]) => `${g}, ${n}!`));
+    assert.deepEqual(
+      byCall,
+      people.map(([g, n]) => `${g}, ${n}!`),
+    );
   });
 }

@@ -3,12 +3,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { textOf } from '../support/client.js';
-import { startHttpFixture, startProxy, type Proxy, type Running } from '../support/processes.js';
+import { startHttpFixture, startProxy, type ProxyProcess, type Running } from '../support/processes.js';
 import { inputRequired, listen, rpc } from '../support/rpc.js';
 
 describe('bridge over a Streamable HTTP legacy server', () => {
   let upstream: Running & { url: string };
-  let proxy: Proxy;
+  let proxy: ProxyProcess;
   before(async () => {
     upstream = await startHttpFixture();
     proxy = await startProxy(['--upstream', upstream.url]);
@@ -18,8 +18,13 @@ describe('bridge over a Streamable HTTP legacy server', () => {
     await upstream?.stop();
   });
 
-  it('never passes the client\'s credentials or headers upstream', async () => {
-    const r = await rpc(proxy.url, 'tools/call', { name: 'headers', arguments: {} }, { headers: { authorization: 'Bearer client-secret', cookie: 'sid=1', 'x-custom': 'y' } });
+  it("never passes the client's credentials or headers upstream", async () => {
+    const r = await rpc(
+      proxy.url,
+      'tools/call',
+      { name: 'headers', arguments: {} },
+      { headers: { authorization: 'Bearer client-secret', cookie: 'sid=1', 'x-custom': 'y' } },
+    );
     const seen = JSON.parse(textOf(r.body.result)) as Record<string, string>;
     assert.equal(seen['authorization'], undefined);
     assert.equal(seen['cookie'], undefined);
@@ -36,7 +41,7 @@ describe('bridge over a Streamable HTTP legacy server', () => {
       await rpc(proxy.url, 'tools/call', { name: 'touch', arguments: { uri: 'fixture://static' } });
       const updated = await stream.next((m) => m['method'] === 'notifications/resources/updated');
       assert.equal((updated['params'] as Record<string, unknown>)['uri'], 'fixture://static');
-      assert.equal(((updated['params'] as Record<string, Record<string, unknown>>)['_meta'])!['io.modelcontextprotocol/subscriptionId'], 'listen-1');
+      assert.equal((updated['params'] as Record<string, Record<string, unknown>>)['_meta']!['io.modelcontextprotocol/subscriptionId'], 'listen-1');
       await rpc(proxy.url, 'tools/call', { name: 'add-tool', arguments: { name: 'late-tool' } });
       await stream.next((m) => m['method'] === 'notifications/tools/list_changed');
     } finally {
@@ -47,7 +52,17 @@ describe('bridge over a Streamable HTTP legacy server', () => {
   it('fails calls clearly when the legacy server goes away, without hanging', async () => {
     const pending = inputRequired(await rpc(proxy.url, 'tools/call', { name: 'ask-name', arguments: {} }, { caps: { elicitation: {} } }));
     await upstream.stop('SIGKILL');
-    const retry = await rpc(proxy.url, 'tools/call', { name: 'ask-name', arguments: {}, requestState: pending.requestState, inputResponses: { 'elicitation-1': { action: 'accept', content: { name: 'X' } } } }, { caps: { elicitation: {} } });
+    const retry = await rpc(
+      proxy.url,
+      'tools/call',
+      {
+        name: 'ask-name',
+        arguments: {},
+        requestState: pending.requestState,
+        inputResponses: { 'elicitation-1': { action: 'accept', content: { name: 'X' } } },
+      },
+      { caps: { elicitation: {} } },
+    );
     assert.equal(retry.body.error?.code, -32603, JSON.stringify(retry.body));
     const fresh = await rpc(proxy.url, 'tools/call', { name: 'echo', arguments: { text: 'x' } });
     assert.equal(fresh.body.error?.code, -32603, JSON.stringify(fresh.body));

@@ -4,10 +4,10 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/client';
 import { connectClient, textOf } from '../support/client.js';
-import { FIXTURE, startProxy, type Proxy } from '../support/processes.js';
+import { FIXTURE, startProxy, type ProxyProcess } from '../support/processes.js';
 
 describe('bridge over a stdio legacy server', () => {
-  let proxy: Proxy;
+  let proxy: ProxyProcess;
   let client: Client;
   before(async () => {
     proxy = await startProxy(['--', process.execPath, FIXTURE], { MRTR_TEST_MARKER: 'passed-through' });

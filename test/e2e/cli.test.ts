@@ -12,7 +12,26 @@ describe('command line', () => {
   it('documents every option in --help', () => {
     const r = run(['--help']);
     assert.equal(r.status, 0);
-    for (const opt of ['--config', '--stdio', '--legacy-clients', '--host', '--port', '--upstream', '--state-key', '--interaction-ttl', '--max-sessions', '--spare-sessions', '--session-wait', '--call-timeout', '--gather-window', '--idle-session-ttl', '--connect-timeout', '--root', '--log-level', '--version']) {
+    for (const opt of [
+      '--config',
+      '--stdio',
+      '--legacy-clients',
+      '--host',
+      '--port',
+      '--upstream',
+      '--state-key',
+      '--interaction-ttl',
+      '--max-sessions',
+      '--spare-sessions',
+      '--session-wait',
+      '--call-timeout',
+      '--gather-window',
+      '--idle-session-ttl',
+      '--connect-timeout',
+      '--root',
+      '--log-level',
+      '--version',
+    ]) {
       assert.ok(r.stdout.includes(opt), `--help mentions ${opt}`);
     }
   });

@@ -5,28 +5,39 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { connectClient, expectCallsKeptApart, textOf } from '../support/client.js';
 import { writeConfig, rewriteConfig } from '../support/config.js';
-import { EVERYTHING, FIXTURE, PROXY_BIN, startHttpFixture, startProcess, startProxy, type Proxy, type Running } from '../support/processes.js';
+import { EVERYTHING, FIXTURE, PROXY_BIN, startHttpFixture, startProcess, startProxy, type ProxyProcess, type Running } from '../support/processes.js';
 import { inputRequired, rpc } from '../support/rpc.js';
 import { until } from '../support/wait.js';
 
 const node = JSON.stringify(process.execPath);
 const fixture = JSON.stringify(FIXTURE);
-const at = (proxy: Proxy, name: string) => proxy.url.replace(/\/mcp$/, `/servers/${name}/mcp`);
-const base = (proxy: Proxy) => proxy.url.replace(/\/mcp$/, '');
-
+const at = (proxy: ProxyProcess, name: string) => proxy.url.replace(/\/mcp$/, `/servers/${name}/mcp`);
+const base = (proxy: ProxyProcess) => proxy.url.replace(/\/mcp$/, '');
 
 describe('configuration file: bad files', () => {
   const cases: Array<[string, string, RegExp]> = [
     ['not YAML', 'upstreams: [', /not valid YAML/],
     ['no upstreams', 'listen: { port: 1 }', /upstreams: /],
     ['an unknown key', `upstreamz: {}\nupstreams: { a: { stdio: { command: node } } }`, /Unrecognized key/],
-    ['two transports', `upstreams: { a: { stdio: { command: node }, http: { url: "http://127.0.0.1:1/mcp" } } }`, /upstreams\.a: needs exactly one transport \(stdio, http, sse or websocket\), got stdio and http/],
+    [
+      'two transports',
+      `upstreams: { a: { stdio: { command: node }, http: { url: "http://127.0.0.1:1/mcp" } } }`,
+      /upstreams\.a: needs exactly one transport \(stdio, http, sse or websocket\), got stdio and http/,
+    ],
     ['no transport', `upstreams: { a: { era: legacy } }`, /upstreams\.a: needs exactly one transport/],
     ['a bad URL', `upstreams: { a: { http: { url: "ftp://x" } } }`, /upstreams\.a\.http\.url: must be an http:\/\/ or https:\/\/ URL/],
     ['a bad name', `upstreams: { "a b": { stdio: { command: node } } }`, /upstream names are letters, digits/],
-    ['an unset header variable', `upstreams: { a: { http: { url: "http://127.0.0.1:1/mcp" }, headers: { Authorization: { env: NOPE_TOKEN, prefix: "Bearer " } } } }`, /upstreams\.a\.headers\.Authorization: environment variable NOPE_TOKEN is not set/],
+    [
+      'an unset header variable',
+      `upstreams: { a: { http: { url: "http://127.0.0.1:1/mcp" }, headers: { Authorization: { env: NOPE_TOKEN, prefix: "Bearer " } } } }`,
+      /upstreams\.a\.headers\.Authorization: environment variable NOPE_TOKEN is not set/,
+    ],
     ['a default that is not an upstream', `default: x\nupstreams: { a: { stdio: { command: node } } }`, /default: 'x' is not one of the upstreams/],
-    ['a modern websocket upstream', `upstreams: { a: { era: modern, websocket: { url: "ws://127.0.0.1:1/mcp" } } }`, /upstreams\.a\.era: sse and websocket exist only in legacy revisions/],
+    [
+      'a modern websocket upstream',
+      `upstreams: { a: { era: modern, websocket: { url: "ws://127.0.0.1:1/mcp" } } }`,
+      /upstreams\.a\.era: sse and websocket exist only in legacy revisions/,
+    ],
     ['a limit out of range', `upstreams: { a: { stdio: { command: node }, maxSessions: 0 } }`, /upstreams\.a\.maxSessions: /],
     ['a wrong era', `upstreams: { a: { era: future, stdio: { command: node } } }`, /upstreams\.a\.era: /],
   ];
@@ -48,7 +59,7 @@ describe('configuration file: every transport behind one proxy', () => {
   let http: Running & { url: string };
   let ws: Running;
   let sse: Running;
-  let proxy: Proxy;
+  let proxy: ProxyProcess;
   before(async () => {
     const ssePort = String(20000 + Math.floor(Math.random() * 20000));
     [http, ws, sse] = await Promise.all([
@@ -97,7 +108,7 @@ upstreams:
     await client.close();
   });
 
-  it('sends configured headers upstream, never the client\'s, and never logs the secret', async () => {
+  it("sends configured headers upstream, never the client's, and never logs the secret", async () => {
     const r = await rpc(at(proxy, 'remote'), 'tools/call', { name: 'headers', arguments: {} }, { headers: { authorization: 'Bearer client-token' } });
     const seen = JSON.parse(textOf(r.body.result)) as Record<string, string>;
     assert.equal(seen['x-api-key'], 'sekret-123');
@@ -135,9 +146,9 @@ upstreams:
 });
 
 describe('configuration file: modern upstreams and era probing', () => {
-  let legacyProxy: Proxy;
+  let legacyProxy: ProxyProcess;
   let http: Running & { url: string };
-  let proxy: Proxy;
+  let proxy: ProxyProcess;
   before(async () => {
     [legacyProxy, http] = await Promise.all([startProxy(['--', process.execPath, FIXTURE]), startHttpFixture()]);
     const config = writeConfig(`
@@ -159,10 +170,20 @@ upstreams:
     const first = inputRequired(await rpc(at(proxy, 'relayed'), 'tools/call', { name: 'ask-name', arguments: {} }, { caps: { elicitation: {} } }));
     const direct = inputRequired(await rpc(legacyProxy.url, 'tools/call', { name: 'ask-name', arguments: {} }, { caps: { elicitation: {} } }));
     assert.deepEqual(first.inputRequests, direct.inputRequests);
-    const done = await rpc(at(proxy, 'relayed'), 'tools/call', { name: 'ask-name', arguments: {}, requestState: first.requestState, inputResponses: { 'elicitation-1': { action: 'accept', content: { name: 'Via' } } } }, { caps: { elicitation: {} } });
+    const done = await rpc(
+      at(proxy, 'relayed'),
+      'tools/call',
+      {
+        name: 'ask-name',
+        arguments: {},
+        requestState: first.requestState,
+        inputResponses: { 'elicitation-1': { action: 'accept', content: { name: 'Via' } } },
+      },
+      { caps: { elicitation: {} } },
+    );
     assert.equal(textOf(done.body.result), 'Hello, Via!');
     const mismatch = await rpc(at(proxy, 'relayed'), 'tools/call', { name: 'echo', arguments: { text: 'x' } }, { headers: { 'mcp-name': 'other' } });
-    assert.equal(mismatch.status, 400, 'the modern server\'s own header check answers');
+    assert.equal(mismatch.status, 400, "the modern server's own header check answers");
   });
 
   it('probes era: auto as the spec says', async () => {
@@ -182,7 +203,14 @@ upstreams:
     assert.equal(textOf(await client.callTool({ name: 'ask-twice', arguments: {} })), 'first=one second=two');
     await client.close();
     const progress = await rpc(url, 'tools/call', { name: 'progress', arguments: { steps: 3 } }, { meta: { progressToken: 'mine' } });
-    assert.deepEqual(progress.notifications.map((n) => [n.params!['progressToken'], n.params!['progress']]), [['mine', 1], ['mine', 2], ['mine', 3]]);
+    assert.deepEqual(
+      progress.notifications.map((n) => [n.params!['progressToken'], n.params!['progress']]),
+      [
+        ['mine', 1],
+        ['mine', 2],
+        ['mine', 3],
+      ],
+    );
     assert.equal(progress.body.id !== undefined, true);
     await expectCallsKeptApart(url, ['Uno', 'Dos', 'Tres']);
     const mismatch = await rpc(url, 'tools/call', { name: 'echo', arguments: { text: 'x' } }, { headers: { 'mcp-name': 'other' } });
@@ -211,12 +239,25 @@ describe('configuration file: SIGHUP reload', () => {
           assert.equal(textOf(r.body.result), `echo: n${i}`);
         }
       })();
-      rewriteConfig(path, `${one.replace('gatherWindowMs: 25', 'gatherWindowMs: 30, callTimeout: 1')}  extra: { stdio: { command: ${node}, args: [${fixture}] } }\n`);
+      rewriteConfig(
+        path,
+        `${one.replace('gatherWindowMs: 25', 'gatherWindowMs: 30, callTimeout: 1')}  extra: { stdio: { command: ${node}, args: [${fixture}] } }\n`,
+      );
       proxy.child.kill('SIGHUP');
       await until(() => /configuration reloaded/.test(proxy.stderr()), 10_000, 'reload');
       await load;
       assert.match(proxy.stderr(), /upstream reconfigured[^\n]*main|"upstream":"main"[^\n]*upstream reconfigured/);
-      const resumed = await rpc(proxy.url, 'tools/call', { name: 'ask-name', arguments: {}, requestState: suspended.requestState, inputResponses: { 'elicitation-1': { action: 'accept', content: { name: 'Kept' } } } }, { caps: { elicitation: {} } });
+      const resumed = await rpc(
+        proxy.url,
+        'tools/call',
+        {
+          name: 'ask-name',
+          arguments: {},
+          requestState: suspended.requestState,
+          inputResponses: { 'elicitation-1': { action: 'accept', content: { name: 'Kept' } } },
+        },
+        { caps: { elicitation: {} } },
+      );
       assert.equal(textOf(resumed.body.result), 'Hello, Kept!', 'the interaction suspended before the reload survived it');
       // The changed limits apply to new calls.
       const hung = await rpc(proxy.url, 'tools/call', { name: 'hang', arguments: {} });

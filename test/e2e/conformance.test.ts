@@ -5,7 +5,7 @@ import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { NODE22, runConformance } from '../support/conformance.js';
-import { ROOT, startProcess, startProxy, type Proxy, type Running } from '../support/processes.js';
+import { ROOT, startProcess, startProxy, type ProxyProcess, type Running } from '../support/processes.js';
 import { rpc } from '../support/rpc.js';
 
 /** Checks a proxy in front of a legacy server cannot pass, with the reason in docs/conformance.md. */
@@ -21,13 +21,15 @@ async function expectConformant(url: string, upstream: string): Promise<void> {
   const result = await runConformance(url, { timeoutMs: 540_000 });
   const unexpected = result.failures.filter((f) => !STRUCTURAL.has(f.check));
   // Printed for the README's table and the closing notes.
-  console.log(`conformance (${upstream} upstream): ${result.passed} passed, ${result.failed} failed (${result.failed - unexpected.length} structural), ${result.warnings ?? 0} warnings`);
+  console.log(
+    `conformance (${upstream} upstream): ${result.passed} passed, ${result.failed} failed (${result.failed - unexpected.length} structural), ${result.warnings ?? 0} warnings`,
+  );
   assert.deepEqual(unexpected, [], result.raw.slice(-3000));
   assert.ok(result.passed >= 140, `only ${result.passed} checks passed`);
 }
 
 describe('official conformance suite, 2026-07-28 server scenarios', { skip }, () => {
-  let proxy: Proxy | undefined;
+  let proxy: ProxyProcess | undefined;
   let legacy: Running | undefined;
   after(async () => {
     await proxy?.stop();

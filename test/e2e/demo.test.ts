@@ -53,7 +53,9 @@ function alive(pid: number): boolean {
     return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     try {
-      return !execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).trim().startsWith('Z');
+      return !execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' })
+        .trim()
+        .startsWith('Z');
     } catch {
       return false;
     }
@@ -112,7 +114,11 @@ async function rawCall(url: string, id: number, extra: Record<string, unknown>):
   const body = await res.text();
   // SSE for interactive methods: the response is the last `data:` line.
   const data = res.headers.get('content-type')?.startsWith('text/event-stream')
-    ? body.split('\n').filter((l) => l.startsWith('data: ')).at(-1)?.slice(6)
+    ? body
+        .split('\n')
+        .filter((l) => l.startsWith('data: '))
+        .at(-1)
+        ?.slice(6)
     : body;
   const message = JSON.parse(data ?? 'null') as { id?: unknown; result?: Record<string, unknown>; error?: unknown };
   assert.equal(message.id, id);
@@ -129,8 +135,12 @@ test('npm start demo: guide, client demo through the proxy, clean SIGTERM shutdo
   demo = child;
   let stdout = '';
   let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (c: string) => void (stdout += c));
-  child.stderr.setEncoding('utf8').on('data', (c: string) => void (stderr += c));
+  child.stdout.setEncoding('utf8').on('data', (c: string) => {
+    stdout += c;
+  });
+  child.stderr.setEncoding('utf8').on('data', (c: string) => {
+    stderr += c;
+  });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
@@ -144,7 +154,14 @@ test('npm start demo: guide, client demo through the proxy, clean SIGTERM shutdo
   assert.ok(port > 0, `guide shows a real port: ${url}`);
   assert.match(stderr, new RegExp(`listening on ${url.replace(/[.:/]/g, '\\$&')}`), 'proxy log passed through to stderr');
   assert.ok(stdout.includes(`curl -sN -w '\\n' ${url}`), 'guide has copy-pasteable curl commands for the real URL');
-  for (const piece of ["Mcp-Method: server/discover", "Mcp-Method: tools/call", "Mcp-Name: book_table", 'MCP-Protocol-Version: 2026-07-28', '"inputResponses"', '"requestState"']) {
+  for (const piece of [
+    'Mcp-Method: server/discover',
+    'Mcp-Method: tools/call',
+    'Mcp-Name: book_table',
+    'MCP-Protocol-Version: 2026-07-28',
+    '"inputResponses"',
+    '"requestState"',
+  ]) {
     assert.ok(stdout.includes(piece), `guide mentions ${piece}`);
   }
 
@@ -206,7 +223,10 @@ test('npm start demo: guide, client demo through the proxy, clean SIGTERM shutdo
       return [];
     }
   });
-  assert.ok(logged.some((l) => l['message'] === 'shutting down' && l['signal'] === 'SIGTERM'), 'the proxy got the forwarded SIGTERM');
+  assert.ok(
+    logged.some((l) => l['message'] === 'shutting down' && l['signal'] === 'SIGTERM'),
+    'the proxy got the forwarded SIGTERM',
+  );
   await waitFor('the proxy and demo servers to be gone', 5_000, () => (tree.every((p) => !alive(p.pid)) ? true : undefined)).catch(() => {
     const left = tree.filter((p) => alive(p.pid));
     assert.fail(`processes left behind after SIGTERM: ${JSON.stringify(left)}`);

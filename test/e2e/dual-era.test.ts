@@ -7,7 +7,7 @@ import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.j
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { connectClient, textOf } from '../support/client.js';
-import { FIXTURE, startHttpFixture, startProxy, type Proxy, type Running } from '../support/processes.js';
+import { FIXTURE, startHttpFixture, startProxy, type ProxyProcess, type Running } from '../support/processes.js';
 import { post } from '../support/rpc.js';
 import { until } from '../support/wait.js';
 
@@ -34,7 +34,7 @@ async function legacyClient(url: string, name: string) {
 for (const kind of ['stdio', 'http'] as const) {
   describe(`both eras on one endpoint (${kind} legacy server)`, () => {
     let upstream: (Running & { url: string }) | undefined;
-    let proxy: Proxy;
+    let proxy: ProxyProcess;
     before(async () => {
       if (kind === 'http') upstream = await startHttpFixture();
       proxy = await startProxy(kind === 'http' ? ['--upstream', upstream!.url] : ['--', process.execPath, FIXTURE]);
@@ -99,7 +99,12 @@ describe('legacy client sessions that are abandoned', () => {
       const init = await fetch(proxy.url, {
         method: 'POST',
         headers,
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+        }),
       });
       const sid = init.headers.get('mcp-session-id')!;
       await init.text();

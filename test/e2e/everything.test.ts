@@ -4,13 +4,13 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/client';
 import { connectClient, textOf } from '../support/client.js';
-import { EVERYTHING, startProcess, startProxy, type Proxy, type Running } from '../support/processes.js';
+import { EVERYTHING, startProcess, startProxy, type ProxyProcess, type Running } from '../support/processes.js';
 import { inputRequired, rpc } from '../support/rpc.js';
 
 function suite(kind: 'stdio' | 'streamableHttp'): void {
   describe(`everything server over ${kind}`, () => {
     let legacy: Running | undefined;
-    let proxy: Proxy;
+    let proxy: ProxyProcess;
     let client: Client;
     before(async () => {
       if (kind === 'stdio') {
@@ -52,7 +52,7 @@ function suite(kind: 'stdio' | 'streamableHttp'): void {
       assert.match(JSON.stringify(r.content), /sampled text/);
     });
 
-    it('bridges get-roots-list: the client\'s roots in a call, the configured roots outside one', async () => {
+    it("bridges get-roots-list: the client's roots in a call, the configured roots outside one", async () => {
       // everything asks for roots ~350 ms after initialize, outside any call, and caches the answer
       // per session. On a session that already asked, the proxy's local answer (--root) is what the
       // tool reports; on a fresh one the tool's own roots/list becomes an input request.
@@ -63,7 +63,12 @@ function suite(kind: 'stdio' | 'streamableHttp'): void {
     });
 
     it('relays progress of trigger-long-running-operation', async () => {
-      const r = await rpc(proxy.url, 'tools/call', { name: 'trigger-long-running-operation', arguments: { duration: 0.3, steps: 3 } }, { meta: { progressToken: 7 } });
+      const r = await rpc(
+        proxy.url,
+        'tools/call',
+        { name: 'trigger-long-running-operation', arguments: { duration: 0.3, steps: 3 } },
+        { meta: { progressToken: 7 } },
+      );
       const progress = r.notifications.filter((n) => n.method === 'notifications/progress');
       assert.equal(progress.length, 3);
       assert.ok(progress.every((n) => n.params!['progressToken'] === 7));
@@ -78,7 +83,10 @@ function suite(kind: 'stdio' | 'streamableHttp'): void {
       assert.equal(read.contents[0]!.uri, first.uri);
       const prompt = await client.getPrompt({ name: 'args-prompt', arguments: { city: 'Paris' } });
       assert.match(JSON.stringify(prompt.messages), /Paris/);
-      const done = await rpc(proxy.url, 'completion/complete', { ref: { type: 'ref/prompt', name: 'completable-prompt' }, argument: { name: 'department', value: 'E' } });
+      const done = await rpc(proxy.url, 'completion/complete', {
+        ref: { type: 'ref/prompt', name: 'completable-prompt' },
+        argument: { name: 'department', value: 'E' },
+      });
       assert.ok(Array.isArray((done.body.result!['completion'] as { values: unknown[] }).values));
     });
 

@@ -28,7 +28,12 @@ describe('lifecycle', () => {
     try {
       const first = inputRequired(await rpc(proxy.url, 'tools/call', { name: 'crash-while-asking', arguments: {} }, { caps: ELICIT }));
       await sleep(600); // the fixture exits 300 ms after asking
-      const r = await rpc(proxy.url, 'tools/call', { name: 'crash-while-asking', arguments: {}, requestState: first.requestState, inputResponses: { 'elicitation-1': { action: 'accept', content: {} } } }, { caps: ELICIT });
+      const r = await rpc(
+        proxy.url,
+        'tools/call',
+        { name: 'crash-while-asking', arguments: {}, requestState: first.requestState, inputResponses: { 'elicitation-1': { action: 'accept', content: {} } } },
+        { caps: ELICIT },
+      );
       assert.equal(r.body.error?.code, -32603, JSON.stringify(r.body));
       assert.match(r.body.error!.message, /session ended/);
     } finally {
@@ -54,7 +59,17 @@ describe('lifecycle', () => {
     try {
       const first = inputRequired(await rpc(proxy.url, 'tools/call', { name: 'ask-with-timeout', arguments: { ms: 300 } }, { caps: ELICIT }));
       await sleep(700);
-      const r = await rpc(proxy.url, 'tools/call', { name: 'ask-with-timeout', arguments: { ms: 300 }, requestState: first.requestState, inputResponses: { 'elicitation-1': { action: 'accept', content: {} } } }, { caps: ELICIT });
+      const r = await rpc(
+        proxy.url,
+        'tools/call',
+        {
+          name: 'ask-with-timeout',
+          arguments: { ms: 300 },
+          requestState: first.requestState,
+          inputResponses: { 'elicitation-1': { action: 'accept', content: {} } },
+        },
+        { caps: ELICIT },
+      );
       assert.match(textOf(r.body.result), /gave up waiting/);
     } finally {
       await proxy.stop();
@@ -84,7 +99,17 @@ describe('lifecycle', () => {
       assert.match(blocked.body.error!.message, /no legacy session became free within 1s/);
       assert.ok(Date.now() - started < 4000);
       // The suspended call is unharmed and frees the session when it completes.
-      const done = await rpc(proxy.url, 'tools/call', { name: 'ask-name', arguments: {}, requestState: held.requestState, inputResponses: { 'elicitation-1': { action: 'accept', content: { name: 'Zed' } } } }, { caps: ELICIT });
+      const done = await rpc(
+        proxy.url,
+        'tools/call',
+        {
+          name: 'ask-name',
+          arguments: {},
+          requestState: held.requestState,
+          inputResponses: { 'elicitation-1': { action: 'accept', content: { name: 'Zed' } } },
+        },
+        { caps: ELICIT },
+      );
       assert.equal(textOf(done.body.result), 'Hello, Zed!');
       const after = await rpc(proxy.url, 'tools/call', { name: 'echo', arguments: { text: 'free' } });
       assert.equal(textOf(after.body.result), 'echo: free');

@@ -18,12 +18,28 @@ for (const version of ['2024-11-05', '2025-03-26', '2025-06-18']) {
         const first = inputRequired(await rpc(proxy.url, 'tools/call', { name: 'sample', arguments: {} }, { caps: CAPS }));
         assert.deepEqual(Object.keys(first.inputRequests), ['sampling-1']);
         const answer = { role: 'assistant', model: 'm', content: [{ type: 'text', text: 'hello' }] };
-        const done = await rpc(proxy.url, 'tools/call', { name: 'sample', arguments: {}, requestState: first.requestState, inputResponses: { 'sampling-1': answer } }, { caps: CAPS });
+        const done = await rpc(
+          proxy.url,
+          'tools/call',
+          { name: 'sample', arguments: {}, requestState: first.requestState, inputResponses: { 'sampling-1': answer } },
+          { caps: CAPS },
+        );
         assert.equal(textOf(done.body.result), `got hello as ${version}`);
 
         const again = inputRequired(await rpc(proxy.url, 'tools/call', { name: 'sample', arguments: {} }, { caps: CAPS }));
-        const two = { ...answer, content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] };
-        const refused = await rpc(proxy.url, 'tools/call', { name: 'sample', arguments: {}, requestState: again.requestState, inputResponses: { 'sampling-1': two } }, { caps: CAPS });
+        const two = {
+          ...answer,
+          content: [
+            { type: 'text', text: 'a' },
+            { type: 'text', text: 'b' },
+          ],
+        };
+        const refused = await rpc(
+          proxy.url,
+          'tools/call',
+          { name: 'sample', arguments: {}, requestState: again.requestState, inputResponses: { 'sampling-1': two } },
+          { caps: CAPS },
+        );
         assert.equal(refused.body.error?.code, -32602);
         assert.match(refused.body.error!.message, new RegExp(`${version}, which takes exactly one sampling content block; got 2`));
       } finally {

@@ -3,16 +3,16 @@
 // capabilities, malformed requests.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { FIXTURE, startProxy, type Proxy } from '../support/processes.js';
+import { FIXTURE, startProxy, type ProxyProcess } from '../support/processes.js';
 import { ALL_CAPS, inputRequired, post, rpc, PROTOCOL } from '../support/rpc.js';
 
 const ASK = { name: 'ask-name', arguments: {} };
 const ELICIT = { elicitation: {} };
 
 describe('rejections', () => {
-  let proxy: Proxy;
-  let twin: Proxy; // same state key, different instance; modern clients only
-  let stranger: Proxy; // different state key
+  let proxy: ProxyProcess;
+  let twin: ProxyProcess; // same state key, different instance; modern clients only
+  let stranger: ProxyProcess; // different state key
   before(async () => {
     [proxy, twin, stranger] = await Promise.all([
       startProxy(['--interaction-ttl', '2', '--', process.execPath, FIXTURE]),
@@ -104,7 +104,12 @@ describe('rejections', () => {
     const partial = await rpc(
       proxy.url,
       'tools/call',
-      { name: 'ask-all', arguments: {}, requestState: first.requestState, inputResponses: { 'elicitation-1': { action: 'accept', content: { color: 'blue' } }, bogus: { x: 1 } } },
+      {
+        name: 'ask-all',
+        arguments: {},
+        requestState: first.requestState,
+        inputResponses: { 'elicitation-1': { action: 'accept', content: { color: 'blue' } }, bogus: { x: 1 } },
+      },
       { caps: ALL_CAPS },
     );
     const again = inputRequired(partial);
@@ -131,7 +136,7 @@ describe('rejections', () => {
     assert.match(r.body.error!.message, /elicitation/);
   });
 
-  it('checks each round against that round\'s declared capabilities', async () => {
+  it("checks each round against that round's declared capabilities", async () => {
     const caps = { elicitation: {}, sampling: {} };
     const first = inputRequired(await rpc(proxy.url, 'tools/call', { name: 'elicit-then-sample', arguments: {} }, { caps }));
     const second = await rpc(
@@ -182,7 +187,12 @@ describe('rejections', () => {
   it('rejects legacy initialize naming the supported version with --legacy-clients reject', async () => {
     const r = await post(
       twin.url,
-      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'old', version: '1' } } }),
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'old', version: '1' } },
+      }),
       { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
     );
     assert.equal(r.body.error?.code, -32022);

@@ -20,7 +20,10 @@ describe('stdio front', () => {
   let client: Client;
   let stderr = '';
   before(async () => {
-    client = new Client({ name: 'stdio-e2e', version: '1' }, { capabilities: { elicitation: {}, sampling: {}, roots: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    client = new Client(
+      { name: 'stdio-e2e', version: '1' },
+      { capabilities: { elicitation: {}, sampling: {}, roots: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
     client.setRequestHandler('elicitation/create', async (r) => DEFAULT_ANSWERS.elicit(r.params as never) as never);
     client.setRequestHandler('sampling/createMessage', async (r) => DEFAULT_ANSWERS.sample(r.params as never) as never);
     client.setRequestHandler('roots/list', async () => DEFAULT_ANSWERS.roots() as never);
@@ -38,10 +41,21 @@ describe('stdio front', () => {
   });
 
   it('applies the same requestState rules', async () => {
-    const raw = (await client.callTool({ name: 'ask-name', arguments: {} }, { allowInputRequired: true } as never)) as unknown as { resultType: string; requestState: string };
+    const raw = (await client.callTool({ name: 'ask-name', arguments: {} }, { allowInputRequired: true } as never)) as unknown as {
+      resultType: string;
+      requestState: string;
+    };
     assert.equal(raw.resultType, 'input_required');
     await assert.rejects(
-      client.callTool({ name: 'ask-name', arguments: { greeting: 'x' }, requestState: raw.requestState, inputResponses: { 'elicitation-1': { action: 'accept', content: { name: 'Q' } } } } as never, { allowInputRequired: true } as never),
+      client.callTool(
+        {
+          name: 'ask-name',
+          arguments: { greeting: 'x' },
+          requestState: raw.requestState,
+          inputResponses: { 'elicitation-1': { action: 'accept', content: { name: 'Q' } } },
+        } as never,
+        { allowInputRequired: true } as never,
+      ),
       /different request/,
     );
   });
@@ -93,7 +107,11 @@ describe('stdio front with a configuration file', () => {
     const node = JSON.stringify(process.execPath);
     const one = `upstreams:\n  main: { stdio: { command: ${node}, args: [${JSON.stringify(FIXTURE)}] }, gatherWindowMs: 25 }\n`;
     const path = writeConfig(one);
-    const client = new Client({ name: 'reload', version: '1' }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } }, inputRequired: { autoFulfill: false } } as never);
+    const client = new Client({ name: 'reload', version: '1' }, {
+      capabilities: { elicitation: {} },
+      versionNegotiation: { mode: { pin: '2026-07-28' } },
+      inputRequired: { autoFulfill: false },
+    } as never);
     const transport = new StdioClientTransport({ command: process.execPath, args: [PROXY_BIN, '--stdio', '--config', path], env, stderr: 'pipe' });
     let err = '';
     transport.stderr?.on('data', (d: Buffer) => (err += d.toString()));
@@ -104,7 +122,15 @@ describe('stdio front with a configuration file', () => {
       process.kill(transport.pid!, 'SIGHUP');
       await until(() => /configuration reloaded/.test(err), 10_000, 'reload');
       assert.match(err, /upstream reconfigured/);
-      const resumed = await client.callTool({ name: 'ask-name', arguments: {}, requestState: raw.requestState, inputResponses: { 'elicitation-1': { action: 'accept', content: { name: 'Reloaded' } } } } as never, { allowInputRequired: true } as never);
+      const resumed = await client.callTool(
+        {
+          name: 'ask-name',
+          arguments: {},
+          requestState: raw.requestState,
+          inputResponses: { 'elicitation-1': { action: 'accept', content: { name: 'Reloaded' } } },
+        } as never,
+        { allowInputRequired: true } as never,
+      );
       assert.equal(textOf(resumed), 'Hello, Reloaded!');
       assert.equal(textOf(await client.callTool({ name: 'echo', arguments: { text: 'after' } })), 'echo: after');
     } finally {
@@ -135,7 +161,9 @@ describe('stdio front, legacy client on the same binary', () => {
   it('refuses initialize with --legacy-clients reject, naming the supported version', async () => {
     const child = spawn(process.execPath, proxyArgs(['--legacy-clients', 'reject']), { env, stdio: ['pipe', 'pipe', 'ignore'] });
     try {
-      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } })}\n`);
+      child.stdin.write(
+        `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } })}\n`,
+      );
       const line = await Promise.race([
         new Promise<string>((resolve) => child.stdout.once('data', (d: Buffer) => resolve(d.toString()))),
         new Promise<string>((_, reject) => setTimeout(() => reject(new Error('no answer to initialize')), 15_000)),

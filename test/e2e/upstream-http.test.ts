@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { connectClient, textOf } from '../support/client.js';
-import { startHttpFixture, startProxy, type Proxy, type Running } from '../support/processes.js';
+import { startHttpFixture, startProxy, type ProxyProcess, type Running } from '../support/processes.js';
 import { rpc } from '../support/rpc.js';
 import { until } from '../support/wait.js';
 import { StreamableHttpTransport } from '../../src/upstream/streamable-http-transport.js';
@@ -16,7 +16,7 @@ import { StreamableHttpTransport } from '../../src/upstream/streamable-http-tran
 describe('legacy Streamable HTTP upstream transport', () => {
   describe('a server that answers calls with JSON', () => {
     let upstream: Running & { url: string };
-    let proxy: Proxy;
+    let proxy: ProxyProcess;
     before(async () => {
       upstream = await startHttpFixture({}, ['--json-response']);
       proxy = await startProxy(['--upstream', upstream.url]);
@@ -31,7 +31,7 @@ describe('legacy Streamable HTTP upstream transport', () => {
       assert.equal(textOf(r.body.result), 'echo: json');
     });
 
-    it('lists tools and answers unknown tools with the server\'s error', async () => {
+    it("lists tools and answers unknown tools with the server's error", async () => {
       const tools = await rpc(proxy.url, 'tools/list');
       assert.ok((tools.body.result as { tools: Array<{ name: string }> }).tools.some((t) => t.name === 'echo'));
       const r = await rpc(proxy.url, 'tools/call', { name: 'no-such-tool', arguments: {} });
@@ -41,7 +41,7 @@ describe('legacy Streamable HTTP upstream transport', () => {
 
   describe('a resumable server', () => {
     let upstream: Running & { url: string };
-    let proxy: Proxy;
+    let proxy: ProxyProcess;
     before(async () => {
       upstream = await startHttpFixture({}, ['--resumable']);
       proxy = await startProxy(['--upstream', upstream.url]);
@@ -186,7 +186,9 @@ describe('legacy Streamable HTTP upstream transport', () => {
           const m = JSON.parse(Buffer.concat(chunks).toString()) as { id?: number; method: string };
           if (m.method === 'initialize') {
             const result = { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'polling', version: '1' } };
-            return void res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 's1' }).end(JSON.stringify({ jsonrpc: '2.0', id: m.id, result }));
+            return void res
+              .writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 's1' })
+              .end(JSON.stringify({ jsonrpc: '2.0', id: m.id, result }));
           }
           if (m.id === undefined) return void res.writeHead(202).end();
           res.writeHead(200, { 'content-type': 'text/event-stream' }).end('id: p1\nretry: 20\ndata: \n\n');

@@ -10,7 +10,10 @@ export interface Answers {
 }
 
 export const DEFAULT_ANSWERS: Required<Answers> = {
-  elicit: (p) => (p['mode'] === 'url' ? { action: 'accept' } : { action: 'accept', content: { name: 'Ada', first: 'one', second: 'two', color: 'teal', hint: 'h', who: 'world' } }),
+  elicit: (p) =>
+    p['mode'] === 'url'
+      ? { action: 'accept' }
+      : { action: 'accept', content: { name: 'Ada', first: 'one', second: 'two', color: 'teal', hint: 'h', who: 'world' } },
   sample: () => ({ role: 'assistant', content: { type: 'text', text: 'sampled text' }, model: 'test-model', stopReason: 'endTurn' }),
   roots: () => ({ roots: [{ uri: 'file:///work/project', name: 'project' }] }),
 };
@@ -43,7 +46,10 @@ export async function expectCallsKeptApart(url: string, names: string[]): Promis
   const clients = await Promise.all(names.map((n) => connectClient(url, { elicitation: {} }, { elicit: () => ({ action: 'accept', content: { name: n } }) })));
   try {
     const results = await Promise.all(clients.map((c) => c.callTool({ name: 'ask-name', arguments: {} })));
-    assert.deepEqual(results.map(textOf), names.map((n) => `Hello, ${n}!`));
+    assert.deepEqual(
+      results.map(textOf),
+      names.map((n) => `Hello, ${n}!`),
+    );
   } finally {
     await Promise.all(clients.map((c) => c.close()));
   }

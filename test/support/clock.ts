@@ -17,10 +17,13 @@ export function testClock(start = 1_700_000_000_000): TestClock {
     advance: (ms) => (now += ms),
     after(ms, fn): Cancel {
       const due = now + Math.max(0, ms);
-      const t = setTimeout(() => {
-        reach(due);
-        fn();
-      }, Math.max(0, ms));
+      const t = setTimeout(
+        () => {
+          reach(due);
+          fn();
+        },
+        Math.max(0, ms),
+      );
       return () => clearTimeout(t);
     },
     every(ms, fn): Cancel {

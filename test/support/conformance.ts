@@ -16,6 +16,7 @@ import type { ConformanceIssue, ConformanceOptions, ConformanceResult } from './
 export { CONFORMANCE_CLI, NODE22, ROOT, conformanceArgs } from './conformance/command.js';
 export type { ConformanceCheck, ConformanceIssue, ConformanceOptions, ConformanceResult, ScenarioOutcome } from './conformance/types.js';
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ESC starts the colour codes this strips.
 const ANSI = /\u001b\[[0-9;]*m/g;
 
 export async function runConformance(url: string, opts: ConformanceOptions = {}): Promise<ConformanceResult> {

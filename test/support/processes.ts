@@ -25,14 +25,22 @@ export interface Running {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export async function startProcess(command: string, args: string[], ready: RegExp, opts: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<Running> {
+export async function startProcess(
+  command: string,
+  args: string[],
+  ready: RegExp,
+  opts: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): Promise<Running> {
   const child = spawn(command, args, { env: { ...process.env, ...opts.env }, stdio: ['pipe', 'pipe', 'pipe'] });
   children.add(child);
   child.once('exit', () => children.delete(child));
   let err = '';
   child.stdout!.resume();
   const match = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`not ready after ${opts.timeoutMs ?? 15000} ms: ${command} ${args.join(' ')}\n${err}`)), opts.timeoutMs ?? 15000);
+    const timer = setTimeout(
+      () => reject(new Error(`not ready after ${opts.timeoutMs ?? 15000} ms: ${command} ${args.join(' ')}\n${err}`)),
+      opts.timeoutMs ?? 15000,
+    );
     child.stderr!.on('data', (d: Buffer) => {
       err += d.toString();
       const m = ready.exec(err);
@@ -62,11 +70,11 @@ export async function startProcess(command: string, args: string[], ready: RegEx
   };
 }
 
-export interface Proxy extends Running {
+export interface ProxyProcess extends Running {
   url: string;
 }
 
-export async function startProxy(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Proxy> {
+export async function startProxy(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ProxyProcess> {
   const p = await startProcess(process.execPath, [PROXY_BIN, '--port', '0', ...args], /listening on (http:\/\/[^"\s]+)/, {
     env: { MRTR_STATE_KEY: TEST_STATE_KEY, ...env },
   });

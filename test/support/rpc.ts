@@ -79,19 +79,31 @@ export function parseSse(text: string): Array<Record<string, unknown>> {
 /** Asserts an input_required result and returns it typed. */
 export function inputRequired(reply: RpcReply): { inputRequests: Record<string, { method: string; params?: Record<string, unknown> }>; requestState: string } {
   const r = reply.body.result;
-  if (!r || r['resultType'] !== 'input_required') throw new Error(`expected input_required, got ${JSON.stringify(reply.body)}`);
+  if (r?.['resultType'] !== 'input_required') throw new Error(`expected input_required, got ${JSON.stringify(reply.body)}`);
   return r as never;
 }
 
 export const ALL_CAPS: Caps = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} };
 
 /** Opens a subscriptions/listen stream and collects its messages until closed. */
-export async function listen(url: string, notifications: Record<string, unknown>): Promise<{ messages: Array<Record<string, unknown>>; next(pred: (m: Record<string, unknown>) => boolean, ms?: number): Promise<Record<string, unknown>>; close(): void }> {
+export async function listen(
+  url: string,
+  notifications: Record<string, unknown>,
+): Promise<{
+  messages: Array<Record<string, unknown>>;
+  next(pred: (m: Record<string, unknown>) => boolean, ms?: number): Promise<Record<string, unknown>>;
+  close(): void;
+}> {
   const abort = new AbortController();
   const res = await fetch(url, {
     method: 'POST',
     signal: abort.signal,
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': PROTOCOL, 'mcp-method': 'subscriptions/listen' },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': PROTOCOL,
+      'mcp-method': 'subscriptions/listen',
+    },
     body: JSON.stringify({
       jsonrpc: '2.0',
       id: 'listen-1',

@@ -197,7 +197,13 @@ describe('adaptAnswer', () => {
   });
 
   it('passes sampling answers through at 2025-11-25 and later', () => {
-    const two = { ...arrayAnswer, content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] };
+    const two = {
+      ...arrayAnswer,
+      content: [
+        { type: 'text', text: 'a' },
+        { type: 'text', text: 'b' },
+      ],
+    };
     for (const v of ['2025-11-25', '2026-07-28']) {
       assert.deepEqual(adaptAnswer('sampling/createMessage', arrayAnswer, v), { ok: true, result: arrayAnswer });
       assert.deepEqual(adaptAnswer('sampling/createMessage', two, v), { ok: true, result: two });
@@ -227,19 +233,26 @@ describe('adaptAnswer', () => {
       ok: false,
       message: 'the legacy server speaks 2025-06-18, which takes exactly one sampling content block; got 0',
     });
-    const two = adaptAnswer('sampling/createMessage', { ...arrayAnswer, content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] }, '2024-11-05');
+    const two = adaptAnswer(
+      'sampling/createMessage',
+      {
+        ...arrayAnswer,
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b' },
+        ],
+      },
+      '2024-11-05',
+    );
     assert.equal(two.ok, false);
     assert.match((two as { message: string }).message, /2024-11-05.*exactly one.*got 2/);
   });
 
-  it(
-    'refuses tool use before 2025-11-25',
-    () => {
-      const toolUse = { type: 'tool_use', id: 'c1', name: 'lookup', input: {} };
-      const inArray = adaptAnswer('sampling/createMessage', { model: 'm', role: 'assistant', stopReason: 'toolUse', content: [toolUse] }, '2025-06-18');
-      assert.equal(inArray.ok, false);
-      const bare = adaptAnswer('sampling/createMessage', { model: 'm', role: 'assistant', stopReason: 'toolUse', content: toolUse }, '2025-06-18');
-      assert.equal(bare.ok, false);
-    },
-  );
+  it('refuses tool use before 2025-11-25', () => {
+    const toolUse = { type: 'tool_use', id: 'c1', name: 'lookup', input: {} };
+    const inArray = adaptAnswer('sampling/createMessage', { model: 'm', role: 'assistant', stopReason: 'toolUse', content: [toolUse] }, '2025-06-18');
+    assert.equal(inArray.ok, false);
+    const bare = adaptAnswer('sampling/createMessage', { model: 'm', role: 'assistant', stopReason: 'toolUse', content: toolUse }, '2025-06-18');
+    assert.equal(bare.ok, false);
+  });
 });

@@ -47,9 +47,13 @@ describe('Bridge: failures and relays', () => {
     const front = (o: Partial<FrontCall> = {}) => frontWith({ capabilities: { elicitation: { form: {}, url: {} } }, ...o });
     const first = bridge.call(front());
     await tick();
-    last().lastCall.reject(new McpError(-32042, 'auth needed', { elicitations: [{ mode: 'url', url: 'https://x/auth', message: 'Sign in', elicitationId: 'z' }] }));
+    last().lastCall.reject(
+      new McpError(-32042, 'auth needed', { elicitations: [{ mode: 'url', url: 'https://x/auth', message: 'Sign in', elicitationId: 'z' }] }),
+    );
     const asked = (await first) as unknown as Asked;
-    assert.deepEqual(asked.inputRequests, { 'elicitation-1': { method: 'elicitation/create', params: { mode: 'url', url: 'https://x/auth', message: 'Sign in' } } });
+    assert.deepEqual(asked.inputRequests, {
+      'elicitation-1': { method: 'elicitation/create', params: { mode: 'url', url: 'https://x/auth', message: 'Sign in' } },
+    });
     const retry = bridge.call(front({ requestState: asked.requestState, inputResponses: { 'elicitation-1': { action: 'accept' } } }));
     await until(() => last().calls.length === 2);
     assert.equal(sessions.length, 1, 'on the session the first attempt released');
@@ -67,13 +71,29 @@ describe('Bridge: failures and relays', () => {
   it('relays progress under the client token only while a front request waits, before the result', async () => {
     const { bridge, last } = setup();
     const sent: Sent[] = [];
-    const p = bridge.call(front({ sink: { progressToken: 'tok', notify: async (n) => { await tick(5); sent.push(n); } } }));
+    const p = bridge.call(
+      front({
+        sink: {
+          progressToken: 'tok',
+          notify: async (n) => {
+            await tick(5);
+            sent.push(n);
+          },
+        },
+      }),
+    );
     await tick();
     last().lastCall.onprogress!({ progress: 1, total: 2 });
     last().lastCall.onprogress!({ progress: 2, total: 2 });
     last().lastCall.resolve({ content: [] });
     await p;
-    assert.deepEqual(sent.map((n) => n.params), [{ progress: 1, total: 2, progressToken: 'tok' }, { progress: 2, total: 2, progressToken: 'tok' }]);
+    assert.deepEqual(
+      sent.map((n) => n.params),
+      [
+        { progress: 1, total: 2, progressToken: 'tok' },
+        { progress: 2, total: 2, progressToken: 'tok' },
+      ],
+    );
   });
 
   it('forwards legacy log lines only at or above the requested level', async () => {
@@ -85,7 +105,10 @@ describe('Bridge: failures and relays', () => {
     last().holder!.onLog({ level: 'error', data: 'loud' });
     last().lastCall.resolve({ content: [] });
     await p;
-    assert.deepEqual(sent.map((n) => n.params['data']), ['loud']);
+    assert.deepEqual(
+      sent.map((n) => n.params['data']),
+      ['loud'],
+    );
   });
 
   it('shapes sampling answers for pre-2025-11-25 servers', async () => {

@@ -2,7 +2,7 @@
 // the server, the clock is injected, and every decision is checked on plain objects.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { expectCode, front, setup, type Asked } from '../support/bridge-setup.js';
 import { tick } from '../support/fake-session.js';
 
@@ -22,10 +22,17 @@ describe('Bridge: rounds', () => {
     const { bridge, last, sessions } = setup();
     const first = bridge.call(front());
     await tick();
-    const q = last().ask('elicitation/create', { message: 'How many?', requestedSchema: { type: 'object', properties: {} }, elicitationId: 'e1', _meta: { x: 1 } });
+    const q = last().ask('elicitation/create', {
+      message: 'How many?',
+      requestedSchema: { type: 'object', properties: {} },
+      elicitationId: 'e1',
+      _meta: { x: 1 },
+    });
     const asked = (await first) as unknown as Asked;
     assert.equal(asked.resultType, 'input_required');
-    assert.deepEqual(asked.inputRequests, { 'elicitation-1': { method: 'elicitation/create', params: { message: 'How many?', requestedSchema: { type: 'object', properties: {} } } } });
+    assert.deepEqual(asked.inputRequests, {
+      'elicitation-1': { method: 'elicitation/create', params: { message: 'How many?', requestedSchema: { type: 'object', properties: {} } } },
+    });
     assert.equal(bridge.suspendedCount, 1);
 
     const retry = bridge.call(front({ requestState: asked.requestState, inputResponses: { 'elicitation-1': { action: 'accept', content: { n: 4 } } } }));
@@ -55,7 +62,9 @@ describe('Bridge: rounds', () => {
     const e = last().ask('elicitation/create', { message: 'a', requestedSchema: { type: 'object', properties: {} } });
     last().ask('roots/list');
     const asked = (await first) as unknown as Asked;
-    const again = (await bridge.call(front({ requestState: asked.requestState, inputResponses: { 'elicitation-1': { action: 'decline' }, stray: 1 } }))) as unknown as Asked;
+    const again = (await bridge.call(
+      front({ requestState: asked.requestState, inputResponses: { 'elicitation-1': { action: 'decline' }, stray: 1 } }),
+    )) as unknown as Asked;
     assert.deepEqual(await e.answer, { action: 'decline' });
     assert.equal(again.resultType, 'input_required');
     assert.deepEqual(Object.keys(again.inputRequests), ['roots-3'.replace('3', '2')]);
@@ -68,9 +77,19 @@ describe('Bridge: rounds', () => {
     await tick();
     const q = last().ask('sampling/createMessage', { messages: [], maxTokens: 5 });
     const asked = (await first) as unknown as Asked;
-    await expectCode(bridge.call(front({ requestState: asked.requestState, inputResponses: { 'sampling-1': { role: 'assistant' } } })), 'input_invalid', /sampling-1/);
-    await expectCode(bridge.call(front({ requestState: asked.requestState, inputResponses: {}, droppedInputKeys: ['sampling-1'] })), 'input_invalid', /not a bare CreateMessageResult/);
-    const ok = bridge.call(front({ requestState: asked.requestState, inputResponses: { 'sampling-1': { role: 'assistant', content: { type: 'text', text: 'hi' }, model: 'm' } } }));
+    await expectCode(
+      bridge.call(front({ requestState: asked.requestState, inputResponses: { 'sampling-1': { role: 'assistant' } } })),
+      'input_invalid',
+      /sampling-1/,
+    );
+    await expectCode(
+      bridge.call(front({ requestState: asked.requestState, inputResponses: {}, droppedInputKeys: ['sampling-1'] })),
+      'input_invalid',
+      /not a bare CreateMessageResult/,
+    );
+    const ok = bridge.call(
+      front({ requestState: asked.requestState, inputResponses: { 'sampling-1': { role: 'assistant', content: { type: 'text', text: 'hi' }, model: 'm' } } }),
+    );
     assert.equal(((await q.answer) as { model: string }).model, 'm');
     last().lastCall.resolve({ content: [] });
     await ok;
@@ -99,7 +118,7 @@ describe('Bridge: rounds', () => {
     const other = front({ requestState, identity: { method: 'tools/call', target: 'book', args: { day: 'tue' } } });
     await expectCode(bridge.call(other), 'state_invalid', /different request/);
     await expectCode(bridge.call(front({ requestState, principal: 'mallory' })), 'state_invalid', /different principal/);
-    await expectCode(bridge.call(front({ requestState: requestState.slice(0, -2) + 'AA' })), 'state_invalid', /failed authentication/);
+    await expectCode(bridge.call(front({ requestState: `${requestState.slice(0, -2)}AA` })), 'state_invalid', /failed authentication/);
   });
 
   it('refuses a request for an undeclared capability and ends the call', async () => {

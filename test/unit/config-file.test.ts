@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { loadConfigFile } from '../../src/config/file.js';
 import { resolveCli } from '../../src/config/resolve.js';
-import { ConfigError } from '../../src/protocol/errors.js';
+import type { ConfigError } from '../../src/protocol/errors.js';
 import { writeConfig } from '../support/config.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../../config/proxy.yaml', import.meta.url));
@@ -54,7 +54,8 @@ upstreams:
 });
 
 describe('resolveCli with --config', () => {
-  const file = () => writeConfig(`
+  const file = () =>
+    writeConfig(`
 listen: { port: 9001 }
 logLevel: debug
 default: main
@@ -73,7 +74,10 @@ upstreams:
     assert.equal(c.port, 9001);
     assert.equal(c.logLevel, 'debug');
     assert.equal(c.defaultUpstream, 'main');
-    assert.deepEqual(c.upstreams.map((u) => u.name), ['main', 'side']);
+    assert.deepEqual(
+      c.upstreams.map((u) => u.name),
+      ['main', 'side'],
+    );
     assert.ok(c.configFile?.endsWith('.yaml'));
     assert.equal(c.stateKey.generated, false);
   });
@@ -82,7 +86,10 @@ upstreams:
     const c = run(['--config', file(), '--port', '7000', '--log-level', 'warn', '--max-sessions', '2', '--', 'python', 'srv.py']);
     assert.equal(c.port, 7000);
     assert.equal(c.logLevel, 'warn');
-    assert.ok(c.upstreams.every((u) => u.maxSessions === 2), '--max-sessions applies to every upstream');
+    assert.ok(
+      c.upstreams.every((u) => u.maxSessions === 2),
+      '--max-sessions applies to every upstream',
+    );
     assert.deepEqual(c.upstreams[0]!.target, { kind: 'stdio', command: 'python', args: ['srv.py'] }, '-- COMMAND replaces the default upstream');
     assert.equal(c.upstreams[1]!.target.kind, 'http');
   });

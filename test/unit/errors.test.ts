@@ -1,6 +1,16 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigError, errorBody, JSONRPC, LEGACY, MODERN_ONLY_CODES, ProxyError, UpstreamError, toWireError, type ProxyErrorCode } from '../../src/protocol/errors.js';
+import {
+  ConfigError,
+  errorBody,
+  JSONRPC,
+  LEGACY,
+  MODERN_ONLY_CODES,
+  ProxyError,
+  UpstreamError,
+  toWireError,
+  type ProxyErrorCode,
+} from '../../src/protocol/errors.js';
 
 describe('JSONRPC', () => {
   it('has the standard and 2026-07-28 codes', () => {
@@ -23,7 +33,10 @@ describe('JSONRPC', () => {
     assert.equal(LEGACY.CONNECTION_CLOSED, -32000);
     assert.equal(LEGACY.RESOURCE_NOT_FOUND, -32002);
     assert.equal(LEGACY.URL_ELICITATION_REQUIRED, -32042);
-    assert.deepEqual([...MODERN_ONLY_CODES].sort((a, b) => a - b), [-32022, -32021, -32020]);
+    assert.deepEqual(
+      [...MODERN_ONLY_CODES].sort((a, b) => a - b),
+      [-32022, -32021, -32020],
+    );
   });
 });
 

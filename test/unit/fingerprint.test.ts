@@ -63,6 +63,9 @@ describe('fingerprint', () => {
     assert.equal(fingerprint({ method: 'resources/read', target: 'file:///a', args: undefined }), none);
     assert.equal(fingerprint({ method: 'resources/read', target: 'file:///a', args: null }), none);
     assert.notEqual(fingerprint({ method: 'resources/read', target: 'file:///a', args: {} }), none);
-    assert.notEqual(fingerprint({ method: 'resources/read', target: 'file:///a', args: [] }), fingerprint({ method: 'resources/read', target: 'file:///a', args: {} }));
+    assert.notEqual(
+      fingerprint({ method: 'resources/read', target: 'file:///a', args: [] }),
+      fingerprint({ method: 'resources/read', target: 'file:///a', args: {} }),
+    );
   });
 });

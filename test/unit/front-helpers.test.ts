@@ -64,7 +64,10 @@ describe('createChangeRelay', () => {
 });
 
 describe('ToolSchemas', () => {
-  const page = (names: string[], nextCursor?: string) => ({ tools: names.map((name) => ({ name, inputSchema: { type: 'object', title: name } })), ...(nextCursor ? { nextCursor } : {}) });
+  const page = (names: string[], nextCursor?: string) => ({
+    tools: names.map((name) => ({ name, inputSchema: { type: 'object', title: name } })),
+    ...(nextCursor ? { nextCursor } : {}),
+  });
   it('learns from listings that pass through', () => {
     const t = new ToolSchemas();
     t.observe(page(['a']));

@@ -52,7 +52,10 @@ describe('the limits table', () => {
   });
 
   it('has one row per UpstreamLimits field, in the table order', () => {
-    assert.deepEqual(Object.keys(limits({})), LIMIT_ROWS.map((r) => r.field));
+    assert.deepEqual(
+      Object.keys(limits({})),
+      LIMIT_ROWS.map((r) => r.field),
+    );
   });
 
   it('gives the defaults, scaled to milliseconds where the unit is seconds', () => {

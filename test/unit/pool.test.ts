@@ -85,7 +85,7 @@ describe('SessionPool', () => {
     a.release();
     const b = await p.acquire(ELICIT, 'exclusive');
     assert.notEqual(b.session, a.session);
-    assert.equal((a.session ).closed, true);
+    assert.equal(a.session.closed, true);
   });
 
   it('closes a discarded session and frees its slot', async () => {
@@ -93,7 +93,7 @@ describe('SessionPool', () => {
     const a = await p.acquire(ELICIT, 'exclusive');
     const waiting = p.acquire(ELICIT, 'exclusive');
     a.discard('cancelled');
-    assert.equal((a.session ).closed, true);
+    assert.equal(a.session.closed, true);
     assert.notEqual((await waiting).session, a.session);
   });
 
@@ -103,7 +103,7 @@ describe('SessionPool', () => {
     a.release();
     a.release();
     a.discard('late');
-    assert.equal((a.session ).closed, false);
+    assert.equal(a.session.closed, false);
     assert.deepEqual(p.stats(), { sessions: 1, held: 0, connecting: 0, waiting: 0 });
   });
 
@@ -111,7 +111,7 @@ describe('SessionPool', () => {
     const { p, started } = pool();
     const a = await p.acquire({}, 'exclusive');
     a.release();
-    await (a.session ).close('exit 1');
+    await a.session.close('exit 1');
     p.forget(a.session);
     const b = await p.acquire({}, 'exclusive');
     assert.notEqual(b.session, a.session);

@@ -197,7 +197,7 @@ describe('createSealer', () => {
       () => s.open(token, { ...EXPECT, instance: 'zq-probe-77' }),
       () => s.open(token, { ...EXPECT, principal: 'zq-probe-77' }),
       () => s.open(token, { ...EXPECT, fingerprint: 'zq-probe-77' }),
-      () => s.open('not-a-token-' + CLAIMS.h, EXPECT),
+      () => s.open(`not-a-token-${CLAIMS.h}`, EXPECT),
     ];
     for (const attempt of attempts) {
       const err = await attempt().then(

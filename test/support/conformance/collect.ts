@@ -33,7 +33,10 @@ export async function collect(
   const scenarios: Record<string, ScenarioOutcome> = {};
 
   // 1. checks.json per scenario (a scenario run twice keeps its last run).
-  const entries = (await readdir(resultsDir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const entries = (await readdir(resultsDir, { withFileTypes: true }))
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   for (const name of entries) {
     const m = RESULT_DIR.exec(name);
     if (!m) continue;
@@ -90,7 +93,11 @@ export async function collect(
   } else if (exitCode !== 0 && failed === 0) {
     failed += 1;
     const tail = raw.trim().split('\n').slice(-15).join('\n');
-    failures.push({ scenario: '(runner)', check: 'exit-code', message: `conformance CLI exited with ${String(exitCode)} without reporting a failed check:\n${tail}` });
+    failures.push({
+      scenario: '(runner)',
+      check: 'exit-code',
+      message: `conformance CLI exited with ${String(exitCode)} without reporting a failed check:\n${tail}`,
+    });
   } else if (exitCode === 0 && Object.keys(scenarios).length === 0) {
     // Nothing ran (e.g. every scenario inapplicable at the spec version): not a failure, but say so.
     warnings += 1;
