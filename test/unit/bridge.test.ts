@@ -99,10 +99,13 @@ describe('Bridge: rounds', () => {
     const { bridge, last } = setup();
     const first = bridge.call(front());
     await tick();
-    last().ask('roots/list');
+    const q = last().ask('roots/list');
     const asked = (await first) as unknown as Asked;
     const answers = { 'roots-1': { roots: [] } };
     const ok = bridge.call(front({ requestState: asked.requestState, inputResponses: answers }));
+    // Opening a state is asynchronous (WebCrypto), so two retries sent back to back may claim in
+    // either order; wait until the first one has claimed the round and answered the server.
+    await q.answer;
     await expectCode(bridge.call(front({ requestState: asked.requestState, inputResponses: answers })), 'interaction_gone', /already used/);
     last().lastCall.resolve({ content: [] });
     await ok;
