@@ -3,11 +3,14 @@
 // Per spec (mrtr.mdx, Error Handling): extra keys are ignored; a missing answer is not an error
 // (the bridge asks again); an answer of the wrong shape is a protocol error (-32602).
 import { CreateMessageResultWithToolsSchema, ElicitResultSchema, ListRootsResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { elicitationMismatch } from './elicitation-content.js';
 import type { InputMethod } from './input-requests.js';
 
 export interface AskedInput {
   key: string;
   method: InputMethod;
+  /** What was asked; an accepted form elicitation is checked against its requestedSchema. */
+  request?: { params?: Record<string, unknown> | undefined };
 }
 
 export type Partition = { ok: true; answers: Map<string, Record<string, unknown>>; missing: string[] } | { ok: false; message: string; key?: string };
@@ -35,7 +38,7 @@ export function partitionAnswers(asked: readonly AskedInput[], responses: unknow
   const given = (responses ?? {}) as Record<string, unknown>;
   const answers = new Map<string, Record<string, unknown>>();
   const missing: string[] = [];
-  for (const { key, method } of asked) {
+  for (const { key, method, request } of asked) {
     if (dropped.includes(key)) {
       return { ok: false, key, message: `inputResponses['${key}'] is not a bare ${RESULT_NAMES[method]} object` };
     }
@@ -49,7 +52,10 @@ export function partitionAnswers(asked: readonly AskedInput[], responses: unknow
       const where = issue?.path.length ? ` at '${issue.path.join('.')}'` : '';
       return { ok: false, key, message: `inputResponses['${key}'] is not a valid ${RESULT_NAMES[method]}${where}: ${issue?.message ?? 'invalid'}` };
     }
-    answers.set(key, given[key] as Record<string, unknown>);
+    const answer = given[key] as Record<string, unknown>;
+    const mismatch = method === 'elicitation/create' ? elicitationMismatch(request?.params, answer) : undefined;
+    if (mismatch) return { ok: false, key, message: `inputResponses['${key}'].content does not match the requested schema: ${mismatch}` };
+    answers.set(key, answer);
   }
   return { ok: true, answers, missing };
 }
