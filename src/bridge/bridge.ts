@@ -15,6 +15,7 @@ import { StateError, type Sealer, type StateClaims } from '../state/seal.js';
 import type { Logger } from '../telemetry/logger.js';
 import { Interaction, type FrontSink, type PendingInput } from './interaction.js';
 import type { SessionSource } from './ports.js';
+import { recoveryFor } from './recovery.js';
 import { MISS_MESSAGES, SuspensionTable, type EndReason } from './suspensions.js';
 
 /** One front request, as the front hands it over: envelope lifted, nothing of HTTP or stdio. */
@@ -106,26 +107,26 @@ export class Bridge {
         fingerprint: fingerprint(front.identity),
       });
     } catch (err) {
-      if (err instanceof StateError) throw new ProxyError('state_invalid', err.message, { reason: err.reason });
+      if (err instanceof StateError) throw new ProxyError('state_invalid', err.message, recoveryFor(err.reason));
       throw err;
     }
     const seen = this.suspended.peek(claims.h, claims.r, this.clock.now());
-    if (!seen.ok) throw new ProxyError('interaction_gone', MISS_MESSAGES[seen.miss], { reason: seen.miss });
+    if (!seen.ok) throw new ProxyError('interaction_gone', MISS_MESSAGES[seen.miss], recoveryFor(seen.miss));
     const interaction = seen.item;
     // Validate before consuming the round: a malformed retry loses nothing and may be sent again.
     const asked = interaction.unanswered();
     const split = partitionAnswers(asked, front.inputResponses, front.droppedInputKeys);
-    if (!split.ok) throw new ProxyError('input_invalid', split.message, split.key ? { key: split.key } : undefined);
+    if (!split.ok) throw new ProxyError('input_invalid', split.message, { ...(split.key ? { key: split.key } : {}), action: 'fix' });
     const version = interaction.session?.negotiatedVersion ?? '2025-11-25';
     const shaped = new Map<string, JsonObject>();
     for (const [key, answer] of split.answers) {
       const method = asked.find((a) => a.key === key)!.method;
       const adapted = adaptAnswer(method, answer, version);
-      if (!adapted.ok) throw new ProxyError('input_invalid', `inputResponses['${key}']: ${adapted.message}`, { key });
+      if (!adapted.ok) throw new ProxyError('input_invalid', `inputResponses['${key}']: ${adapted.message}`, { key, action: 'fix' });
       shaped.set(key, adapted.result);
     }
     const claimed = this.suspended.claim(claims.h, claims.r, this.clock.now());
-    if (!claimed.ok) throw new ProxyError('interaction_gone', MISS_MESSAGES[claimed.miss], { reason: claimed.miss });
+    if (!claimed.ok) throw new ProxyError('interaction_gone', MISS_MESSAGES[claimed.miss], recoveryFor(claimed.miss));
     this.opts.log.debug('interaction resumed', { handle: interaction.handle, round: claims.r, answered: shaped.size, missing: split.missing.length });
     for (const [key, result] of shaped) interaction.answer(key, result);
 

@@ -17,7 +17,7 @@ export const MISS_MESSAGES: Record<Miss, string> = {
   expired: 'the interaction expired: it was not resumed within the interaction TTL and has been ended',
   cancelled: 'the interaction for this requestState was cancelled',
   lost: 'the interaction was lost: its legacy server session ended',
-  unknown: 'no suspended interaction matches this requestState (the proxy may have restarted)',
+  unknown: 'no suspended interaction matches this requestState (the proxy may have restarted); send the request again without requestState and inputResponses',
 };
 
 export class SuspensionTable<T> {

@@ -25,7 +25,8 @@ const MESSAGES: Record<StateFailure, string> = {
   unauthentic: 'requestState failed authentication (tampered with, or sealed with another key)',
   expired: 'requestState has expired',
   version: 'requestState has an unsupported format version',
-  foreign_instance: 'requestState was issued by another proxy instance; retries must return to the instance that issued it',
+  foreign_instance:
+    'requestState refers to an interaction that no longer exists: it was suspended by another proxy instance or before this proxy restarted; send the request again without requestState and inputResponses',
   wrong_request: 'requestState belongs to a different request (method, name, URI or arguments differ)',
   wrong_principal: 'requestState belongs to a different principal',
 };

@@ -42,6 +42,18 @@ describe('rejections', () => {
     assert.match(JSON.stringify(ok.body.result), /Hello, Eve!/);
   });
 
+  it('checks an accepted answer against the requested schema, naming the field, and keeps the round usable', async () => {
+    const { requestState } = await ask();
+    const wrong = await retry(requestState, { 'elicitation-1': { action: 'accept', content: { name: 42 } } });
+    assert.equal(wrong.body.error?.code, -32602);
+    assert.equal(wrong.body.error!.message, "inputResponses['elicitation-1'].content does not match the requested schema: field 'name' must be string");
+    assert.deepEqual(wrong.body.error!.data, { key: 'elicitation-1', action: 'fix' });
+    const missing = await retry(requestState, { 'elicitation-1': { action: 'accept', content: {} } });
+    assert.match(missing.body.error!.message, /field 'name' is required/);
+    const ok = await retry(requestState, ACCEPT);
+    assert.match(JSON.stringify(ok.body.result), /Hello, Eve!/);
+  });
+
   it('rejects garbage and non-string state as malformed', async () => {
     for (const bad of ['not-a-jwe', 42, '']) {
       const r = await retry(bad, ACCEPT);
@@ -72,7 +84,11 @@ describe('rejections', () => {
     const { requestState } = await ask();
     const foreign = await retry(requestState, ACCEPT, ASK, twin.url);
     assert.equal(foreign.body.error?.code, -32602);
-    assert.match(foreign.body.error!.message, /another proxy instance/);
+    assert.match(
+      foreign.body.error!.message,
+      /no longer exists: it was suspended by another proxy instance or before this proxy restarted; send the request again without requestState/,
+    );
+    assert.deepEqual(foreign.body.error!.data, { reason: 'foreign_instance', action: 'resend' });
     const alien = await retry(requestState, ACCEPT, ASK, stranger.url);
     assert.equal(alien.body.error?.code, -32602);
     assert.match(alien.body.error!.message, /failed authentication/);
@@ -84,6 +100,7 @@ describe('rejections', () => {
     const r = await retry(requestState, ACCEPT);
     assert.equal(r.body.error?.code, -32602);
     assert.match(r.body.error!.message, /expired/);
+    assert.equal((r.body.error!.data as { action?: string }).action, 'resend');
   });
 
   it('answers wrong-shaped input with -32602 and keeps the round usable', async () => {
