@@ -11,6 +11,7 @@ import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.
 import { asMessage, isRequest } from './jsonrpc-message.js';
 import { mediaTypeEssence } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import { HttpExchanger, readText } from './http-exchange.js';
+import { Latch } from './latch.js';
 import { errorBody, JSONRPC } from '../protocol/errors.js';
 import { classifyNetworkError, StreamGoneError } from './stream-gone.js';
 
@@ -43,6 +44,12 @@ interface StreamOptions {
   owed?: Set<RequestId>;
 }
 
+/**
+ * How long a request waits for the standalone GET stream to be acknowledged. Bounded so that a
+ * server that never answers the GET costs one wait, not one per request.
+ */
+export const STANDALONE_WAIT_MS = 5000;
+
 export class StreamableHttpTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   onerror?: (error: Error) => void;
@@ -56,6 +63,12 @@ export class StreamableHttpTransport implements Transport {
   private readonly timers = new Set<NodeJS.Timeout>();
   /** For each request still owed an answer, the set of the stream that owes it. */
   private readonly owedOn = new Map<RequestId, Set<RequestId>>();
+  /**
+   * Requests wait for this while the standalone GET stream is being opened. A v1 SDK server sends a request not tied
+   * to a call (`elicitInput()` without `relatedRequestId`) on that stream and drops it silently if the stream is not
+   * open yet, so a call POSTed before the GET is acknowledged could lose its question.
+   */
+  private standaloneOpening: Latch | undefined;
 
   constructor(
     private readonly url: URL,
@@ -84,6 +97,8 @@ export class StreamableHttpTransport implements Transport {
       return;
     }
     this.forgetCancelled(message);
+    if (this.standaloneOpening && !this.standaloneOpening.isOpen && (Array.isArray(message) ? message.some(isRequest) : isRequest(message)))
+      await this.standaloneOpening.wait();
     try {
       await this.post(message, options?.onresumptiontoken);
     } catch (err) {
@@ -109,6 +124,7 @@ export class StreamableHttpTransport implements Transport {
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
     this.owedOn.clear();
+    this.standaloneOpening?.open();
     this.http.close();
     this.onclose?.();
   }
@@ -125,8 +141,7 @@ export class StreamableHttpTransport implements Transport {
     }
     if (status === 202) {
       response.resume();
-      if (!Array.isArray(message) && 'method' in message && message.method === 'notifications/initialized')
-        this.openStream({}).catch((err: Error) => this.onerror?.(err));
+      if (!Array.isArray(message) && 'method' in message && message.method === 'notifications/initialized') this.openStandalone();
       return;
     }
     const owed = new Set((Array.isArray(message) ? message : [message]).filter(isRequest).map((m) => m.id));
@@ -145,6 +160,23 @@ export class StreamableHttpTransport implements Transport {
       response.resume();
       throw new StreamableHttpError(-1, `Unexpected content type: ${response.headers['content-type'] ?? '(none)'}`);
     }
+  }
+
+  /**
+   * Opens the standalone GET stream after initialize; requests wait until the server has answered
+   * it. (A stream closed later is reopened by `reconnect` without holding requests: a polling
+   * server would otherwise stall every call for its retry interval.)
+   */
+  private openStandalone(): void {
+    const latch = new Latch(STANDALONE_WAIT_MS);
+    this.standaloneOpening = latch;
+    this.openStream({}).then(
+      () => latch.open(),
+      (err: Error) => {
+        this.onerror?.(err);
+        latch.open();
+      },
+    );
   }
 
   /** The GET stream: server-initiated messages, or the rest of a POST stream being resumed. */
