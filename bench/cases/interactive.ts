@@ -64,7 +64,7 @@ const benchServer: FakeServer = (call, session) => {
 
 async function bridgeCosts(n: number): Promise<{ echo: number; ask: number }> {
   const session = new FakeSession({}, benchServer);
-  const lease = { session, release() {}, discard() {} };
+  const lease = { session, release() {}, discard() {}, markWaiting: () => true, markActive() {} };
   const bridge = new Bridge({
     sessions: { acquire: async () => lease },
     sealer: createSealer(KEY),

@@ -128,6 +128,7 @@ export class Bridge {
     const claimed = this.suspended.claim(claims.h, claims.r, this.clock.now());
     if (!claimed.ok) throw new ProxyError('interaction_gone', MISS_MESSAGES[claimed.miss], recoveryFor(claimed.miss));
     this.opts.log.debug('interaction resumed', { handle: interaction.handle, round: claims.r, answered: shaped.size, missing: split.missing.length });
+    interaction.stopWaiting();
     for (const [key, result] of shaped) interaction.answer(key, result);
 
     const consent = interaction.urlConsent();
@@ -201,6 +202,14 @@ export class Bridge {
         {
           requiredCapabilities: required,
         },
+      );
+    }
+    if (!interaction.startWaiting()) {
+      this.finish(interaction, 'cancelled', 'too many interactions are waiting for clients');
+      throw new ProxyError(
+        'overloaded',
+        'too many calls are waiting for input from their clients: the legacy sessions they may hold (--waiting-share of --max-sessions) are all taken, so this call was cancelled rather than left waiting; try again later',
+        { reason: 'waiting_limit' },
       );
     }
     const round = interaction.nextRound();

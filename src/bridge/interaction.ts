@@ -79,6 +79,20 @@ export class Interaction implements SessionHolder {
     return ++this.rounds;
   }
 
+  /**
+   * Between two rounds the call waits for a person. Its session may be held that way only while
+   * the pool's share for waiting sessions lasts; false means it must not wait. (Without a session,
+   * as behind a URL-elicitation gate, waiting costs the pool nothing.)
+   */
+  startWaiting(): boolean {
+    return this.lease?.markWaiting() ?? true;
+  }
+
+  /** The client's retry arrived: the call works again. */
+  stopWaiting(): void {
+    this.lease?.markActive();
+  }
+
   /** The front request of the current round receives progress and logs until `detachFront`. */
   attachFront(sink: FrontSink): void {
     this.sink = sink;

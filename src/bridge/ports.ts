@@ -27,6 +27,10 @@ export interface SessionLease<S = BridgeSession> {
   release(): void;
   /** Closes the session (its state is unknown or spoiled). Idempotent. */
   discard(reason: string): void;
+  /** The holder now waits for a client; false when no more sessions may wait (it must not). */
+  markWaiting(): boolean;
+  /** The holder works again. */
+  markActive(): void;
 }
 
 export interface SessionSource {

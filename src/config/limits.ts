@@ -49,6 +49,15 @@ export const LIMITS = {
     field: 'spareSessions',
     help: 'idle legacy sessions kept started per capability set in use, so an\ninteractive call does not wait for a legacy start-up',
   },
+  waitingShare: {
+    flag: '--waiting-share',
+    unit: 'count',
+    min: 1,
+    max: 100,
+    default: 75,
+    field: 'waitingSharePercent',
+    help: 'percent of --max-sessions that interactions waiting for a client may\nhold (at least one); the rest stays free for other calls',
+  },
   sessionWait: {
     flag: '--session-wait',
     unit: 'seconds',

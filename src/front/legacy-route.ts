@@ -100,13 +100,30 @@ export class LegacyRoute implements Route {
   }
 
   async status(): Promise<RouteStatus> {
-    const base = { era: this.era, transport: this.currentConfig.target.kind };
+    const pool = this.upstream.stats();
+    const sessions = {
+      open: pool.sessions,
+      held: pool.held,
+      onClient: pool.onClient,
+      queued: pool.waiting,
+      max: pool.maxSessions,
+      maxOnClient: pool.maxWaiting,
+    };
+    const base = { era: this.era, transport: this.currentConfig.target.kind, sessions };
     try {
       await this.upstream.check(READY_TIMEOUT_MS);
-      return { ...base, ready: true };
     } catch (err) {
       return { ...base, ready: false, error: (err as Error).message };
     }
+    // Saturated: a call that needs a session of its own now has to queue for one.
+    if (pool.saturated)
+      return {
+        ...base,
+        ready: false,
+        saturated: true,
+        error: `saturated: all ${pool.maxSessions} legacy sessions are held (${pool.onClient} by calls waiting for clients)`,
+      };
+    return { ...base, ready: true };
   }
 
   /**

@@ -9,6 +9,10 @@ export interface RouteStatus {
   era: 'legacy' | 'modern';
   transport: UpstreamConfig['target']['kind'];
   error?: string;
+  /** A legacy upstream's pool: sessions open, held exclusively, held by calls waiting for clients, requests queued. */
+  sessions?: { open: number; held: number; onClient: number; queued: number; max: number; maxOnClient: number };
+  /** Every legacy session is held: new calls would queue. */
+  saturated?: boolean;
 }
 
 export interface Route {

@@ -4,45 +4,24 @@
 // interactive call (tools/call, prompts/get, resources/read) takes its session exclusively; other
 // methods share any session of the right capability set that no interactive call holds. When the
 // pool is full a request waits a bounded time, then fails: it never queues silently forever.
+//
+// Fairness: a call that waits for a person holds its session for as long as the person thinks. At
+// most `maxWaiting` sessions may be held that way (`markWaiting` says no beyond it), so abandoned
+// interactions can never take the sessions every other request needs.
 import { capabilityKey, type LegacyCapabilities } from '../protocol/capabilities.js';
 import { ProxyError } from '../protocol/errors.js';
-import type { Cancel, Clock } from '../runtime/clock.js';
-import type { Logger } from '../telemetry/logger.js';
+import type { Cancel } from '../runtime/clock.js';
+import type { Lease, LeaseMode, PooledSession, PoolOptions, PoolStats } from './lease.js';
 
-export type LeaseMode = 'exclusive' | 'shared';
-
-/** What the pool needs of a session: LegacySession in production, a fake in unit tests. */
-export interface PooledSession {
-  readonly id: string;
-  readonly closed: boolean;
-  readonly closeReason: string;
-  close(reason: string): Promise<void>;
-}
-
-export interface Lease<S extends PooledSession> {
-  readonly session: S;
-  /** Returns a healthy session to the pool. Idempotent. */
-  release(): void;
-  /** Closes the session (its state is unknown or spoiled). Idempotent. */
-  discard(reason: string): void;
-}
-
-export interface PoolOptions<S extends PooledSession> {
-  maxSessions: number;
-  /** Idle sessions kept ready per capability set in use, so the next interactive call does not wait for a start-up. */
-  spareSessions: number;
-  waitMs: number;
-  idleTtlMs: number;
-  connect(caps: LegacyCapabilities): Promise<S>;
-  clock: Clock;
-  log: Logger;
-}
+export { waitingCap, type Lease, type LeaseMode, type PooledSession, type PoolOptions, type PoolStats } from './lease.js';
 
 interface Entry<S extends PooledSession> {
   session: S;
   caps: LegacyCapabilities;
   key: string;
   held: boolean;
+  /** Held by an interaction that waits for a client. */
+  waiting: boolean;
   shared: number;
   idleSince: number;
 }
@@ -71,10 +50,29 @@ export class SessionPool<S extends PooledSession> {
     this.now = () => opts.clock.now();
   }
 
-  stats(): { sessions: number; held: number; connecting: number; waiting: number } {
+  /**
+   * `waiting`: requests queued for a session; `onClient`: sessions held by interactions waiting for
+   * a client; `saturated`: every session allowed is held exclusively, so a request that needs one now
+   * has to queue.
+   */
+  stats(): PoolStats {
     let held = 0;
-    for (const e of this.entries) if (e.held) held++;
-    return { sessions: this.entries.size, held, connecting: this.connecting, waiting: this.waiters.length };
+    let onClient = 0;
+    for (const e of this.entries) {
+      if (e.held) held++;
+      if (e.waiting) onClient++;
+    }
+    const saturated = held + this.connecting >= this.opts.maxSessions;
+    return {
+      sessions: this.entries.size,
+      held,
+      connecting: this.connecting,
+      waiting: this.waiters.length,
+      onClient,
+      maxSessions: this.opts.maxSessions,
+      maxWaiting: this.opts.maxWaiting,
+      saturated,
+    };
   }
 
   acquire(caps: LegacyCapabilities, mode: LeaseMode): Promise<Lease<S>> {
@@ -164,7 +162,7 @@ export class SessionPool<S extends PooledSession> {
       this.drain();
       throw new ProxyError('upstream_unavailable', `the legacy session closed right after opening: ${session.closeReason}`);
     }
-    const entry: Entry<S> = { session, caps, key, held: false, shared: 0, idleSince: this.now() };
+    const entry: Entry<S> = { session, caps, key, held: false, waiting: false, shared: 0, idleSince: this.now() };
     this.entries.add(entry);
     if (this.closing) {
       this.remove(entry, 'proxy shutting down');
@@ -186,7 +184,7 @@ export class SessionPool<S extends PooledSession> {
         .then(
           (session) => {
             if (session.closed) return;
-            const entry: Entry<S> = { session, caps, key, held: false, shared: 0, idleSince: this.now() };
+            const entry: Entry<S> = { session, caps, key, held: false, waiting: false, shared: 0, idleSince: this.now() };
             this.entries.add(entry);
             if (this.closing) this.remove(entry, 'proxy shutting down');
           },
@@ -209,8 +207,10 @@ export class SessionPool<S extends PooledSession> {
     const finish = () => {
       if (done) return false;
       done = true;
-      if (mode === 'exclusive') entry.held = false;
-      else entry.shared--;
+      if (mode === 'exclusive') {
+        entry.held = false;
+        entry.waiting = false;
+      } else entry.shared--;
       entry.idleSince = this.now();
       return true;
     };
@@ -221,6 +221,16 @@ export class SessionPool<S extends PooledSession> {
       },
       discard: (reason) => {
         if (finish()) this.remove(entry, reason);
+      },
+      markWaiting: () => {
+        if (done || mode !== 'exclusive') return true;
+        if (entry.waiting) return true;
+        if (this.stats().onClient >= this.opts.maxWaiting) return false;
+        entry.waiting = true;
+        return true;
+      },
+      markActive: () => {
+        entry.waiting = false;
       },
     };
   }

@@ -11,7 +11,7 @@ import { answerLocally } from '../protocol/local-answers.js';
 import type { Cancel, Clock } from '../runtime/clock.js';
 import type { Logger } from '../telemetry/logger.js';
 import { createHttpTransport } from './http-transport.js';
-import { SessionPool, type Lease, type LeaseMode } from './pool.js';
+import { SessionPool, waitingCap, type Lease, type LeaseMode, type PoolStats } from './pool.js';
 import { LegacySession, type SessionHooks, type UpstreamInfo } from './session.js';
 import { createSseTransport } from './sse-transport.js';
 import { createStdioTransport } from './stdio-transport.js';
@@ -65,7 +65,7 @@ export class Upstream {
     return this.pool.acquire(caps, mode);
   }
 
-  stats(): ReturnType<SessionPool<LegacySession>['stats']> {
+  stats(): PoolStats {
     return this.pool.stats();
   }
 
@@ -177,6 +177,7 @@ export class Upstream {
     const hooks: SessionHooks = { ...this.hooks, onClosed: (session) => pool.forget(session) };
     const pool: SessionPool<LegacySession> = new SessionPool<LegacySession>({
       maxSessions: config.maxSessions,
+      maxWaiting: waitingCap(config.maxSessions, config.waitingSharePercent),
       spareSessions: config.spareSessions,
       waitMs: config.sessionWaitMs,
       idleTtlMs: config.idleSessionTtlMs,

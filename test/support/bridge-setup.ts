@@ -13,11 +13,12 @@ import { FakeSession } from './fake-session.js';
 const log = createLogger('error');
 const KEY = new Uint8Array(32).fill(5);
 
-export function setup(opts: { ttlMs?: number; callTimeoutMs?: number; gatherMs?: number } = {}) {
+export function setup(opts: { ttlMs?: number; callTimeoutMs?: number; gatherMs?: number; maxWaiting?: number } = {}) {
   const clock = testClock();
   const sessions: FakeSession[] = [];
   const pool = new SessionPool<FakeSession>({
     maxSessions: 8,
+    maxWaiting: opts.maxWaiting ?? 8,
     spareSessions: 0,
     waitMs: 100,
     idleTtlMs: 60_000,

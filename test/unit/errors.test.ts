@@ -58,6 +58,7 @@ describe('toWireError', () => {
     input_invalid: -32602,
     capability_missing: -32021,
     upstream_unavailable: -32603,
+    overloaded: -32603,
     upstream_failed: -32603,
     timeout: -32603,
     declined: -32602,

@@ -8,10 +8,13 @@ import { FakeSession, tick } from '../support/fake-session.js';
 
 const log = createLogger('error');
 
-function pool(opts: { max?: number; spares?: number; waitMs?: number; idleTtlMs?: number; clock?: TestClock; failConnect?: boolean } = {}) {
+function pool(
+  opts: { max?: number; maxWaiting?: number; spares?: number; waitMs?: number; idleTtlMs?: number; clock?: TestClock; failConnect?: boolean } = {},
+) {
   const started: FakeSession[] = [];
   const p = new SessionPool<FakeSession>({
     maxSessions: opts.max ?? 4,
+    maxWaiting: opts.maxWaiting ?? opts.max ?? 4,
     spareSessions: opts.spares ?? 0,
     waitMs: opts.waitMs ?? 50,
     idleTtlMs: opts.idleTtlMs ?? 1000,
@@ -104,7 +107,7 @@ describe('SessionPool', () => {
     a.release();
     a.discard('late');
     assert.equal(a.session.closed, false);
-    assert.deepEqual(p.stats(), { sessions: 1, held: 0, connecting: 0, waiting: 0 });
+    assert.deepEqual(p.stats(), { sessions: 1, held: 0, connecting: 0, waiting: 0, onClient: 0, maxSessions: 4, maxWaiting: 4, saturated: false });
   });
 
   it('forgets a session that died and starts another', async () => {

@@ -1,0 +1,62 @@
+// What the session pool hands out and reports: the lease a caller holds, the options and stats of
+// a pool, and the share of sessions that interactions waiting for a client may hold.
+import type { LegacyCapabilities } from '../protocol/capabilities.js';
+import type { Clock } from '../runtime/clock.js';
+import type { Logger } from '../telemetry/logger.js';
+
+export type LeaseMode = 'exclusive' | 'shared';
+
+/** What the pool needs of a session: LegacySession in production, a fake in unit tests. */
+export interface PooledSession {
+  readonly id: string;
+  readonly closed: boolean;
+  readonly closeReason: string;
+  close(reason: string): Promise<void>;
+}
+
+export interface Lease<S extends PooledSession> {
+  readonly session: S;
+  /** Returns a healthy session to the pool. Idempotent. */
+  release(): void;
+  /** Closes the session (its state is unknown or spoiled). Idempotent. */
+  discard(reason: string): void;
+  /**
+   * The holder now waits for a client (an exclusive lease between two rounds). False, and nothing
+   * changes, when the sessions allowed to wait are all taken: the holder must not wait.
+   */
+  markWaiting(): boolean;
+  /** The holder works again (its retry arrived). */
+  markActive(): void;
+}
+
+export interface PoolOptions<S extends PooledSession> {
+  maxSessions: number;
+  /** Sessions that may be held by interactions waiting for a client, at most `maxSessions`. */
+  maxWaiting: number;
+  /** Idle sessions kept ready per capability set in use, so the next interactive call does not wait for a start-up. */
+  spareSessions: number;
+  waitMs: number;
+  idleTtlMs: number;
+  connect(caps: LegacyCapabilities): Promise<S>;
+  clock: Clock;
+  log: Logger;
+}
+
+/**
+ * How many sessions interactions waiting for a client may hold: `percent` of `maxSessions`, at
+ * least one (with a single session there is nothing to keep back).
+ */
+export function waitingCap(maxSessions: number, percent: number): number {
+  return Math.max(1, Math.floor((maxSessions * percent) / 100));
+}
+
+export interface PoolStats {
+  sessions: number;
+  held: number;
+  connecting: number;
+  waiting: number;
+  onClient: number;
+  maxSessions: number;
+  maxWaiting: number;
+  saturated: boolean;
+}
