@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
-import { FIXTURE, PROXY_BIN } from '../support/processes.js';
+import { FIXTURE, PROXY_BIN, startProcess } from '../support/processes.js';
 
 const run = (args: string[], env: NodeJS.ProcessEnv = {}) =>
   spawnSync(process.execPath, [PROXY_BIN, ...args], { encoding: 'utf8', timeout: 20_000, env: { ...process.env, ...env } });
@@ -98,13 +98,19 @@ describe('command line', () => {
   });
 
   it('warns when no state key is configured', async () => {
-    const r = spawnSync(process.execPath, [PROXY_BIN, '--port', '0', '--', process.execPath, FIXTURE], {
-      encoding: 'utf8',
-      timeout: 3000,
-      env: { ...process.env, MRTR_STATE_KEY: '' },
-      killSignal: 'SIGTERM',
-    });
-    assert.match(r.stderr, /generated a key for this process/);
-    assert.match(r.stderr, /listening on http:\/\/127\.0\.0\.1:\d+\/mcp/);
+    // Waits for the listening line (bounded) instead of a fixed 3 s run: a loaded machine is slower.
+    const proxy = await startProcess(
+      process.execPath,
+      [PROXY_BIN, '--port', '0', '--', process.execPath, FIXTURE],
+      /listening on http:\/\/127\.0\.0\.1:\d+\/mcp/,
+      {
+        env: { MRTR_STATE_KEY: '' },
+      },
+    );
+    try {
+      assert.match(proxy.stderr(), /generated a key for this process/);
+    } finally {
+      await proxy.stop();
+    }
   });
 });
