@@ -45,10 +45,10 @@ interface StreamOptions {
 }
 
 /**
- * How long a request waits for the standalone GET stream to be acknowledged. Bounded so that a
- * server that never answers the GET costs one wait, not one per request.
+ * How long requests wait for the GET stream's headers. A v1 SDK server flushes them at once; an intermediary that
+ * holds them until the first event would otherwise stall a new session's first call. Paid once per session.
  */
-export const STANDALONE_WAIT_MS = 5000;
+export const STANDALONE_WAIT_MS = 1000;
 
 export class StreamableHttpTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
