@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   const scope = new Scope();
   try {
     const fixture = await scope.fixtureHttp();
-    const proxy = await scope.proxy(['--upstream', fixture.url, '--max-sessions', String(calls), '--session-wait', '120']);
+    const proxy = await scope.proxy(['--upstream', fixture.url, '--max-sessions', String(calls), '--session-wait', '120', '--waiting-share', '100']);
     const client = new ProxyClient(proxy.url, { elicitation: { form: {} } });
     const params = { name: 'ask-unrelated', arguments: {} };
     const started = Date.now();
