@@ -21,6 +21,8 @@ export interface SetupOptions {
   maxWaiting?: number;
   /** The operator's roots (--root). */
   operatorRoots?: Root[];
+  /** Runs as each session opens (e.g. to play a server that asks for roots at initialize). */
+  onConnect?: () => void;
 }
 
 export function setup(opts: SetupOptions = {}) {
@@ -42,6 +44,7 @@ export function setup(opts: SetupOptions = {}) {
       const s = new FakeSession(caps);
       sessions.push(s);
       servedRoots.set(s, roots);
+      opts.onConnect?.();
       return s;
     },
   });
