@@ -43,7 +43,7 @@ describe('Bridge: roots round before the call', () => {
     const run = async (roots: typeof A | typeof B) => {
       const asked = (await bridge.call(front())) as unknown as Asked;
       const done = bridge.call(retry(asked, { [ROOTS_ROUND_KEY]: { roots } }));
-      await until(() => sessions.length > 0 && servedRoots.get(last()) === roots && last().calls.length === 1);
+      await until(() => sessions.length > 0 && JSON.stringify(servedRoots.get(last())) === JSON.stringify(roots) && last().calls.length === 1);
       last().lastCall.resolve({ content: [] });
       await done;
     };
