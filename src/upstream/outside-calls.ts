@@ -13,7 +13,7 @@ import type { SessionHooks } from './session.js';
  * resolves the directories first), and nothing on the wire says when it is done: a session is
  * handed out this long after that answer.
  */
-export const ROOTS_SETTLE_MS = 100;
+export const ROOTS_SETTLE_MS = 200;
 
 /** One session's local answers, and a wait until a roots answer given at initialize has settled. */
 export interface SessionAnswers {
