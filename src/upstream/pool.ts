@@ -177,7 +177,7 @@ export class SessionPool<S extends PooledSession> {
   }
 
   /** Starts idle sessions for `key` in the background until `spareSessions` are ready or starting. */
-  private keepSpares(caps: LegacyCapabilities, roots: RootsBinding, key: string): void {
+  private keepSpares(caps: LegacyCapabilities, key: string): void {
     let ready = this.warming.get(key) ?? 0;
     for (const e of this.entries) if (e.key === key && !e.held && e.shared === 0 && !e.session.closed) ready++;
     for (; ready < this.opts.spareSessions && !this.closing; ready++) {
@@ -185,11 +185,11 @@ export class SessionPool<S extends PooledSession> {
       this.connecting++;
       this.warming.set(key, (this.warming.get(key) ?? 0) + 1);
       this.opts
-        .connect(caps, roots)
+        .connect(caps, undefined)
         .then(
           (session) => {
             if (session.closed) return;
-            const entry: Entry<S> = { session, caps, roots, key, held: false, waiting: false, shared: 0, idleSince: this.now() };
+            const entry: Entry<S> = { session, caps, roots: undefined, key, held: false, waiting: false, shared: 0, idleSince: this.now() };
             this.entries.add(entry);
             if (this.closing) this.remove(entry, 'proxy shutting down');
           },
@@ -206,7 +206,8 @@ export class SessionPool<S extends PooledSession> {
   private lease(entry: Entry<S>, mode: LeaseMode): Lease<S> {
     if (mode === 'exclusive') {
       entry.held = true;
-      this.keepSpares(entry.caps, entry.roots, entry.key);
+      // A client's roots get no spares: only that client's next call could use one.
+      if (entry.roots === undefined) this.keepSpares(entry.caps, entry.key);
     } else entry.shared++;
     let done = false;
     const finish = () => {

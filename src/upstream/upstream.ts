@@ -37,7 +37,8 @@ export class Upstream {
   private readonly retiring = new Set<Promise<void>>();
   /** Every session's hooks but the local answers, which depend on the roots it serves (see `open`). */
   private readonly hooks: Omit<SessionHooks, 'answerLocally'>;
-  private readonly outside: OutsideCalls;
+  /** What the server asks outside calls, learned per configuration: after a reload the server may differ. */
+  private readonly outside = new WeakMap<UpstreamConfig, OutsideCalls>();
 
   constructor(
     config: UpstreamConfig,
@@ -45,7 +46,6 @@ export class Upstream {
     private readonly clock: Clock,
   ) {
     this.config = config;
-    this.outside = new OutsideCalls(log, clock);
     this.hooks = {
       onChange: (method, params) => {
         if (method === 'notifications/tools/list_changed') this.toolSchemas.invalidate();
@@ -63,7 +63,7 @@ export class Upstream {
   }
 
   asksRootsOutsideCalls(): boolean {
-    return this.outside.asksRoots;
+    return this.outsideCalls(this.config).asksRoots;
   }
 
   operatorRoots(): readonly Root[] {
@@ -214,6 +214,12 @@ export class Upstream {
     void work.finally(() => this.retiring.delete(work));
   }
 
+  private outsideCalls(config: UpstreamConfig): OutsideCalls {
+    let o = this.outside.get(config);
+    if (!o) this.outside.set(config, (o = new OutsideCalls(this.log, this.clock)));
+    return o;
+  }
+
   /** The control session is outside the pool and re-opened (with its subscriptions) if it dies. */
   private controlSession(): Promise<LegacySession> {
     this.control ??= this.openControl(this.config);
@@ -245,7 +251,7 @@ export class Upstream {
     hooks: Omit<SessionHooks, 'answerLocally'>,
     roots?: RootsBinding,
   ): Promise<LegacySession> {
-    const answers = this.outside.forSession(rootsServed(roots, config.roots));
+    const answers = this.outsideCalls(config).forSession(rootsServed(roots, config.roots));
     const own: SessionHooks = { ...hooks, answerLocally: answers.answerLocally };
     const session = await LegacySession.connect(this.transport(config.target), caps, own, this.log, config.connectTimeoutMs);
     if (caps.roots) await answers.settle(() => session.request('ping', undefined));
