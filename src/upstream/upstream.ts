@@ -215,9 +215,11 @@ export class Upstream {
   }
 
   private outsideCalls(config: UpstreamConfig): OutsideCalls {
-    let o = this.outside.get(config);
-    if (!o) this.outside.set(config, (o = new OutsideCalls(this.log, this.clock)));
-    return o;
+    const known = this.outside.get(config);
+    if (known) return known;
+    const fresh = new OutsideCalls(this.log, this.clock);
+    this.outside.set(config, fresh);
+    return fresh;
   }
 
   /** The control session is outside the pool and re-opened (with its subscriptions) if it dies. */
