@@ -122,10 +122,7 @@ export class Bridge {
   private async askRoots(front: FrontCall, round: RootsRound): Promise<JsonObject> {
     const r = round.nextRound();
     const expiresAt = this.clock.now() + this.limits.interactionTtlMs;
-    const requestState = await this.opts.sealer.seal(
-      { h: round.handle, i: this.opts.instance, r, p: front.principal, fp: fingerprint(front.identity) },
-      expiresAt,
-    );
+    const requestState = await this.opts.sealer.seal(this.claims(round.handle, r, front), expiresAt);
     this.suspended.put(round.handle, round, r, expiresAt);
     this.opts.log.debug('asking the client for its roots before the call', { handle: round.handle, round: r });
     return rootsRoundResult(requestState);
@@ -260,22 +257,17 @@ export class Bridge {
     }
     const round = interaction.nextRound();
     const expiresAt = this.clock.now() + this.limits.interactionTtlMs;
-    const requestState = await this.opts.sealer.seal(
-      {
-        h: interaction.handle,
-        i: this.opts.instance,
-        r: round,
-        p: front.principal,
-        fp: fingerprint(front.identity),
-        ...(front.roots && { rt: [...front.roots] }),
-      },
-      expiresAt,
-    );
+    const requestState = await this.opts.sealer.seal(this.claims(interaction.handle, round, front), expiresAt);
     this.suspended.put(interaction.handle, interaction, round, expiresAt);
     this.opts.log.debug('interaction suspended', { handle: interaction.handle, round, inputs: pending.map((p) => p.key) });
     const inputRequests: JsonObject = {};
     for (const p of pending) inputRequests[p.key] = p.request;
     return { resultType: 'input_required', inputRequests, requestState };
+  }
+
+  /** What a round's requestState seals; a call's roots, once given, ride in every later one. */
+  private claims(handle: string, round: number, call: BoundCall): StateClaims {
+    return { h: handle, i: this.opts.instance, r: round, p: call.principal, fp: fingerprint(call.identity), ...(call.roots && { rt: [...call.roots] }) };
   }
 
   private async failed(interaction: Interaction, front: BoundCall, error: unknown, lost: string | undefined): Promise<JsonObject> {

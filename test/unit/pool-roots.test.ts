@@ -17,6 +17,7 @@ function pool(spares = 0) {
   const opened: Array<{ session: FakeSession; caps: LegacyCapabilities; roots: RootsBinding }> = [];
   const p = new SessionPool<FakeSession>({
     maxSessions: 8,
+    maxWaiting: 8,
     spareSessions: spares,
     waitMs: 50,
     idleTtlMs: 1000,
