@@ -66,7 +66,7 @@ async function bridgeCosts(n: number): Promise<{ echo: number; ask: number }> {
   const session = new FakeSession({}, benchServer);
   const lease = { session, release() {}, discard() {}, markWaiting: () => true, markActive() {} };
   const bridge = new Bridge({
-    sessions: { acquire: async () => lease },
+    sessions: { acquire: async () => lease, asksRootsOutsideCalls: () => false, operatorRoots: () => [] },
     sealer: createSealer(KEY),
     instance: 'bench',
     limits: { interactionTtlMs: 600_000, gatherWindowMs: 0, callTimeoutMs: 600_000 },

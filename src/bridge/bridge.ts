@@ -6,16 +6,18 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { adaptAnswer, partitionAnswers } from '../protocol/answers.js';
 import { describeCapabilities, legacyCapabilitiesFor, missingCapabilities, type FrontCapabilities } from '../protocol/capabilities.js';
 import { JSONRPC, LEGACY, ProxyError, UpstreamError } from '../protocol/errors.js';
-import type { JsonObject } from '../protocol/json.js';
+import type { JsonObject, Root } from '../protocol/json.js';
 import { translateLegacyError } from '../protocol/legacy-errors.js';
 import type { InteractiveMethod } from '../protocol/methods.js';
+import { declaresRoots, planRoots } from '../protocol/roots.js';
 import type { Clock } from '../runtime/clock.js';
 import { fingerprint, type RequestIdentity } from '../state/fingerprint.js';
 import { StateError, type Sealer, type StateClaims } from '../state/seal.js';
 import type { Logger } from '../telemetry/logger.js';
 import { Interaction, type FrontSink, type PendingInput } from './interaction.js';
-import type { SessionSource } from './ports.js';
+import type { SessionLease, SessionSource } from './ports.js';
 import { recoveryFor } from './recovery.js';
+import { answerWithOperatorRoots, readRootsAnswer, RootsRound, rootsRoundResult } from './roots-round.js';
 import { MISS_MESSAGES, SuspensionTable, type EndReason } from './suspensions.js';
 
 /** One front request, as the front hands it over: envelope lifted, nothing of HTTP or stdio. */
@@ -32,6 +34,9 @@ export interface FrontCall {
   sink: FrontSink;
   signal: AbortSignal;
 }
+
+/** A front call with the roots its session serves, once the client gave them (sealed in every later round). */
+type BoundCall = FrontCall & { roots?: readonly Root[] | undefined };
 
 export interface BridgeLimits {
   interactionTtlMs: number;
@@ -52,7 +57,7 @@ export interface BridgeOptions {
 const EXPIRY_SWEEP_MS = 1000;
 
 export class Bridge {
-  private readonly suspended = new SuspensionTable<Interaction>();
+  private readonly suspended = new SuspensionTable<Interaction | RootsRound>();
   private readonly active = new Set<Interaction>();
   private readonly clock: Clock;
   private readonly stopSweeper: () => void;
@@ -92,10 +97,44 @@ export class Bridge {
   }
 
   private async begin(front: FrontCall): Promise<JsonObject> {
+    if (this.needsRootsRound(front)) return this.askRoots(front, new RootsRound(randomUUID()));
     const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive');
-    const interaction = new Interaction(randomUUID(), { method: front.method, params: front.params }, this.opts.log, this.clock);
+    // The session just opened may be the first to show that the server asks for roots at initialize.
+    if (this.needsRootsRound(front)) {
+      lease.release();
+      return this.askRoots(front, new RootsRound(randomUUID()));
+    }
+    return this.startCall(front, lease);
+  }
+
+  private needsRootsRound(front: FrontCall): boolean {
+    const facts = { declaresRoots: declaresRoots(front.capabilities), serverAsksOutsideCalls: this.opts.sessions.asksRootsOutsideCalls(), known: undefined };
+    return planRoots(facts).kind === 'ask';
+  }
+
+  private startCall(call: BoundCall, lease: SessionLease): Promise<JsonObject> {
+    const interaction = new Interaction(randomUUID(), { method: call.method, params: call.params }, this.opts.log, this.clock);
     interaction.start(lease);
-    return this.run(interaction, front);
+    return this.run(interaction, call);
+  }
+
+  /** Suspends a roots round: the client answers roots/list, and its retry starts the call. */
+  private async askRoots(front: FrontCall, round: RootsRound): Promise<JsonObject> {
+    const r = round.nextRound();
+    const expiresAt = this.clock.now() + this.limits.interactionTtlMs;
+    const requestState = await this.opts.sealer.seal(this.claims(round.handle, r, front), expiresAt);
+    this.suspended.put(round.handle, round, r, expiresAt);
+    this.opts.log.debug('asking the client for its roots before the call', { handle: round.handle, round: r });
+    return rootsRoundResult(requestState);
+  }
+
+  private async resumeRoots(front: FrontCall, round: RootsRound, r: number): Promise<JsonObject> {
+    const roots = readRootsAnswer(front.inputResponses, front.droppedInputKeys);
+    const claimed = this.suspended.claim(round.handle, r, this.clock.now());
+    if (!claimed.ok) throw new ProxyError('interaction_gone', MISS_MESSAGES[claimed.miss], recoveryFor(claimed.miss));
+    if (roots === undefined) return this.askRoots(front, round);
+    const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive', roots);
+    return this.startCall({ ...front, roots }, lease);
   }
 
   private async resume(front: FrontCall, token: string): Promise<JsonObject> {
@@ -112,7 +151,9 @@ export class Bridge {
     }
     const seen = this.suspended.peek(claims.h, claims.r, this.clock.now());
     if (!seen.ok) throw new ProxyError('interaction_gone', MISS_MESSAGES[seen.miss], recoveryFor(seen.miss));
+    if (seen.item instanceof RootsRound) return this.resumeRoots(front, seen.item, claims.r);
     const interaction = seen.item;
+    const call: BoundCall = { ...front, roots: claims.rt };
     // Validate before consuming the round: a malformed retry loses nothing and may be sent again.
     const asked = interaction.unanswered();
     const split = partitionAnswers(asked, front.inputResponses, front.droppedInputKeys);
@@ -138,17 +179,17 @@ export class Bridge {
     }
     if (consent.kind === 'granted') {
       try {
-        interaction.start(await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive'));
+        interaction.start(await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive', call.roots));
       } catch (err) {
         this.finish(interaction, 'lost');
         throw err;
       }
     }
-    return this.run(interaction, front);
+    return this.run(interaction, call);
   }
 
   /** One round: wait for the legacy call's next event and turn it into the front's answer. */
-  private async run(interaction: Interaction, front: FrontCall): Promise<JsonObject> {
+  private async run(interaction: Interaction, front: BoundCall): Promise<JsonObject> {
     this.active.add(interaction);
     interaction.attachFront(front.sink);
     try {
@@ -160,7 +201,7 @@ export class Bridge {
     }
   }
 
-  private async decide(interaction: Interaction, front: FrontCall): Promise<JsonObject> {
+  private async decide(interaction: Interaction, front: BoundCall): Promise<JsonObject> {
     const stop = interaction.awaitingUrlConsent
       ? { kind: 'input' as const, pending: interaction.unanswered() }
       : await interaction.next({ gatherMs: this.limits.gatherWindowMs, timeoutMs: this.limits.callTimeoutMs, signal: front.signal });
@@ -170,8 +211,10 @@ export class Bridge {
         return stop.result;
       case 'error':
         return await this.failed(interaction, front, stop.error, stop.lost);
-      case 'input':
-        return await this.ask(interaction, front, stop.pending);
+      case 'input': {
+        const rest = answerWithOperatorRoots(interaction, stop.pending, declaresRoots(front.capabilities), this.opts.sessions.operatorRoots());
+        return rest.length === 0 ? await this.decide(interaction, front) : await this.ask(interaction, front, rest);
+      }
       case 'timeout':
         this.finish(interaction, 'cancelled', 'the proxy call timeout fired');
         throw new ProxyError(
@@ -184,7 +227,7 @@ export class Bridge {
     }
   }
 
-  private async ask(interaction: Interaction, front: FrontCall, pending: PendingInput[]): Promise<JsonObject> {
+  private async ask(interaction: Interaction, front: BoundCall, pending: PendingInput[]): Promise<JsonObject> {
     // Never forward what this request did not declare (2026-07-28 capabilities are per request).
     for (const p of pending) {
       const required = missingCapabilities(p.method, p.request.params, front.capabilities);
@@ -214,10 +257,7 @@ export class Bridge {
     }
     const round = interaction.nextRound();
     const expiresAt = this.clock.now() + this.limits.interactionTtlMs;
-    const requestState = await this.opts.sealer.seal(
-      { h: interaction.handle, i: this.opts.instance, r: round, p: front.principal, fp: fingerprint(front.identity) },
-      expiresAt,
-    );
+    const requestState = await this.opts.sealer.seal(this.claims(interaction.handle, round, front), expiresAt);
     this.suspended.put(interaction.handle, interaction, round, expiresAt);
     this.opts.log.debug('interaction suspended', { handle: interaction.handle, round, inputs: pending.map((p) => p.key) });
     const inputRequests: JsonObject = {};
@@ -225,7 +265,12 @@ export class Bridge {
     return { resultType: 'input_required', inputRequests, requestState };
   }
 
-  private async failed(interaction: Interaction, front: FrontCall, error: unknown, lost: string | undefined): Promise<JsonObject> {
+  /** What a round's requestState seals; a call's roots, once given, ride in every later one. */
+  private claims(handle: string, round: number, call: BoundCall): StateClaims {
+    return { h: handle, i: this.opts.instance, r: round, p: call.principal, fp: fingerprint(call.identity), ...(call.roots && { rt: [...call.roots] }) };
+  }
+
+  private async failed(interaction: Interaction, front: BoundCall, error: unknown, lost: string | undefined): Promise<JsonObject> {
     if (lost !== undefined || (error instanceof McpError && error.code === LEGACY.CONNECTION_CLOSED)) {
       this.finish(interaction, 'lost');
       throw new ProxyError('upstream_failed', `the legacy server session ended during the call (${lost || 'connection closed'})`);
@@ -243,7 +288,7 @@ export class Bridge {
     throw new UpstreamError(translated.error);
   }
 
-  private finish(interaction: Interaction, reason: EndReason, why?: string): void {
+  private finish(interaction: Interaction | RootsRound, reason: EndReason, why?: string): void {
     this.suspended.end(interaction.handle, reason);
     interaction.end(why ?? reason);
   }

@@ -2,7 +2,8 @@
 // the few members of a session it uses. The upstream layer satisfies them structurally; the bridge
 // never imports the pool or the session classes, so unit tests and the bench plug in a fake.
 import type { LegacyCapabilities } from '../protocol/capabilities.js';
-import type { JsonObject, ServerRequest } from '../protocol/json.js';
+import type { JsonObject, Root, ServerRequest } from '../protocol/json.js';
+import type { RootsBinding } from '../protocol/roots.js';
 
 /** Whoever holds a session exclusively receives the legacy server's requests and logs. */
 export interface SessionHolder {
@@ -34,6 +35,13 @@ export interface SessionLease<S = BridgeSession> {
 }
 
 export interface SessionSource {
-  /** A session initialized with `caps`, held exclusively until the lease is released or discarded. */
-  acquire(caps: LegacyCapabilities, mode: 'exclusive'): Promise<SessionLease>;
+  /**
+   * A session initialized with `caps` whose outside-call `roots/list` is answered with `roots`
+   * (the operator's when undefined), held exclusively until the lease is released or discarded.
+   */
+  acquire(caps: LegacyCapabilities, mode: 'exclusive', roots?: RootsBinding): Promise<SessionLease>;
+  /** True once the legacy server has asked `roots/list` outside a call on any of its sessions. */
+  asksRootsOutsideCalls(): boolean;
+  /** The operator's roots (`--root`, per upstream `roots:`). */
+  operatorRoots(): readonly Root[];
 }

@@ -45,8 +45,9 @@ Options:
   --state-key KEY           base64url 32-byte key sealing requestState (env MRTR_STATE_KEY).
                             Without one, a key is generated at start and retries must return
                             to this process
-${LIMIT_HELP}  --root URI[=NAME]         a root to answer legacy roots/list with outside an interactive
-                            call (repeatable; file:// URIs; default: no roots)
+${LIMIT_HELP}  --root URI[=NAME]         a root for clients that declare no roots: legacy sessions then
+                            declare roots and roots/list is answered with these (repeatable;
+                            file:// URIs; default: no roots)
   --log-level LEVEL         error, warn, info or debug (default ${D.DEFAULT_LOG_LEVEL}); logs are JSON on stderr
   -h, --help                show this help
   --version                 show the version

@@ -1,6 +1,8 @@
 // The one home of requestState sealing. A state is a compact JWE (dir + A256GCM): the client can
 // neither read nor forge it. Failure reasons are fixed strings that never echo the payload.
 import { EncryptJWT, jwtDecrypt, errors as joseErrors } from 'jose';
+import type { Root } from '../protocol/json.js';
+import { rootsFromClaim } from '../protocol/roots.js';
 
 export const STATE_FORMAT_VERSION = 1;
 
@@ -16,6 +18,8 @@ export interface StateClaims {
   p: string;
   /** Fingerprint of the originating request. */
   fp: string;
+  /** The call's roots, once the client gave them in a roots round: later rounds never ask again. */
+  rt?: Root[];
 }
 
 export type StateFailure = 'malformed' | 'unauthentic' | 'expired' | 'version' | 'foreign_instance' | 'wrong_request' | 'wrong_principal';
@@ -88,5 +92,8 @@ function claimsOf(p: Record<string, unknown>): StateClaims {
   if (typeof h !== 'string' || typeof i !== 'string' || typeof r !== 'number' || typeof principal !== 'string' || typeof fp !== 'string') {
     throw new StateError('malformed');
   }
-  return { h, i, r, p: principal, fp };
+  if (p['rt'] === undefined) return { h, i, r, p: principal, fp };
+  const rt = rootsFromClaim(p['rt']);
+  if (rt === undefined) throw new StateError('malformed');
+  return { h, i, r, p: principal, fp, rt };
 }

@@ -1,6 +1,7 @@
 // What the session pool hands out and reports: the lease a caller holds, the options and stats of
 // a pool, and the share of sessions that interactions waiting for a client may hold.
 import type { LegacyCapabilities } from '../protocol/capabilities.js';
+import type { RootsBinding } from '../protocol/roots.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../telemetry/logger.js';
 
@@ -37,7 +38,7 @@ export interface PoolOptions<S extends PooledSession> {
   spareSessions: number;
   waitMs: number;
   idleTtlMs: number;
-  connect(caps: LegacyCapabilities): Promise<S>;
+  connect(caps: LegacyCapabilities, roots: RootsBinding): Promise<S>;
   clock: Clock;
   log: Logger;
 }

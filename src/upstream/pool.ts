@@ -8,8 +8,9 @@
 // Fairness: a call that waits for a person holds its session for as long as the person thinks. At
 // most `maxWaiting` sessions may be held that way (`markWaiting` says no beyond it), so abandoned
 // interactions can never take the sessions every other request needs.
-import { capabilityKey, type LegacyCapabilities } from '../protocol/capabilities.js';
+import type { LegacyCapabilities } from '../protocol/capabilities.js';
 import { ProxyError } from '../protocol/errors.js';
+import { sessionKey, type RootsBinding } from '../protocol/roots.js';
 import type { Cancel } from '../runtime/clock.js';
 import type { Lease, LeaseMode, PooledSession, PoolOptions, PoolStats } from './lease.js';
 
@@ -18,6 +19,7 @@ export { waitingCap, type Lease, type LeaseMode, type PooledSession, type PoolOp
 interface Entry<S extends PooledSession> {
   session: S;
   caps: LegacyCapabilities;
+  roots: RootsBinding;
   key: string;
   held: boolean;
   /** Held by an interaction that waits for a client. */
@@ -28,6 +30,7 @@ interface Entry<S extends PooledSession> {
 
 interface Waiter<S extends PooledSession> {
   caps: LegacyCapabilities;
+  roots: RootsBinding;
   key: string;
   mode: LeaseMode;
   resolve(lease: Lease<S>): void;
@@ -75,15 +78,17 @@ export class SessionPool<S extends PooledSession> {
     };
   }
 
-  acquire(caps: LegacyCapabilities, mode: LeaseMode): Promise<Lease<S>> {
+  /** Sessions with different `roots` (a client's, or the operator's when undefined) are never shared. */
+  acquire(caps: LegacyCapabilities, mode: LeaseMode, roots?: RootsBinding): Promise<Lease<S>> {
     if (this.closing) return Promise.reject(new ProxyError('upstream_unavailable', 'the proxy is shutting down'));
-    const key = capabilityKey(caps);
+    const key = sessionKey(caps, roots);
     const lease = this.tryTake(key, mode);
     if (lease) return Promise.resolve(lease);
-    if (this.makeRoom()) return this.connectFor(caps, key, mode);
+    if (this.makeRoom()) return this.connectFor(caps, roots, key, mode);
     return new Promise<Lease<S>>((resolve, reject) => {
       const waiter: Waiter<S> = {
         caps,
+        roots,
         key,
         mode,
         resolve,
@@ -148,11 +153,11 @@ export class SessionPool<S extends PooledSession> {
     return true;
   }
 
-  private async connectFor(caps: LegacyCapabilities, key: string, mode: LeaseMode): Promise<Lease<S>> {
+  private async connectFor(caps: LegacyCapabilities, roots: RootsBinding, key: string, mode: LeaseMode): Promise<Lease<S>> {
     this.connecting++;
     let session: S;
     try {
-      session = await this.opts.connect(caps);
+      session = await this.opts.connect(caps, roots);
     } catch (err) {
       throw new ProxyError('upstream_unavailable', `could not open a legacy session: ${(err as Error).message}`);
     } finally {
@@ -162,7 +167,7 @@ export class SessionPool<S extends PooledSession> {
       this.drain();
       throw new ProxyError('upstream_unavailable', `the legacy session closed right after opening: ${session.closeReason}`);
     }
-    const entry: Entry<S> = { session, caps, key, held: false, waiting: false, shared: 0, idleSince: this.now() };
+    const entry: Entry<S> = { session, caps, roots, key, held: false, waiting: false, shared: 0, idleSince: this.now() };
     this.entries.add(entry);
     if (this.closing) {
       this.remove(entry, 'proxy shutting down');
@@ -180,11 +185,11 @@ export class SessionPool<S extends PooledSession> {
       this.connecting++;
       this.warming.set(key, (this.warming.get(key) ?? 0) + 1);
       this.opts
-        .connect(caps)
+        .connect(caps, undefined)
         .then(
           (session) => {
             if (session.closed) return;
-            const entry: Entry<S> = { session, caps, key, held: false, waiting: false, shared: 0, idleSince: this.now() };
+            const entry: Entry<S> = { session, caps, roots: undefined, key, held: false, waiting: false, shared: 0, idleSince: this.now() };
             this.entries.add(entry);
             if (this.closing) this.remove(entry, 'proxy shutting down');
           },
@@ -201,7 +206,8 @@ export class SessionPool<S extends PooledSession> {
   private lease(entry: Entry<S>, mode: LeaseMode): Lease<S> {
     if (mode === 'exclusive') {
       entry.held = true;
-      this.keepSpares(entry.caps, entry.key);
+      // A client's roots get no spares: only that client's next call could use one.
+      if (entry.roots === undefined) this.keepSpares(entry.caps, entry.key);
     } else entry.shared++;
     let done = false;
     const finish = () => {
@@ -258,7 +264,7 @@ export class SessionPool<S extends PooledSession> {
       if (this.makeRoom()) {
         this.waiters.splice(i, 1);
         w.cancelTimer();
-        this.connectFor(w.caps, w.key, w.mode).then(w.resolve, w.reject);
+        this.connectFor(w.caps, w.roots, w.key, w.mode).then(w.resolve, w.reject);
         continue;
       }
       i++;

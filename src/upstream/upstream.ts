@@ -2,15 +2,15 @@
 // a control session that describes the server and carries resource subscriptions, and the
 // non-interactive forwarding path (lists, completion, vendor methods). A reload reconfigures it in
 // place: new calls get sessions of the new configuration while held ones finish on the old.
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { UpstreamConfig, UpstreamTarget } from '../config/types.js';
 import { capabilityKey, type LegacyCapabilities } from '../protocol/capabilities.js';
-import type { JsonObject } from '../protocol/json.js';
-import { answerLocally } from '../protocol/local-answers.js';
+import type { JsonObject, Root } from '../protocol/json.js';
+import { rootsServed, sessionCapabilities, type RootsBinding } from '../protocol/roots.js';
 import type { Cancel, Clock } from '../runtime/clock.js';
 import type { Logger } from '../telemetry/logger.js';
 import { createHttpTransport } from './http-transport.js';
+import { OutsideCalls } from './outside-calls.js';
 import { SessionPool, waitingCap, type Lease, type LeaseMode, type PoolStats } from './pool.js';
 import { LegacySession, type SessionHooks, type UpstreamInfo } from './session.js';
 import { createSseTransport } from './sse-transport.js';
@@ -35,7 +35,10 @@ export class Upstream {
   private readonly listeners = new Set<ChangeListener>();
   private readonly subscriptions = new Map<string, number>();
   private readonly retiring = new Set<Promise<void>>();
-  private readonly hooks: SessionHooks;
+  /** Every session's hooks but the local answers, which depend on the roots it serves (see `open`). */
+  private readonly hooks: Omit<SessionHooks, 'answerLocally'>;
+  /** What the server asks outside calls, learned per configuration: after a reload the server may differ. */
+  private readonly outside = new WeakMap<UpstreamConfig, OutsideCalls>();
 
   constructor(
     config: UpstreamConfig,
@@ -44,12 +47,6 @@ export class Upstream {
   ) {
     this.config = config;
     this.hooks = {
-      answerLocally: async (req, session) => {
-        const answer = answerLocally(req.method, this.config.roots);
-        this.log.info('answered a legacy request locally (no interactive call holds the session)', { session: session.id, method: req.method });
-        if ('error' in answer) throw new McpError(answer.error.code, answer.error.message);
-        return answer.result;
-      },
       onChange: (method, params) => {
         if (method === 'notifications/tools/list_changed') this.toolSchemas.invalidate();
         for (const l of this.listeners) l(method, params);
@@ -60,9 +57,17 @@ export class Upstream {
     this.stopSweeper = this.startSweeper(config);
   }
 
-  /** A session with `caps` from the current pool (see SessionPool for the lease modes). */
-  acquire(caps: LegacyCapabilities, mode: LeaseMode): Promise<Lease<LegacySession>> {
-    return this.pool.acquire(caps, mode);
+  /** A session with `caps` serving `roots` (the operator's when undefined) from the current pool (see SessionPool). */
+  acquire(caps: LegacyCapabilities, mode: LeaseMode, roots?: RootsBinding): Promise<Lease<LegacySession>> {
+    return this.pool.acquire(sessionCapabilities(caps, this.config.roots), mode, roots);
+  }
+
+  asksRootsOutsideCalls(): boolean {
+    return this.outsideCalls(this.config).asksRoots;
+  }
+
+  operatorRoots(): readonly Root[] {
+    return this.config.roots;
   }
 
   stats(): PoolStats {
@@ -84,7 +89,7 @@ export class Upstream {
 
   /** Forwards a non-interactive request on a shared session with the request's capability set. */
   async forward(method: string, params: JsonObject | undefined, caps: LegacyCapabilities, signal?: AbortSignal): Promise<JsonObject> {
-    const lease = await this.pool.acquire(caps, 'shared');
+    const lease = await this.pool.acquire(sessionCapabilities(caps, this.config.roots), 'shared');
     try {
       const result = await lease.session.request(method, params, signal ? { signal } : {});
       if (method === 'tools/list') this.toolSchemas.observe(result);
@@ -174,14 +179,14 @@ export class Upstream {
 
   private createPool(config: UpstreamConfig): SessionPool<LegacySession> {
     // A dead session leaves the pool it belongs to (which may be a retiring one) and frees its slot.
-    const hooks: SessionHooks = { ...this.hooks, onClosed: (session) => pool.forget(session) };
+    const hooks = { ...this.hooks, onClosed: (session: LegacySession) => pool.forget(session) };
     const pool: SessionPool<LegacySession> = new SessionPool<LegacySession>({
       maxSessions: config.maxSessions,
       maxWaiting: waitingCap(config.maxSessions, config.waitingSharePercent),
       spareSessions: config.spareSessions,
       waitMs: config.sessionWaitMs,
       idleTtlMs: config.idleSessionTtlMs,
-      connect: (caps) => this.open(config, caps, hooks),
+      connect: (caps, roots) => this.open(config, caps, hooks, roots),
       clock: this.clock,
       log: this.log,
     });
@@ -209,6 +214,14 @@ export class Upstream {
     void work.finally(() => this.retiring.delete(work));
   }
 
+  private outsideCalls(config: UpstreamConfig): OutsideCalls {
+    const known = this.outside.get(config);
+    if (known) return known;
+    const fresh = new OutsideCalls(this.log, this.clock);
+    this.outside.set(config, fresh);
+    return fresh;
+  }
+
   /** The control session is outside the pool and re-opened (with its subscriptions) if it dies. */
   private controlSession(): Promise<LegacySession> {
     this.control ??= this.openControl(this.config);
@@ -216,13 +229,14 @@ export class Upstream {
   }
 
   private openControl(config: UpstreamConfig): Promise<LegacySession> {
-    const hooks: SessionHooks = {
+    const hooks = {
       ...this.hooks,
       onClosed: () => {
         if (this.control === opening) this.control = undefined;
       },
     };
-    const opening = this.open(config, {}, hooks).then(async (session) => {
+    // It declares roots, so a server that asks for them at initialize shows it when the proxy starts.
+    const opening = this.open(config, { roots: {} }, hooks).then(async (session) => {
       for (const uri of this.subscriptions.keys()) await session.request('resources/subscribe', { uri }).catch(() => {});
       return session;
     });
@@ -232,8 +246,17 @@ export class Upstream {
     return opening;
   }
 
-  private async open(config: UpstreamConfig, caps: LegacyCapabilities, hooks: SessionHooks): Promise<LegacySession> {
-    const session = await LegacySession.connect(this.transport(config.target), caps, hooks, this.log, config.connectTimeoutMs);
+  /** Opens a session; one that declares roots answers roots/list outside calls with `roots` (the operator's when undefined). */
+  private async open(
+    config: UpstreamConfig,
+    caps: LegacyCapabilities,
+    hooks: Omit<SessionHooks, 'answerLocally'>,
+    roots?: RootsBinding,
+  ): Promise<LegacySession> {
+    const answers = this.outsideCalls(config).forSession(rootsServed(roots, config.roots));
+    const own: SessionHooks = { ...hooks, answerLocally: answers.answerLocally };
+    const session = await LegacySession.connect(this.transport(config.target), caps, own, this.log, config.connectTimeoutMs);
+    if (caps.roots) await answers.settle(() => session.request('ping', undefined));
     if (config === this.config) this.described = session.info;
     return session;
   }

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { Bridge, type FrontCall } from '../../src/bridge/bridge.js';
 import { ProxyError } from '../../src/protocol/errors.js';
-import type { JsonObject } from '../../src/protocol/json.js';
+import type { JsonObject, Root } from '../../src/protocol/json.js';
+import type { RootsBinding } from '../../src/protocol/roots.js';
 import { createSealer } from '../../src/state/seal.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import { SessionPool } from '../../src/upstream/pool.js';
@@ -13,9 +14,24 @@ import { FakeSession } from './fake-session.js';
 const log = createLogger('error');
 const KEY = new Uint8Array(32).fill(5);
 
-export function setup(opts: { ttlMs?: number; callTimeoutMs?: number; gatherMs?: number; maxWaiting?: number } = {}) {
+export interface SetupOptions {
+  ttlMs?: number;
+  callTimeoutMs?: number;
+  gatherMs?: number;
+  maxWaiting?: number;
+  /** The operator's roots (--root). */
+  operatorRoots?: Root[];
+  /** Runs as each session opens (e.g. to play a server that asks for roots at initialize). */
+  onConnect?: () => void;
+}
+
+export function setup(opts: SetupOptions = {}) {
   const clock = testClock();
   const sessions: FakeSession[] = [];
+  /** The roots each session was opened to serve (undefined: the operator's). */
+  const servedRoots = new Map<FakeSession, RootsBinding>();
+  /** Flip to play a legacy server that has asked roots/list outside calls. */
+  const upstream = { asksRootsOutsideCalls: false };
   const pool = new SessionPool<FakeSession>({
     maxSessions: 8,
     maxWaiting: opts.maxWaiting ?? 8,
@@ -24,21 +40,27 @@ export function setup(opts: { ttlMs?: number; callTimeoutMs?: number; gatherMs?:
     idleTtlMs: 60_000,
     log,
     clock,
-    connect: async (caps) => {
+    connect: async (caps, roots) => {
       const s = new FakeSession(caps);
       sessions.push(s);
+      servedRoots.set(s, roots);
+      opts.onConnect?.();
       return s;
     },
   });
   const bridge = new Bridge({
-    sessions: pool,
+    sessions: {
+      acquire: (caps, mode, roots) => pool.acquire(caps, mode, roots),
+      asksRootsOutsideCalls: () => upstream.asksRootsOutsideCalls,
+      operatorRoots: () => opts.operatorRoots ?? [],
+    },
     sealer: createSealer(KEY, clock.now),
     instance: 'instance-A',
     limits: { interactionTtlMs: opts.ttlMs ?? 60_000, gatherWindowMs: opts.gatherMs ?? 5, callTimeoutMs: opts.callTimeoutMs ?? 5_000 },
     log,
     clock,
   });
-  return { bridge, pool, sessions, clock, last: () => sessions.at(-1)! };
+  return { bridge, pool, sessions, servedRoots, upstream, clock, last: () => sessions.at(-1)! };
 }
 
 export interface Sent {

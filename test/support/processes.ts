@@ -8,6 +8,7 @@ export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const PROXY_BIN = `${ROOT}bin/mrtr-proxy.js`;
 export const FIXTURE = `${ROOT}dist/test/fixtures/legacy-server.js`;
 export const EVERYTHING = `${ROOT}node_modules/@modelcontextprotocol/server-everything/dist/index.js`;
+export const FILESYSTEM = `${ROOT}node_modules/@modelcontextprotocol/server-filesystem/dist/index.js`;
 /** A fixed, valid state key so tests can run two instances that share it. */
 export const TEST_STATE_KEY = Buffer.alloc(32, 7).toString('base64url');
 

@@ -179,6 +179,15 @@ describe('createSealer', () => {
     const { h: _h, ...noHandle } = CLAIMS;
     await failsWith(s.open(await sealRaw({ v: 1, ...noHandle }), EXPECT), 'malformed');
     await failsWith(s.open(await sealRaw({ v: 1, ...CLAIMS, p: 7 }), EXPECT), 'malformed');
+    await failsWith(s.open(await sealRaw({ v: 1, ...CLAIMS, rt: [{ uri: 3 }] }), EXPECT), 'malformed');
+    await failsWith(s.open(await sealRaw({ v: 1, ...CLAIMS, rt: 'file:///a' }), EXPECT), 'malformed');
+  });
+
+  it("carries a call's roots sealed, and none when absent", async () => {
+    const s = createSealer(KEY, () => T0);
+    const rt = [{ uri: 'file:///a', name: 'A' }, { uri: 'file:///b' }];
+    assert.deepEqual(await s.open(await s.seal({ ...CLAIMS, rt }, T0 + 60_000), EXPECT), { ...CLAIMS, rt });
+    assert.equal((await s.open(await s.seal(CLAIMS, T0 + 60_000), EXPECT)).rt, undefined);
   });
 
   it('an unexpected algorithm is refused', async () => {

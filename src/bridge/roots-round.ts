@@ -1,0 +1,66 @@
+// The round that asks a client for its roots before its call is sent, for a legacy server that
+// reads roots at initialize (see protocol/roots.ts). It is suspended like an interaction, so its
+// requestState is good for one retry and expires with the interaction TTL, but it holds no legacy
+// session: nothing has been sent upstream yet.
+import { partitionAnswers } from '../protocol/answers.js';
+import { ProxyError } from '../protocol/errors.js';
+import type { JsonObject, Root } from '../protocol/json.js';
+import { normalizeRoots, operatorRootsAnswer, ROOTS_ROUND_KEY, rootsProblem } from '../protocol/roots.js';
+import type { Interaction, PendingInput } from './interaction.js';
+
+export class RootsRound {
+  private rounds = 0;
+
+  constructor(readonly handle: string) {}
+
+  get round(): number {
+    return this.rounds;
+  }
+
+  nextRound(): number {
+    return ++this.rounds;
+  }
+
+  /** Nothing to give back: the call has not started. */
+  end(_reason: string): void {}
+}
+
+/** The `input_required` result of a roots round. */
+export function rootsRoundResult(requestState: string): JsonObject {
+  return { resultType: 'input_required', inputRequests: { [ROOTS_ROUND_KEY]: { method: 'roots/list' } }, requestState };
+}
+
+/**
+ * The client's roots from a retry of the roots round, or `undefined` when the retry does not
+ * answer it (the round is asked again). Throws `input_invalid` for an answer that cannot be used,
+ * before the round is consumed.
+ */
+export function readRootsAnswer(inputResponses: unknown, dropped: readonly string[] | undefined): Root[] | undefined {
+  const split = partitionAnswers([{ key: ROOTS_ROUND_KEY, method: 'roots/list' }], inputResponses, dropped);
+  if (!split.ok) throw new ProxyError('input_invalid', split.message, { ...(split.key ? { key: split.key } : {}), action: 'fix' });
+  const answer = split.answers.get(ROOTS_ROUND_KEY);
+  if (answer === undefined) return undefined;
+  const roots = normalizeRoots(answer['roots'] as Array<{ uri: string; name?: string }>);
+  const problem = rootsProblem(roots);
+  if (problem) throw new ProxyError('input_invalid', `inputResponses['${ROOTS_ROUND_KEY}']: ${problem}`, { key: ROOTS_ROUND_KEY, action: 'fix' });
+  return roots;
+}
+
+/**
+ * Answers a round's roots/list requests with the operator's roots when the client declared none
+ * (see operatorRootsAnswer) and returns the inputs still to ask the client for.
+ */
+export function answerWithOperatorRoots(
+  interaction: Interaction,
+  pending: PendingInput[],
+  declaresRoots: boolean,
+  operatorRoots: readonly Root[],
+): PendingInput[] {
+  const rest: PendingInput[] = [];
+  for (const p of pending) {
+    const local = operatorRootsAnswer(p.method, declaresRoots, operatorRoots);
+    if (local) interaction.answer(p.key, local);
+    else rest.push(p);
+  }
+  return rest;
+}

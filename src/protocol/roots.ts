@@ -1,0 +1,102 @@
+// Whose roots a legacy session serves. Some legacy servers (server-filesystem started without
+// directories, everything) ask `roots/list` right after initialize, outside any call, and serve
+// what that answer names. For a client that declares roots the proxy must then learn the client's
+// roots first (an extra `input_required` round) and run the call on a session initialized with
+// exactly those roots. These functions make those decisions. Pure.
+import { createHash } from 'node:crypto';
+import { capabilityKey, type FrontCapabilities, type LegacyCapabilities } from './capabilities.js';
+import { isJsonObject, type Root } from './json.js';
+
+/** The key of the `input_required` round that asks for a call's roots before the call is sent. */
+export const ROOTS_ROUND_KEY = 'roots-0';
+
+/**
+ * Roots a session is bound to: `undefined` means the operator's (`--root`, per upstream `roots:`),
+ * which every unbound session answers with; a client's roots bind a session of their own.
+ */
+export type RootsBinding = readonly Root[] | undefined;
+
+export interface RootsFacts {
+  /** The front request declares the `roots` client capability. */
+  declaresRoots: boolean;
+  /** The legacy server has asked `roots/list` outside a call on one of its sessions. */
+  serverAsksOutsideCalls: boolean;
+  /** The call's roots, when already known (answered in the roots round, or sealed in requestState). */
+  known: readonly Root[] | undefined;
+}
+
+export type RootsPlan = { kind: 'operator' } | { kind: 'ask' } | { kind: 'client'; roots: readonly Root[] };
+
+/** True when a 2026-07-28 request declares the `roots` client capability. */
+export function declaresRoots(caps: FrontCapabilities | undefined): boolean {
+  return isJsonObject(caps?.roots);
+}
+
+/** Does this call need a roots round, and whose roots does its session serve? */
+export function planRoots(f: RootsFacts): RootsPlan {
+  if (f.known !== undefined) return { kind: 'client', roots: f.known };
+  if (!f.declaresRoots || !f.serverAsksOutsideCalls) return { kind: 'operator' };
+  return { kind: 'ask' };
+}
+
+/** The roots a binding answers a legacy `roots/list` outside calls with. */
+export function rootsServed(binding: RootsBinding, operatorRoots: readonly Root[]): readonly Root[] {
+  return binding ?? operatorRoots;
+}
+
+/**
+ * The capabilities a legacy session is opened with. With operator roots configured every session
+ * declares `roots`, so a server that needs roots gets them even from a client that declares none.
+ */
+export function sessionCapabilities(caps: LegacyCapabilities, operatorRoots: readonly Root[]): LegacyCapabilities {
+  return operatorRoots.length > 0 && !caps.roots ? { ...caps, roots: {} } : caps;
+}
+
+/** A short digest of a list of roots: equal lists (same order, URIs and names) give equal digests. */
+export function rootsDigest(roots: readonly Root[]): string {
+  const canonical = JSON.stringify(roots.map((r) => (r.name === undefined ? [r.uri] : [r.uri, r.name])));
+  return createHash('sha256').update(canonical).digest('base64url').slice(0, 22);
+}
+
+/** Sessions are pooled by this key: capability set, and for client roots a digest of them. */
+export function sessionKey(caps: LegacyCapabilities, binding: RootsBinding): string {
+  const key = capabilityKey(caps);
+  return binding === undefined ? key : `${key}#roots:${rootsDigest(binding)}`;
+}
+
+/** Only `uri` and `name` of each root, so nothing else reaches the legacy server or the digest. */
+export function normalizeRoots(roots: ReadonlyArray<{ uri: string; name?: string | undefined }>): Root[] {
+  return roots.map((r) => (typeof r.name === 'string' ? { uri: r.uri, name: r.name } : { uri: r.uri }));
+}
+
+/** Roots ride sealed in every later requestState, which must stay small. */
+export const MAX_ROOTS_JSON_CHARS = 4096;
+
+/** Why a client's roots cannot bind a session, or `undefined` when they can. */
+export function rootsProblem(roots: readonly Root[]): string | undefined {
+  const size = JSON.stringify(roots).length;
+  if (size > MAX_ROOTS_JSON_CHARS) return `the roots are too large to carry in requestState (${size} characters of JSON; at most ${MAX_ROOTS_JSON_CHARS})`;
+  return undefined;
+}
+
+/** Reads roots back from a sealed state claim; `undefined` when the value is not a list of roots. */
+export function rootsFromClaim(value: unknown): Root[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const out: Root[] = [];
+  for (const r of value) {
+    if (!isJsonObject(r) || typeof r['uri'] !== 'string') return undefined;
+    if (r['name'] !== undefined && typeof r['name'] !== 'string') return undefined;
+    out.push(typeof r['name'] === 'string' ? { uri: r['uri'], name: r['name'] } : { uri: r['uri'] });
+  }
+  return out;
+}
+
+/**
+ * A legacy `roots/list` during a call from a client that declared no roots: with operator roots
+ * configured the session was opened with the roots capability for them, so the proxy answers with
+ * those; `undefined` means the request goes the usual way (an input round, or -32021).
+ */
+export function operatorRootsAnswer(method: string, declaresRoots: boolean, operatorRoots: readonly Root[]): { roots: Root[] } | undefined {
+  if (method !== 'roots/list' || declaresRoots || operatorRoots.length === 0) return undefined;
+  return { roots: operatorRoots.map((r) => ({ ...r })) };
+}

@@ -1,0 +1,93 @@
+// Compatibility with third-party servers from npm: mcp-sqlite on a temporary database and
+// @cyanheads/git-mcp-server on a temporary repository, each used directly with the legacy v1 SDK
+// client and through the proxy with the official 2026-07-28 client (see test/support/compat.ts).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { compatSuite } from '../support/compat.js';
+import { ROOT } from '../support/processes.js';
+
+const node = process.execPath;
+const pkg = (path: string) => `${ROOT}node_modules/${path}`;
+const temp = mkdtempSync(join(tmpdir(), 'mrtr-compat-3p-'));
+const db = join(temp, 'shop.db');
+
+after(() => rmSync(temp, { recursive: true, force: true }));
+
+compatSuite({
+  name: 'mcp-sqlite',
+  server: () => ({ command: node, args: [pkg('mcp-sqlite/mcp-sqlite-server.js'), db] }),
+  prepare: async (direct) => {
+    await direct.callTool({ name: 'query', arguments: { sql: 'CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL, price REAL)' } });
+    for (const [name, price] of [
+      ['pen', 1.5],
+      ['book', 12],
+      ['lamp', 30.25],
+    ] as const) {
+      await direct.callTool({ name: 'create_record', arguments: { table: 'items', data: { name, price } } });
+    }
+  },
+  calls: [
+    { tool: 'list_tables' },
+    { tool: 'get_table_schema', arguments: { tableName: 'items' } },
+    { tool: 'read_records', arguments: { table: 'items' } },
+    { tool: 'read_records', arguments: { table: 'items', conditions: { name: 'book' } } },
+    { tool: 'read_records', arguments: { table: 'items', limit: 2, offset: 1 } },
+    { tool: 'query', arguments: { sql: 'SELECT name, price FROM items WHERE price > ? ORDER BY price DESC', values: [5] } },
+    { tool: 'query', arguments: { sql: 'SELECT * FROM missing_table' }, isError: true },
+  ],
+});
+
+/** A repository with two commits at fixed dates, so every view of it is the same each run. */
+function makeRepo(): string | undefined {
+  const repo = join(temp, 'repo');
+  const env = {
+    ...process.env,
+    GIT_AUTHOR_NAME: 'Ada',
+    GIT_AUTHOR_EMAIL: 'ada@example.com',
+    GIT_COMMITTER_NAME: 'Ada',
+    GIT_COMMITTER_EMAIL: 'ada@example.com',
+    GIT_AUTHOR_DATE: '2026-01-02T03:04:05Z',
+    GIT_COMMITTER_DATE: '2026-01-02T03:04:05Z',
+    GIT_CONFIG_NOSYSTEM: '1',
+    HOME: temp,
+  };
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, env, stdio: 'ignore' });
+  try {
+    execFileSync('git', ['init', '-q', '-b', 'main', repo], { env, stdio: 'ignore' });
+  } catch {
+    return undefined;
+  }
+  writeFileSync(join(repo, 'README.md'), '# demo\n');
+  git('add', 'README.md');
+  git('commit', '-q', '-m', 'Add a README');
+  writeFileSync(join(repo, 'notes.txt'), 'one\n');
+  git('add', 'notes.txt');
+  git('commit', '-q', '-m', 'Add notes');
+  git('tag', 'v1.0.0');
+  writeFileSync(join(repo, 'notes.txt'), 'one\ntwo\n');
+  return repo;
+}
+
+const repo = makeRepo();
+if (repo === undefined) {
+  describe('@cyanheads/git-mcp-server', () => {
+    it('needs the git binary', (t) => t.skip('git is not installed: the git server compatibility test cannot run'));
+  });
+} else {
+  compatSuite({
+    name: '@cyanheads/git-mcp-server',
+    server: () => ({ command: node, args: [pkg('@cyanheads/git-mcp-server/dist/index.js')], env: { MCP_LOG_LEVEL: 'error', HOME: temp } }),
+    calls: [
+      { tool: 'git_status', arguments: { path: repo } },
+      { tool: 'git_log', arguments: { path: repo } },
+      { tool: 'git_show', arguments: { path: repo, object: 'v1.0.0' } },
+      { tool: 'git_diff', arguments: { path: repo } },
+      { tool: 'git_branch', arguments: { path: repo } },
+      { tool: 'git_tag', arguments: { path: repo } },
+      { prompt: 'git_wrapup' },
+    ],
+  });
+}

@@ -1,0 +1,56 @@
+// Answers outside calls and what the proxy learns from them: a roots/list there marks the upstream
+// as one that reads roots at initialize; each session answers with the roots it serves.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { createLogger } from '../../src/telemetry/logger.js';
+import { OutsideCalls, ROOTS_SETTLE_MS } from '../../src/upstream/outside-calls.js';
+import type { LegacySession } from '../../src/upstream/session.js';
+import { testClock } from '../support/clock.js';
+
+const session = { id: 's1' } as LegacySession;
+const request = (method: string) => ({ id: 1, method, params: undefined });
+const A = [{ uri: 'file:///a', name: 'A' }];
+
+describe('OutsideCalls', () => {
+  it('answers roots/list with the roots the session serves and learns that the server asks', async () => {
+    const o = new OutsideCalls(createLogger('error'), testClock());
+    assert.equal(o.asksRoots, false);
+    const one = o.forSession(A);
+    const other = o.forSession([]);
+    assert.deepEqual(await one.answerLocally(request('roots/list'), session), { roots: A });
+    assert.equal(o.asksRoots, true, 'seen on one session, known for the upstream');
+    assert.deepEqual(await other.answerLocally(request('roots/list'), session), { roots: [] });
+  });
+
+  it('learns nothing from other requests, and answers them as before', async () => {
+    const o = new OutsideCalls(createLogger('error'), testClock());
+    const s = o.forSession(A);
+    assert.deepEqual(await s.answerLocally(request('elicitation/create'), session), { action: 'cancel' });
+    await assert.rejects(s.answerLocally(request('sampling/createMessage'), session), (e: unknown) => e instanceof McpError);
+    assert.equal(o.asksRoots, false);
+  });
+
+  it('settles only after a roots answer given at initialize', async () => {
+    const clock = testClock();
+    const o = new OutsideCalls(createLogger('error'), clock);
+    const quiet = o.forSession(A);
+    const t0 = clock.now();
+    let pinged = 0;
+    await quiet.settle(async () => pinged++);
+    assert.equal(pinged, 1);
+    assert.equal(clock.now(), t0, 'no wait when the server did not ask');
+
+    const asked = o.forSession(A);
+    await asked.answerLocally(request('roots/list'), session);
+    await asked.settle(async () => {});
+    assert.ok(clock.now() >= t0 + ROOTS_SETTLE_MS, 'waited for the server to apply the roots');
+  });
+
+  it('settles even when the ping fails', async () => {
+    const o = new OutsideCalls(createLogger('error'), testClock());
+    await o.forSession(A).settle(async () => {
+      throw new Error('no ping');
+    });
+  });
+});
