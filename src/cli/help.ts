@@ -48,6 +48,11 @@ Options:
 ${LIMIT_HELP}  --root URI[=NAME]         a root for clients that declare no roots: legacy sessions then
                             declare roots and roots/list is answered with these (repeatable;
                             file:// URIs; default: no roots)
+  --audit FILE              append one JSON line per finished interactive call (tool, prompt or
+                            resource; what the legacy server asked, the client's action, timings,
+                            outcome) to FILE, without user content; read it with 'mrtr-proxy report'
+  --audit-max-bytes N       rename FILE to FILE.1 when it would grow past N bytes (default 64 MiB)
+  --audit-content           also record what was asked and answered, and the call's arguments
   --log-level LEVEL         error, warn, info or debug (default ${D.DEFAULT_LOG_LEVEL}); logs are JSON on stderr
   -h, --help                show this help
   --version                 show the version

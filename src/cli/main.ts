@@ -1,6 +1,7 @@
 // argv -> config -> running proxy. The only module that calls process.exit.
 import { randomUUID } from 'node:crypto';
 import { ProxyApp } from '../app/proxy-app.js';
+import { createAudit } from '../audit/audit.js';
 import { resolveCli } from '../config/resolve.js';
 import type { ProxyConfig } from '../config/types.js';
 import { startHttpListener } from '../front/http.js';
@@ -41,15 +42,21 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
   if (config.stateKey.generated) {
     log.warn('no --state-key or MRTR_STATE_KEY: generated a key for this process; retries must come back to this process');
   }
+  const audit = config.audit ? createAudit(config.audit, log, systemClock) : undefined;
   const app = new ProxyApp({
     sealer: createSealer(config.stateKey.bytes, systemClock.now),
     instance,
     legacyClients: config.legacyClients,
     log,
     clock: systemClock,
+    observerFor: audit ? (name) => audit.recorderFor(name) : undefined,
   });
   const { started } = await app.start(config);
-  const closeRoutes = () => app.close();
+  // Interactions the routes end while closing are still audited; then the file is flushed.
+  const closeRoutes = async () => {
+    await app.close();
+    await audit?.close();
+  };
   if (started === 0) {
     await closeRoutes();
     process.exit(1);
@@ -96,6 +103,7 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
       return;
     }
     if (next.host !== config.host || next.port !== config.port || next.stdio !== config.stdio) log.warn('listen address changes take effect after a restart');
+    if (JSON.stringify(next.audit) !== JSON.stringify(config.audit)) log.warn('audit changes take effect after a restart');
     if (!next.stateKey.generated && Buffer.compare(next.stateKey.bytes, config.stateKey.bytes) !== 0) log.warn('a new state key takes effect after a restart');
     await app.apply(next);
     log.info('configuration reloaded', { upstreams: app.table.all().map((r) => r.name) });

@@ -8,7 +8,7 @@ import { LOG_LEVELS, type LogLevel } from '../telemetry/logger.js';
 import * as D from './defaults.js';
 import { limits, loadConfigFile, type FileConfig } from './file.js';
 import { buildLimits, LIMIT_ROWS, scaleOf, type LimitOption } from './limits.js';
-import type { LegacyClients, ProxyConfig, Root, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
+import type { AuditConfig, LegacyClients, ProxyConfig, Root, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
 
 /** One string option per row of the limits table: `--interaction-ttl`, `--max-sessions`, ... */
 const LIMIT_OPTIONS = Object.fromEntries(LIMIT_ROWS.map((r) => [r.option, { type: 'string' }])) as { [O in LimitOption]: { type: 'string' } };
@@ -24,6 +24,9 @@ const OPTIONS = {
   ...LIMIT_OPTIONS,
   root: { type: 'string', multiple: true },
   'log-level': { type: 'string' },
+  audit: { type: 'string' },
+  'audit-max-bytes': { type: 'string' },
+  'audit-content': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
@@ -77,8 +80,22 @@ function resolveConfig(v: Values, command: readonly string[], env: Record<string
     logLevel: logLevel(v['log-level'] ?? file?.logLevel),
     upstreams,
     defaultUpstream,
+    ...auditConfig(v, file),
     ...(v.config === undefined ? {} : { configFile: v.config }),
   };
+}
+
+/** --audit FILE (or `audit: {file}`); the size and content flags need a file to apply to. */
+function auditConfig(v: Values, file: FileConfig | undefined): { audit?: AuditConfig } {
+  const path = v.audit ?? file?.audit?.file;
+  if (path === undefined) {
+    if (v['audit-max-bytes'] !== undefined) throw new ConfigError('--audit-max-bytes needs --audit FILE');
+    if (v['audit-content']) throw new ConfigError('--audit-content needs --audit FILE');
+    return {};
+  }
+  if (path === '') throw new ConfigError('--audit: empty file name');
+  const maxBytes = integer('--audit-max-bytes', v['audit-max-bytes'], file?.audit?.maxBytes ?? D.DEFAULT_AUDIT_MAX_BYTES, 1024, Number.MAX_SAFE_INTEGER);
+  return { audit: { file: path, maxBytes, content: v['audit-content'] ?? file?.audit?.content ?? false } };
 }
 
 /** Limit flags given on the command line override the file for every upstream. */
