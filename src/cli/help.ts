@@ -28,6 +28,8 @@ Usage:
   mrtr-proxy [options] --config FILE                      several upstreams from a configuration file
   mrtr-proxy --stdio [options] (--upstream URL | -- COMMAND [ARGS...] | --config FILE)
                                                           serve on stdin/stdout (a client launches the proxy)
+  mrtr-proxy report [--audit FILE...] (--upstream URL | -- COMMAND... | --config FILE)
+                    [--format md|html|json] [--out FILE]  what each tool asks and what migrating it takes
 
 The proxy serves 2026-07-28 Streamable HTTP at POST http://HOST:PORT/mcp (with --config, each
 upstream at /servers/NAME/mcp), GET /healthz and GET /readyz. Clients that open with a legacy

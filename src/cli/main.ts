@@ -12,11 +12,13 @@ import { createSealer } from '../state/seal.js';
 import { createLogger } from '../telemetry/logger.js';
 import { VERSION } from '../version.js';
 import { HELP } from './help.js';
+import { runReport } from './report.js';
 
 /** Legacy children get stdin EOF, then SIGTERM after 2 s, then SIGKILL after 4 s (v1 SDK). */
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
 export async function main(argv: readonly string[], env: Record<string, string | undefined>): Promise<void> {
+  if (argv[0] === 'report') process.exit(await runReport(argv.slice(1), env));
   let parsed: ReturnType<typeof resolveCli>;
   try {
     parsed = resolveCli(argv, env);

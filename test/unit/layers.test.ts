@@ -18,10 +18,11 @@ const ALLOWED: Record<string, readonly string[]> = {
   bridge: ['protocol', 'runtime', 'telemetry', 'state'],
   routing: ['config'],
   audit: ['protocol', 'runtime', 'telemetry', 'config'],
+  report: ['protocol', 'runtime', 'telemetry', 'config', 'upstream', 'audit'],
   relay: ['protocol', 'runtime', 'telemetry', 'config', 'upstream', 'routing'],
   front: ['protocol', 'runtime', 'telemetry', 'config', 'state', 'upstream', 'bridge', 'routing', 'relay', 'audit'],
   app: ['protocol', 'runtime', 'telemetry', 'config', 'state', 'upstream', 'bridge', 'routing', 'relay', 'front', 'audit'],
-  cli: ['base', 'protocol', 'runtime', 'telemetry', 'config', 'state', 'app', 'front', 'audit'],
+  cli: ['base', 'protocol', 'runtime', 'telemetry', 'config', 'state', 'app', 'front', 'audit', 'report'],
 };
 
 const SRC = join(ROOT, 'src');
