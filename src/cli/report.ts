@@ -4,10 +4,11 @@
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { resolveCli } from '../config/resolve.js';
+import type { UpstreamConfig } from '../config/types.js';
 import { ConfigError } from '../protocol/errors.js';
 import { readAuditFiles } from '../report/audit-files.js';
 import { inspectUpstream } from '../report/inspect.js';
-import { buildReport, type ReportModel } from '../report/model.js';
+import { buildReport, type Declared, type ReportModel } from '../report/model.js';
 import { renderHtml } from '../report/render-html.js';
 import { renderMarkdown } from '../report/render-md.js';
 import { systemClock } from '../runtime/clock.js';
@@ -26,25 +27,29 @@ const FORMATS = { md: renderMarkdown, html: renderHtml, json: (m: ReportModel) =
 
 type Parsed = { help: true } | { help: false; audits: string[]; format: keyof typeof FORMATS; out?: string; target: string[] };
 
+function parseOwn(own: readonly string[]) {
+  return parseArgs({
+    args: [...own],
+    options: {
+      audit: { type: 'string', multiple: true },
+      format: { type: 'string' },
+      out: { type: 'string' },
+      upstream: { type: 'string' },
+      config: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+}
+
 export function parseReportArgs(argv: readonly string[]): Parsed {
   const dash = argv.indexOf('--');
   const own = dash === -1 ? argv : argv.slice(0, dash);
   const command = dash === -1 ? [] : argv.slice(dash);
-  let values;
+  let values: ReturnType<typeof parseOwn>['values'];
   try {
-    ({ values } = parseArgs({
-      args: [...own],
-      options: {
-        audit: { type: 'string', multiple: true },
-        format: { type: 'string' },
-        out: { type: 'string' },
-        upstream: { type: 'string' },
-        config: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
+    ({ values } = parseOwn(own));
   } catch (err) {
     throw new ConfigError(`report: ${(err as Error).message}`);
   }
@@ -63,7 +68,7 @@ export function parseReportArgs(argv: readonly string[]): Parsed {
 /** Runs the report; resolves with the process exit code. */
 export async function runReport(argv: readonly string[], env: Record<string, string | undefined>): Promise<number> {
   let parsed: Parsed;
-  let upstreams;
+  let upstreams: UpstreamConfig[];
   try {
     parsed = parseReportArgs(argv);
     if (parsed.help) {
@@ -79,14 +84,14 @@ export async function runReport(argv: readonly string[], env: Record<string, str
     return 2;
   }
   const log = createLogger('warn');
-  let audit;
+  let audit: Awaited<ReturnType<typeof readAuditFiles>>;
   try {
     audit = await readAuditFiles(parsed.audits);
   } catch (err) {
     process.stderr.write(`mrtr-proxy: report: cannot read the audit: ${(err as Error).message}\n`);
     return 1;
   }
-  const declared = [];
+  const declared: Declared[] = [];
   for (const u of upstreams) declared.push(await inspectUpstream(u, log.child({ upstream: u.name }), systemClock));
   for (const d of declared) if (d.error) log.warn(`upstream ${d.upstream}: ${d.error}`);
   const model = buildReport(declared, audit.records, { files: parsed.audits, skippedLines: audit.skipped }, new Date(systemClock.now()));

@@ -125,8 +125,8 @@ export function buildReport(
     const kind = KIND_OF[r.method];
     if (!kind) continue;
     const key = id(r.upstream, kind, r.target);
-    let item = items.get(key);
-    if (!item) items.set(key, (item = emptyItem(r.upstream, kind, r.target, false)));
+    const item = items.get(key) ?? emptyItem(r.upstream, kind, r.target, false);
+    items.set(key, item);
     item.calls++;
     if (r.requests.length > 0) item.callsThatAsked++;
     bump(item.rounds, String(r.rounds));
