@@ -2,6 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { ProxyApp } from '../app/proxy-app.js';
 import { createAudit } from '../audit/audit.js';
+import { LiveInteractions } from '../audit/live.js';
+import { fanOut } from '../audit/observers.js';
 import { resolveCli } from '../config/resolve.js';
 import type { ProxyConfig } from '../config/types.js';
 import { startHttpListener } from '../front/http.js';
@@ -45,13 +47,14 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
     log.warn('no --state-key or MRTR_STATE_KEY: generated a key for this process; retries must come back to this process');
   }
   const audit = config.audit ? createAudit(config.audit, log, systemClock) : undefined;
+  const live = config.dashboard ? new LiveInteractions(systemClock) : undefined;
   const app = new ProxyApp({
     sealer: createSealer(config.stateKey.bytes, systemClock.now),
     instance,
     legacyClients: config.legacyClients,
     log,
     clock: systemClock,
-    observerFor: audit ? (name) => audit.recorderFor(name) : undefined,
+    observerFor: (name) => fanOut([...(audit ? [audit.recorderFor(name)] : []), ...(live ? [live.observerFor(name)] : [])]),
   });
   const { started } = await app.start(config);
   // Interactions the routes end while closing are still audited; then the file is flushed.
@@ -79,8 +82,9 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
     void stdio.closed.then(() => stop('stdin closed'));
   } else {
     try {
-      const http = await startHttpListener(config.host, config.port, app.table, log);
+      const http = await startHttpListener(config.host, config.port, app.table, log, live ? { live, table: app.table, log } : undefined);
       front = http;
+      if (live) log.info(`dashboard at ${http.url.replace(/\/mcp$/, '/dashboard')}`);
       log.info(`listening on ${http.url}`, { url: http.url, instance, upstreams: app.table.all().map((r) => r.name) });
     } catch (err) {
       log.error(`cannot listen on ${config.host}:${config.port}`, { error: (err as Error).message });

@@ -13,6 +13,8 @@ import type { AuditConfig, LegacyClients, ProxyConfig, Root, UpstreamConfig, Ups
 /** One string option per row of the limits table: `--interaction-ttl`, `--max-sessions`, ... */
 const LIMIT_OPTIONS = Object.fromEntries(LIMIT_ROWS.map((r) => [r.option, { type: 'string' }])) as { [O in LimitOption]: { type: 'string' } };
 
+const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '::1'];
+
 const OPTIONS = {
   config: { type: 'string' },
   stdio: { type: 'boolean' },
@@ -27,6 +29,7 @@ const OPTIONS = {
   audit: { type: 'string' },
   'audit-max-bytes': { type: 'string' },
   'audit-content': { type: 'boolean' },
+  dashboard: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
@@ -71,10 +74,16 @@ function resolveConfig(v: Values, command: readonly string[], env: Record<string
   if (file?.stateKeyEnv !== undefined && v['state-key'] === undefined && !env[keyEnv]) {
     throw new ConfigError(`${v.config}: stateKeyEnv: environment variable ${keyEnv} is not set`);
   }
+  const host = v.host ?? file?.host ?? D.DEFAULT_HOST;
+  if (v.dashboard && v.stdio) throw new ConfigError('--dashboard is served on the HTTP listener: it does not apply with --stdio');
+  if (v.dashboard && !LOOPBACK_HOSTS.includes(host)) {
+    throw new ConfigError(`--dashboard has no authentication yet, so it is served on a loopback --host only (127.0.0.1, localhost or ::1), not on '${host}'`);
+  }
   return {
     stdio: v.stdio ?? false,
+    dashboard: v.dashboard ?? false,
     legacyClients: legacyClients(v['legacy-clients'] ?? file?.legacyClients),
-    host: v.host ?? file?.host ?? D.DEFAULT_HOST,
+    host,
     port: integer('--port', v.port, file?.port ?? D.DEFAULT_PORT, 0, 65535),
     stateKey: stateKey(v['state-key'] ?? env[keyEnv], v['state-key'] !== undefined ? '--state-key' : keyEnv),
     logLevel: logLevel(v['log-level'] ?? file?.logLevel),

@@ -55,6 +55,8 @@ export interface ProxyConfig {
   /** The upstream served at /mcp (and the one a stdio front serves). */
   defaultUpstream: string | undefined;
   audit?: AuditConfig;
+  /** Serve the live view at /dashboard (loopback hosts only). */
+  dashboard: boolean;
   /** The file this came from, for SIGHUP reloads. */
   configFile?: string;
 }
