@@ -12,9 +12,17 @@ export interface Observer {
 export function fanOut(observers: readonly Observer[]): Observer | undefined {
   if (observers.length <= 1) return observers[0];
   return {
-    onStart: (e) => observers.forEach((o) => o.onStart(e)),
-    onRound: (e) => observers.forEach((o) => o.onRound(e)),
-    onAnswers: (e) => observers.forEach((o) => o.onAnswers(e)),
-    onEnd: (e) => observers.forEach((o) => o.onEnd(e)),
+    onStart: (e) => {
+      for (const o of observers) o.onStart(e);
+    },
+    onRound: (e) => {
+      for (const o of observers) o.onRound(e);
+    },
+    onAnswers: (e) => {
+      for (const o of observers) o.onAnswers(e);
+    },
+    onEnd: (e) => {
+      for (const o of observers) o.onEnd(e);
+    },
   };
 }
