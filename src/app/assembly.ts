@@ -2,6 +2,7 @@
 // Bridge (MRTR), the transparent legacy-client relay and the HTTP route; for a modern one a relay.
 // The assembly owns these parts: it reconfigures them on reload and closes them in order.
 import { Bridge } from '../bridge/bridge.js';
+import type { InteractionObserver } from '../bridge/ports.js';
 import type { LegacyClients, UpstreamConfig } from '../config/types.js';
 import { LegacyRoute } from '../front/legacy-route.js';
 import type { Route } from '../routing/route.js';
@@ -21,6 +22,8 @@ export interface AssemblyDeps {
   legacyClients: LegacyClients;
   log: Logger;
   clock: Clock;
+  /** The observer of an upstream's interactions (the audit), if any. */
+  observerFor?: (upstream: string) => InteractionObserver | undefined;
 }
 
 /** The parts a front needs to serve a legacy upstream itself (the stdio front). */
@@ -49,7 +52,15 @@ export async function assemble(config: UpstreamConfig, deps: AssemblyDeps): Prom
 
 function assembleLegacy(config: UpstreamConfig, deps: AssemblyDeps, log: Logger): Assembly {
   const upstream = new Upstream(config, log, deps.clock);
-  const bridge = new Bridge({ sessions: upstream, sealer: deps.sealer, instance: `${deps.instance}/${config.name}`, limits: config, log, clock: deps.clock });
+  const bridge = new Bridge({
+    sessions: upstream,
+    sealer: deps.sealer,
+    instance: `${deps.instance}/${config.name}`,
+    limits: config,
+    log,
+    clock: deps.clock,
+    observer: deps.observerFor?.(config.name),
+  });
   const clients = deps.legacyClients === 'pass' ? new LegacyClientSessions(upstream, config.maxSessions, config.idleSessionTtlMs, log, deps.clock) : undefined;
   const route = new LegacyRoute(config, { upstream, bridge, legacyClients: clients, log });
   return {

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { adaptAnswer, partitionAnswers } from '../protocol/answers.js';
 import { describeCapabilities, legacyCapabilitiesFor, missingCapabilities, type FrontCapabilities } from '../protocol/capabilities.js';
-import { JSONRPC, LEGACY, ProxyError, UpstreamError } from '../protocol/errors.js';
+import { JSONRPC, LEGACY, ProxyError, UpstreamError, type WireError } from '../protocol/errors.js';
 import type { JsonObject, Root } from '../protocol/json.js';
 import { translateLegacyError } from '../protocol/legacy-errors.js';
 import type { InteractiveMethod } from '../protocol/methods.js';
@@ -15,7 +15,7 @@ import { fingerprint, type RequestIdentity } from '../state/fingerprint.js';
 import { StateError, type Sealer, type StateClaims } from '../state/seal.js';
 import type { Logger } from '../telemetry/logger.js';
 import { Interaction, type FrontSink, type PendingInput } from './interaction.js';
-import type { SessionLease, SessionSource } from './ports.js';
+import type { InteractionObserver, SessionLease, SessionSource } from './ports.js';
 import { recoveryFor } from './recovery.js';
 import { answerWithOperatorRoots, readRootsAnswer, RootsRound, rootsRoundResult } from './roots-round.js';
 import { MISS_MESSAGES, SuspensionTable, type EndReason } from './suspensions.js';
@@ -51,6 +51,7 @@ export interface BridgeOptions {
   limits: BridgeLimits;
   log: Logger;
   clock: Clock;
+  observer?: InteractionObserver | undefined;
 }
 
 /** How often suspensions nobody resumed are looked for. */
@@ -82,7 +83,7 @@ export class Bridge {
   expire(): void {
     for (const interaction of this.suspended.expire(this.clock.now())) {
       this.opts.log.info('interaction expired', { handle: interaction.handle, round: interaction.round });
-      interaction.end('the interaction expired');
+      this.finish(interaction, 'expired', 'the interaction expired');
     }
   }
 
@@ -93,7 +94,7 @@ export class Bridge {
 
   async close(): Promise<void> {
     this.stopSweeper();
-    for (const i of [...this.suspended.items(), ...this.active]) i.end('the proxy is shutting down');
+    for (const i of [...this.suspended.items(), ...this.active]) this.finish(i, 'cancelled', 'the proxy is shutting down');
   }
 
   private async begin(front: FrontCall): Promise<JsonObject> {
@@ -115,6 +116,7 @@ export class Bridge {
   private startCall(call: BoundCall, lease: SessionLease): Promise<JsonObject> {
     const interaction = new Interaction(randomUUID(), { method: call.method, params: call.params }, this.opts.log, this.clock);
     interaction.start(lease);
+    this.opts.observer?.onStart({ handle: interaction.handle, method: call.method, params: call.params, mode: 'hold' });
     return this.run(interaction, call);
   }
 
@@ -171,10 +173,11 @@ export class Bridge {
     this.opts.log.debug('interaction resumed', { handle: interaction.handle, round: claims.r, answered: shaped.size, missing: split.missing.length });
     interaction.stopWaiting();
     for (const [key, result] of shaped) interaction.answer(key, result);
+    this.opts.observer?.onAnswers({ handle: interaction.handle, round: claims.r, answers: split.answers });
 
     const consent = interaction.urlConsent();
     if (consent.kind === 'declined') {
-      this.finish(interaction, 'completed');
+      this.finish(interaction, 'completed', `the user did not complete the URL elicitation (${consent.action})`);
       throw new ProxyError('declined', `the user did not complete the URL elicitation the server requires (${consent.action}): ${consent.message}`);
     }
     if (consent.kind === 'granted') {
@@ -207,7 +210,7 @@ export class Bridge {
       : await interaction.next({ gatherMs: this.limits.gatherWindowMs, timeoutMs: this.limits.callTimeoutMs, signal: front.signal });
     switch (stop.kind) {
       case 'complete':
-        this.finish(interaction, 'completed');
+        this.finish(interaction, 'completed', undefined, { result: stop.result });
         return stop.result;
       case 'error':
         return await this.failed(interaction, front, stop.error, stop.lost);
@@ -242,9 +245,7 @@ export class Bridge {
       throw new ProxyError(
         'capability_missing',
         `the legacy server asked for ${p.method}, which needs the ${names} client capability this request did not declare`,
-        {
-          requiredCapabilities: required,
-        },
+        { requiredCapabilities: required },
       );
     }
     if (!interaction.startWaiting()) {
@@ -259,6 +260,7 @@ export class Bridge {
     const expiresAt = this.clock.now() + this.limits.interactionTtlMs;
     const requestState = await this.opts.sealer.seal(this.claims(interaction.handle, round, front), expiresAt);
     this.suspended.put(interaction.handle, interaction, round, expiresAt);
+    this.opts.observer?.onRound({ handle: interaction.handle, round, asked: pending.map((p) => ({ key: p.key, ...p.request })) });
     this.opts.log.debug('interaction suspended', { handle: interaction.handle, round, inputs: pending.map((p) => p.key) });
     const inputRequests: JsonObject = {};
     for (const p of pending) inputRequests[p.key] = p.request;
@@ -284,12 +286,13 @@ export class Bridge {
       interaction.awaitUrlConsent(translated.message, translated.elicitations as JsonObject[]);
       return this.ask(interaction, front, interaction.unanswered());
     }
-    this.finish(interaction, 'completed');
+    this.finish(interaction, 'completed', undefined, { error: translated.error });
     throw new UpstreamError(translated.error);
   }
 
-  private finish(interaction: Interaction | RootsRound, reason: EndReason, why?: string): void {
+  private finish(interaction: Interaction | RootsRound, reason: EndReason, why?: string, outcome: { result?: JsonObject; error?: WireError } = {}): void {
     this.suspended.end(interaction.handle, reason);
     interaction.end(why ?? reason);
+    this.opts.observer?.onEnd({ handle: interaction.handle, reason, ...(why === undefined ? {} : { why }), ...outcome });
   }
 }

@@ -28,6 +28,8 @@ Usage:
   mrtr-proxy [options] --config FILE                      several upstreams from a configuration file
   mrtr-proxy --stdio [options] (--upstream URL | -- COMMAND [ARGS...] | --config FILE)
                                                           serve on stdin/stdout (a client launches the proxy)
+  mrtr-proxy report [--audit FILE...] (--upstream URL | -- COMMAND... | --config FILE)
+                    [--format md|html|json] [--out FILE]  what each tool asks and what migrating it takes
 
 The proxy serves 2026-07-28 Streamable HTTP at POST http://HOST:PORT/mcp (with --config, each
 upstream at /servers/NAME/mcp), GET /healthz and GET /readyz. Clients that open with a legacy
@@ -48,6 +50,14 @@ Options:
 ${LIMIT_HELP}  --root URI[=NAME]         a root for clients that declare no roots: legacy sessions then
                             declare roots and roots/list is answered with these (repeatable;
                             file:// URIs; default: no roots)
+  --audit FILE              append one JSON line per finished interactive call (tool, prompt or
+                            resource; what the legacy server asked, the client's action, timings,
+                            outcome) to FILE, without user content; read it with 'mrtr-proxy report'
+  --audit-max-bytes N       rename FILE to FILE.1 when it would grow past N bytes (default 64 MiB)
+  --audit-content           also record what was asked and answered, and the call's arguments
+  --dashboard               serve a live view at http://HOST:PORT/dashboard (calls in flight,
+                            waiting interactions, recent rounds, upstream health); loopback
+                            --host only: it has no authentication
   --log-level LEVEL         error, warn, info or debug (default ${D.DEFAULT_LOG_LEVEL}); logs are JSON on stderr
   -h, --help                show this help
   --version                 show the version

@@ -1,6 +1,9 @@
 // argv -> config -> running proxy. The only module that calls process.exit.
 import { randomUUID } from 'node:crypto';
 import { ProxyApp } from '../app/proxy-app.js';
+import { createAudit } from '../audit/audit.js';
+import { LiveInteractions } from '../audit/live.js';
+import { fanOut } from '../audit/observers.js';
 import { resolveCli } from '../config/resolve.js';
 import type { ProxyConfig } from '../config/types.js';
 import { startHttpListener } from '../front/http.js';
@@ -11,11 +14,13 @@ import { createSealer } from '../state/seal.js';
 import { createLogger } from '../telemetry/logger.js';
 import { VERSION } from '../version.js';
 import { HELP } from './help.js';
+import { runReport } from './report.js';
 
 /** Legacy children get stdin EOF, then SIGTERM after 2 s, then SIGKILL after 4 s (v1 SDK). */
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
 export async function main(argv: readonly string[], env: Record<string, string | undefined>): Promise<void> {
+  if (argv[0] === 'report') process.exit(await runReport(argv.slice(1), env));
   let parsed: ReturnType<typeof resolveCli>;
   try {
     parsed = resolveCli(argv, env);
@@ -41,15 +46,22 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
   if (config.stateKey.generated) {
     log.warn('no --state-key or MRTR_STATE_KEY: generated a key for this process; retries must come back to this process');
   }
+  const audit = config.audit ? createAudit(config.audit, log, systemClock) : undefined;
+  const live = config.dashboard ? new LiveInteractions(systemClock) : undefined;
   const app = new ProxyApp({
     sealer: createSealer(config.stateKey.bytes, systemClock.now),
     instance,
     legacyClients: config.legacyClients,
     log,
     clock: systemClock,
+    observerFor: (name) => fanOut([...(audit ? [audit.recorderFor(name)] : []), ...(live ? [live.observerFor(name)] : [])]),
   });
   const { started } = await app.start(config);
-  const closeRoutes = () => app.close();
+  // Interactions the routes end while closing are still audited; then the file is flushed.
+  const closeRoutes = async () => {
+    await app.close();
+    await audit?.close();
+  };
   if (started === 0) {
     await closeRoutes();
     process.exit(1);
@@ -70,8 +82,9 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
     void stdio.closed.then(() => stop('stdin closed'));
   } else {
     try {
-      const http = await startHttpListener(config.host, config.port, app.table, log);
+      const http = await startHttpListener(config.host, config.port, app.table, log, live ? { live, table: app.table, log } : undefined);
       front = http;
+      if (live) log.info(`dashboard at ${http.url.replace(/\/mcp$/, '/dashboard')}`);
       log.info(`listening on ${http.url}`, { url: http.url, instance, upstreams: app.table.all().map((r) => r.name) });
     } catch (err) {
       log.error(`cannot listen on ${config.host}:${config.port}`, { error: (err as Error).message });
@@ -96,6 +109,7 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
       return;
     }
     if (next.host !== config.host || next.port !== config.port || next.stdio !== config.stdio) log.warn('listen address changes take effect after a restart');
+    if (JSON.stringify(next.audit) !== JSON.stringify(config.audit)) log.warn('audit changes take effect after a restart');
     if (!next.stateKey.generated && Buffer.compare(next.stateKey.bytes, config.stateKey.bytes) !== 0) log.warn('a new state key takes effect after a restart');
     await app.apply(next);
     log.info('configuration reloaded', { upstreams: app.table.all().map((r) => r.name) });

@@ -56,6 +56,7 @@ const fileSchema = z
     legacyClients: z.enum(['pass', 'reject']).optional(),
     logLevel: z.enum(LOG_LEVELS as [LogLevel, ...LogLevel[]]).optional(),
     stateKeyEnv: z.string().min(1).optional(),
+    audit: z.strictObject({ file: z.string().min(1), maxBytes: z.number().int().min(1024).optional(), content: z.boolean().optional() }).optional(),
     default: z.string().optional(),
     defaults: z.strictObject(LIMIT_FIELDS).optional(),
     upstreams: z.record(z.string().regex(NAME, 'upstream names are letters, digits, - and _ (used in /servers/NAME/mcp)'), upstreamSchema),
@@ -76,6 +77,7 @@ export interface FileConfig {
   logLevel?: LogLevel;
   stateKeyEnv?: string;
   defaultUpstream?: string;
+  audit?: { file: string; maxBytes?: number; content?: boolean };
   upstreams: UpstreamConfig[];
 }
 
@@ -111,6 +113,7 @@ function fromFile(f: FileShape, env: Record<string, string | undefined>, path: s
     ...(f.legacyClients === undefined ? {} : { legacyClients: f.legacyClients }),
     ...(f.logLevel === undefined ? {} : { logLevel: f.logLevel }),
     ...(f.stateKeyEnv === undefined ? {} : { stateKeyEnv: f.stateKeyEnv }),
+    ...(f.audit === undefined ? {} : { audit: { file: f.audit.file, ...stripUndefined({ maxBytes: f.audit.maxBytes, content: f.audit.content }) } }),
     // A single upstream is the default one even when the file does not say so.
     ...(f.default !== undefined ? { defaultUpstream: f.default } : names.length === 1 ? { defaultUpstream: names[0]! } : {}),
     upstreams: Object.entries(f.upstreams).map(([name, u]) => ({

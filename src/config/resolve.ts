@@ -8,10 +8,12 @@ import { LOG_LEVELS, type LogLevel } from '../telemetry/logger.js';
 import * as D from './defaults.js';
 import { limits, loadConfigFile, type FileConfig } from './file.js';
 import { buildLimits, LIMIT_ROWS, scaleOf, type LimitOption } from './limits.js';
-import type { LegacyClients, ProxyConfig, Root, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
+import type { AuditConfig, LegacyClients, ProxyConfig, Root, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
 
 /** One string option per row of the limits table: `--interaction-ttl`, `--max-sessions`, ... */
 const LIMIT_OPTIONS = Object.fromEntries(LIMIT_ROWS.map((r) => [r.option, { type: 'string' }])) as { [O in LimitOption]: { type: 'string' } };
+
+const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '::1'];
 
 const OPTIONS = {
   config: { type: 'string' },
@@ -24,6 +26,10 @@ const OPTIONS = {
   ...LIMIT_OPTIONS,
   root: { type: 'string', multiple: true },
   'log-level': { type: 'string' },
+  audit: { type: 'string' },
+  'audit-max-bytes': { type: 'string' },
+  'audit-content': { type: 'boolean' },
+  dashboard: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
@@ -68,17 +74,37 @@ function resolveConfig(v: Values, command: readonly string[], env: Record<string
   if (file?.stateKeyEnv !== undefined && v['state-key'] === undefined && !env[keyEnv]) {
     throw new ConfigError(`${v.config}: stateKeyEnv: environment variable ${keyEnv} is not set`);
   }
+  const host = v.host ?? file?.host ?? D.DEFAULT_HOST;
+  if (v.dashboard && v.stdio) throw new ConfigError('--dashboard is served on the HTTP listener: it does not apply with --stdio');
+  if (v.dashboard && !LOOPBACK_HOSTS.includes(host)) {
+    throw new ConfigError(`--dashboard has no authentication yet, so it is served on a loopback --host only (127.0.0.1, localhost or ::1), not on '${host}'`);
+  }
   return {
     stdio: v.stdio ?? false,
+    dashboard: v.dashboard ?? false,
     legacyClients: legacyClients(v['legacy-clients'] ?? file?.legacyClients),
-    host: v.host ?? file?.host ?? D.DEFAULT_HOST,
+    host,
     port: integer('--port', v.port, file?.port ?? D.DEFAULT_PORT, 0, 65535),
     stateKey: stateKey(v['state-key'] ?? env[keyEnv], v['state-key'] !== undefined ? '--state-key' : keyEnv),
     logLevel: logLevel(v['log-level'] ?? file?.logLevel),
     upstreams,
     defaultUpstream,
+    ...auditConfig(v, file),
     ...(v.config === undefined ? {} : { configFile: v.config }),
   };
+}
+
+/** --audit FILE (or `audit: {file}`); the size and content flags need a file to apply to. */
+function auditConfig(v: Values, file: FileConfig | undefined): { audit?: AuditConfig } {
+  const path = v.audit ?? file?.audit?.file;
+  if (path === undefined) {
+    if (v['audit-max-bytes'] !== undefined) throw new ConfigError('--audit-max-bytes needs --audit FILE');
+    if (v['audit-content']) throw new ConfigError('--audit-content needs --audit FILE');
+    return {};
+  }
+  if (path === '') throw new ConfigError('--audit: empty file name');
+  const maxBytes = integer('--audit-max-bytes', v['audit-max-bytes'], file?.audit?.maxBytes ?? D.DEFAULT_AUDIT_MAX_BYTES, 1024, Number.MAX_SAFE_INTEGER);
+  return { audit: { file: path, maxBytes, content: v['audit-content'] ?? file?.audit?.content ?? false } };
 }
 
 /** Limit flags given on the command line override the file for every upstream. */

@@ -32,6 +32,15 @@ export interface UpstreamConfig extends UpstreamLimits {
   roots: Root[];
 }
 
+/** The audit of interactive calls (--audit). */
+export interface AuditConfig {
+  file: string;
+  /** Rotated to FILE.1 past this size. */
+  maxBytes: number;
+  /** Keep what was asked and answered (--audit-content); off by default. */
+  content: boolean;
+}
+
 /** The resolved configuration: validated once at the edge and passed down through constructors. */
 export interface ProxyConfig {
   /** Serve 2026-07-28 on stdin/stdout instead of HTTP. */
@@ -45,6 +54,9 @@ export interface ProxyConfig {
   upstreams: UpstreamConfig[];
   /** The upstream served at /mcp (and the one a stdio front serves). */
   defaultUpstream: string | undefined;
+  audit?: AuditConfig;
+  /** Serve the live view at /dashboard (loopback hosts only). */
+  dashboard: boolean;
   /** The file this came from, for SIGHUP reloads. */
   configFile?: string;
 }

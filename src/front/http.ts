@@ -8,6 +8,7 @@ import { localhostHostValidation, localhostOriginValidation } from '@modelcontex
 import { errorBody, JSONRPC } from '../protocol/errors.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { Route, RouteTable } from '../routing/route.js';
+import { attachDashboardSocket, mountDashboard, type DashboardDeps } from './dashboard.js';
 
 export const MCP_PATH = '/mcp';
 const MAX_BODY = '4mb';
@@ -17,7 +18,7 @@ export interface HttpFront {
   close(): Promise<void>;
 }
 
-export async function startHttpListener(host: string, port: number, table: RouteTable, log: Logger): Promise<HttpFront> {
+export async function startHttpListener(host: string, port: number, table: RouteTable, log: Logger, dashboard?: DashboardDeps): Promise<HttpFront> {
   const app = express();
   app.disable('x-powered-by');
   if (isLoopback(host)) app.use(localhostHostValidation(), localhostOriginValidation());
@@ -34,6 +35,8 @@ export async function startHttpListener(host: string, port: number, table: Route
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', upstreams });
   });
 
+  if (dashboard) mountDashboard(app);
+
   const raw = express.raw({ type: () => true, limit: MAX_BODY });
   app.all(MCP_PATH, raw, bodyErrors, (req: Request, res: Response) => serve(table.default, 'the default upstream', req, res, log));
   app.all('/servers/:name/mcp', raw, bodyErrors, (req: Request, res: Response) =>
@@ -47,11 +50,13 @@ export async function startHttpListener(host: string, port: number, table: Route
   // Long interactive calls must not be cut by Node's own request timeouts.
   server.requestTimeout = 0;
   server.headersTimeout = 60_000;
+  const closeDashboard = dashboard ? attachDashboardSocket(server, dashboard) : () => {};
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     url: `http://${shownHost}:${address.port}${MCP_PATH}`,
     async close() {
+      closeDashboard();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
