@@ -14,6 +14,7 @@ import type { Clock } from '../runtime/clock.js';
 import { fingerprint, type RequestIdentity } from '../state/fingerprint.js';
 import { StateError, type Sealer, type StateClaims } from '../state/seal.js';
 import type { Logger } from '../telemetry/logger.js';
+import { NO_TELEMETRY, type TraceOrigin, type UpstreamTelemetry } from '../telemetry/ports.js';
 import { Interaction, type FrontSink, type PendingInput } from './interaction.js';
 import type { SessionLease, SessionSource } from './ports.js';
 import { recoveryFor } from './recovery.js';
@@ -51,6 +52,8 @@ export interface BridgeOptions {
   limits: BridgeLimits;
   log: Logger;
   clock: Clock;
+  /** Metrics and trace hooks; none when absent. */
+  telemetry?: UpstreamTelemetry;
 }
 
 /** How often suspensions nobody resumed are looked for. */
@@ -62,15 +65,24 @@ export class Bridge {
   private readonly clock: Clock;
   private readonly stopSweeper: () => void;
   private limits: BridgeLimits;
+  private readonly telemetry: UpstreamTelemetry;
+  /** Each interaction's first-round span, which its later rounds link to. */
+  private readonly origins = new WeakMap<Interaction | RootsRound, TraceOrigin>();
 
   constructor(private readonly opts: BridgeOptions) {
     this.clock = opts.clock;
     this.limits = { ...opts.limits };
+    this.telemetry = opts.telemetry ?? NO_TELEMETRY;
     this.stopSweeper = this.clock.every(EXPIRY_SWEEP_MS, () => this.expire());
   }
 
   get suspendedCount(): number {
     return this.suspended.size;
+  }
+
+  /** Interactions a front request is attached to (waiting on the legacy server). */
+  get runningCount(): number {
+    return this.active.size;
   }
 
   async call(front: FrontCall): Promise<JsonObject> {
@@ -82,6 +94,7 @@ export class Bridge {
   expire(): void {
     for (const interaction of this.suspended.expire(this.clock.now())) {
       this.opts.log.info('interaction expired', { handle: interaction.handle, round: interaction.round });
+      this.telemetry.interactionEnded('expired', interaction.round);
       interaction.end('the interaction expired');
     }
   }
@@ -97,6 +110,7 @@ export class Bridge {
   }
 
   private async begin(front: FrontCall): Promise<JsonObject> {
+    this.telemetry.roundServed(0, undefined);
     if (this.needsRootsRound(front)) return this.askRoots(front, new RootsRound(randomUUID()));
     const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive');
     // The session just opened may be the first to show that the server asks for roots at initialize.
@@ -112,8 +126,10 @@ export class Bridge {
     return planRoots(facts).kind === 'ask';
   }
 
-  private startCall(call: BoundCall, lease: SessionLease): Promise<JsonObject> {
+  /** `origin`: the span of the interaction's first round (this request's, unless a roots round came first). */
+  private startCall(call: BoundCall, lease: SessionLease, origin = this.telemetry.traceOrigin()): Promise<JsonObject> {
     const interaction = new Interaction(randomUUID(), { method: call.method, params: call.params }, this.opts.log, this.clock);
+    if (origin) this.origins.set(interaction, origin);
     interaction.start(lease);
     return this.run(interaction, call);
   }
@@ -124,6 +140,9 @@ export class Bridge {
     const expiresAt = this.clock.now() + this.limits.interactionTtlMs;
     const requestState = await this.opts.sealer.seal(this.claims(round.handle, r, front), expiresAt);
     this.suspended.put(round.handle, round, r, expiresAt);
+    const origin = this.origins.get(round) ?? this.telemetry.traceOrigin();
+    if (origin) this.origins.set(round, origin);
+    this.telemetry.inputRequired(front.method, ['roots/list']);
     this.opts.log.debug('asking the client for its roots before the call', { handle: round.handle, round: r });
     return rootsRoundResult(requestState);
   }
@@ -131,10 +150,13 @@ export class Bridge {
   private async resumeRoots(front: FrontCall, round: RootsRound, r: number): Promise<JsonObject> {
     const roots = readRootsAnswer(front.inputResponses, front.droppedInputKeys);
     const claimed = this.suspended.claim(round.handle, r, this.clock.now());
-    if (!claimed.ok) throw new ProxyError('interaction_gone', MISS_MESSAGES[claimed.miss], recoveryFor(claimed.miss));
+    if (!claimed.ok) {
+      this.telemetry.stateRejected(claimed.miss);
+      throw new ProxyError('interaction_gone', MISS_MESSAGES[claimed.miss], recoveryFor(claimed.miss));
+    }
     if (roots === undefined) return this.askRoots(front, round);
     const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive', roots);
-    return this.startCall({ ...front, roots }, lease);
+    return this.startCall({ ...front, roots }, lease, this.origins.get(round));
   }
 
   private async resume(front: FrontCall, token: string): Promise<JsonObject> {
@@ -146,11 +168,18 @@ export class Bridge {
         fingerprint: fingerprint(front.identity),
       });
     } catch (err) {
-      if (err instanceof StateError) throw new ProxyError('state_invalid', err.message, recoveryFor(err.reason));
+      if (err instanceof StateError) {
+        this.telemetry.stateRejected(err.reason);
+        throw new ProxyError('state_invalid', err.message, recoveryFor(err.reason));
+      }
       throw err;
     }
     const seen = this.suspended.peek(claims.h, claims.r, this.clock.now());
-    if (!seen.ok) throw new ProxyError('interaction_gone', MISS_MESSAGES[seen.miss], recoveryFor(seen.miss));
+    if (!seen.ok) {
+      this.telemetry.stateRejected(seen.miss);
+      throw new ProxyError('interaction_gone', MISS_MESSAGES[seen.miss], recoveryFor(seen.miss));
+    }
+    this.telemetry.roundServed(claims.r, this.origins.get(seen.item));
     if (seen.item instanceof RootsRound) return this.resumeRoots(front, seen.item, claims.r);
     const interaction = seen.item;
     const call: BoundCall = { ...front, roots: claims.rt };
@@ -167,7 +196,10 @@ export class Bridge {
       shaped.set(key, adapted.result);
     }
     const claimed = this.suspended.claim(claims.h, claims.r, this.clock.now());
-    if (!claimed.ok) throw new ProxyError('interaction_gone', MISS_MESSAGES[claimed.miss], recoveryFor(claimed.miss));
+    if (!claimed.ok) {
+      this.telemetry.stateRejected(claimed.miss);
+      throw new ProxyError('interaction_gone', MISS_MESSAGES[claimed.miss], recoveryFor(claimed.miss));
+    }
     this.opts.log.debug('interaction resumed', { handle: interaction.handle, round: claims.r, answered: shaped.size, missing: split.missing.length });
     interaction.stopWaiting();
     for (const [key, result] of shaped) interaction.answer(key, result);
@@ -259,6 +291,10 @@ export class Bridge {
     const expiresAt = this.clock.now() + this.limits.interactionTtlMs;
     const requestState = await this.opts.sealer.seal(this.claims(interaction.handle, round, front), expiresAt);
     this.suspended.put(interaction.handle, interaction, round, expiresAt);
+    this.telemetry.inputRequired(
+      front.method,
+      pending.map((p) => p.method),
+    );
     this.opts.log.debug('interaction suspended', { handle: interaction.handle, round, inputs: pending.map((p) => p.key) });
     const inputRequests: JsonObject = {};
     for (const p of pending) inputRequests[p.key] = p.request;
@@ -290,6 +326,7 @@ export class Bridge {
 
   private finish(interaction: Interaction | RootsRound, reason: EndReason, why?: string): void {
     this.suspended.end(interaction.handle, reason);
+    this.telemetry.interactionEnded(reason, interaction.round);
     interaction.end(why ?? reason);
   }
 }

@@ -11,6 +11,7 @@ import { createSealer } from '../state/seal.js';
 import { createLogger } from '../telemetry/logger.js';
 import { VERSION } from '../version.js';
 import { HELP } from './help.js';
+import { startObservability, type Observability } from './observability.js';
 
 /** Legacy children get stdin EOF, then SIGTERM after 2 s, then SIGKILL after 4 s (v1 SDK). */
 const SHUTDOWN_DEADLINE_MS = 10_000;
@@ -41,15 +42,26 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
   if (config.stateKey.generated) {
     log.warn('no --state-key or MRTR_STATE_KEY: generated a key for this process; retries must come back to this process');
   }
+  let observability: Observability;
+  try {
+    observability = await startObservability(config, log);
+  } catch (err) {
+    log.error(`cannot serve metrics on 127.0.0.1:${config.metricsPort}`, { error: (err as Error).message });
+    process.exit(1);
+  }
   const app = new ProxyApp({
     sealer: createSealer(config.stateKey.bytes, systemClock.now),
     instance,
     legacyClients: config.legacyClients,
     log,
     clock: systemClock,
+    metrics: observability.metrics,
   });
   const { started } = await app.start(config);
-  const closeRoutes = () => app.close();
+  const closeRoutes = async () => {
+    await app.close();
+    await observability.close();
+  };
   if (started === 0) {
     await closeRoutes();
     process.exit(1);
@@ -70,7 +82,7 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
     void stdio.closed.then(() => stop('stdin closed'));
   } else {
     try {
-      const http = await startHttpListener(config.host, config.port, app.table, log);
+      const http = await startHttpListener(config.host, config.port, app.table, log, observability.http);
       front = http;
       log.info(`listening on ${http.url}`, { url: http.url, instance, upstreams: app.table.all().map((r) => r.name) });
     } catch (err) {

@@ -1,0 +1,66 @@
+// The HTTP front's telemetry hook: every MCP request runs inside a FrontRequest, and when its
+// response closes it is counted, timed, logged (access log) and its span ended. Error codes of
+// bodies written with express's res.json (the proxy's own refusals) are read on the way out; the
+// SDK's and the bridge's are noted where they are made (front/status.ts, front/wire-errors.ts).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { accessLogFields, createPrincipalHasher, writeAccessLog, type PrincipalHasher } from './access-log.js';
+import { FrontRequest, readHead, withFrontRequest } from './front-request.js';
+import { methodLabel, outcomeOf } from './labels.js';
+import type { Logger } from './logger.js';
+import type { ProxyMetrics } from './metrics.js';
+
+export interface HttpTelemetryOptions {
+  metrics: ProxyMetrics | undefined;
+  /** Serve GET /metrics on the MCP listener (false when --metrics-port gives it its own). */
+  metricsOnMainListener: boolean;
+  accessLog: boolean;
+  log: Logger;
+  hashPrincipal?: PrincipalHasher;
+}
+
+type JsonResponse = ServerResponse & { json?: (body: unknown) => unknown };
+
+export class HttpTelemetry {
+  private readonly hash: PrincipalHasher;
+
+  constructor(private readonly opts: HttpTelemetryOptions) {
+    this.hash = opts.hashPrincipal ?? createPrincipalHasher();
+  }
+
+  /** The metrics to serve at GET /metrics on the MCP listener, if they are served there. */
+  get mainListenerMetrics(): ProxyMetrics | undefined {
+    return this.opts.metricsOnMainListener ? this.opts.metrics : undefined;
+  }
+
+  /** Runs `serve` as one front request of `upstream`. */
+  track(
+    upstream: string,
+    era: 'legacy' | 'modern',
+    req: IncomingMessage,
+    res: ServerResponse,
+    raw: Buffer | undefined,
+    principal: string,
+    serve: () => Promise<void>,
+  ): Promise<void> {
+    const request = new FrontRequest(upstream, principal, readHead(raw, req.method ?? ''), req.headers);
+    if (era === 'modern') request.mode = 'relay';
+    const out = res as JsonResponse;
+    const json = out.json;
+    if (typeof json === 'function') {
+      out.json = (body: unknown) => {
+        const code = (body as { error?: { code?: unknown } } | undefined)?.error?.code;
+        if (typeof code === 'number') request.error(code);
+        return json.call(out, body);
+      };
+    }
+    res.once('close', () => this.finish(request, res.statusCode));
+    return withFrontRequest(request, serve);
+  }
+
+  private finish(request: FrontRequest, status: number): void {
+    const seconds = request.end(status);
+    if (seconds === undefined) return;
+    this.opts.metrics?.request(request.upstream, methodLabel(request.head.method), outcomeOf(status, request.code, request.inputRequired), seconds);
+    if (this.opts.accessLog) writeAccessLog(this.opts.log, accessLogFields(request, status, seconds, this.hash));
+  }
+}
