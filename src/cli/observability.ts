@@ -19,7 +19,7 @@ export interface Observability {
 /** Throws when the metrics listener cannot listen. */
 export async function startObservability(config: ProxyConfig, log: Logger): Promise<Observability> {
   const metrics = new ProxyMetrics();
-  const tracing = startTracing(config.tracing, VERSION);
+  const tracing = await startTracing(config.tracing, VERSION);
   if (tracing) log.info('exporting OpenTelemetry traces over OTLP', { protocol: config.tracing.kind === 'otlp' ? config.tracing.protocol : undefined });
   const listener = config.metricsPort === undefined ? undefined : await startMetricsListener(config.metricsPort, metrics);
   if (listener) log.info(`metrics on ${listener.url}`, { url: listener.url });

@@ -4,6 +4,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { textOf } from '../support/client.js';
+import { writeConfig } from '../support/config.js';
 import { delta, scrape, type Scrape } from '../support/metrics.js';
 import { FIXTURE, startProxy, type ProxyProcess } from '../support/processes.js';
 import { inputRequired, rpc } from '../support/rpc.js';
@@ -30,9 +31,18 @@ async function lineFor(proxy: ProxyProcess, seen: number): Promise<Record<string
 describe('metrics and access log', () => {
   let proxy: ProxyProcess;
   let metricsUrl: string;
+  /** An upstream whose interactions expire after 1 s. */
+  let shortUrl: string;
   before(async () => {
-    proxy = await startProxy(['--interaction-ttl', '1', '--', process.execPath, FIXTURE]);
+    const fixture = `{ command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(FIXTURE)}] }`;
+    const config = writeConfig(`default: default
+upstreams:
+  default: { stdio: ${fixture} }
+  short: { stdio: ${fixture}, interactionTtl: 1 }
+`);
+    proxy = await startProxy(['--config', config]);
     metricsUrl = proxy.url.replace(/\/mcp$/, '/metrics');
+    shortUrl = proxy.url.replace(/\/mcp$/, '/servers/short/mcp');
   });
   after(async () => {
     await proxy?.stop();
@@ -128,23 +138,25 @@ describe('metrics and access log', () => {
   });
 
   it('counts an interaction nobody resumed as expired, and its late retry as a rejection', async () => {
+    const S = { upstream: 'short' };
     const before = await scrape(metricsUrl);
-    const first = inputRequired(await rpc(proxy.url, 'tools/call', { name: 'ask-name', arguments: {} }, { caps: ELICIT }));
+    const first = inputRequired(await rpc(shortUrl, 'tools/call', { name: 'ask-name', arguments: {} }, { caps: ELICIT }));
     let expired!: Scrape;
-    // --interaction-ttl 1: the sweep ends it (and the one the previous test left) within about 2 s.
+    // interactionTtl 1: the sweep ends it within about 2 s.
     await until(
       async () => {
         expired = await scrape(metricsUrl);
-        return expired.value('mrtr_interactions_waiting', { ...U, mode: 'suspended' }) === 0;
+        return delta(before, expired, 'mrtr_interactions_ended_total', { ...S, reason: 'expired' }) === 1;
       },
       8000,
-      'the interactions to expire',
+      'the interaction to expire',
     );
-    assert.ok(delta(before, expired, 'mrtr_interactions_ended_total', { ...U, reason: 'expired' }) >= 1);
-    assert.equal(expired.value('mrtr_legacy_sessions', { ...U, state: 'exclusive' }), 0, 'expired interactions give their sessions up');
+    assert.equal(expired.value('mrtr_interactions_waiting', { ...S, mode: 'suspended' }), 0);
+    assert.equal(expired.value('mrtr_legacy_sessions', { ...S, state: 'exclusive' }), 0, 'the expired interaction gave its session up');
+    assert.equal(expired.value('mrtr_interactions_waiting', { ...U, mode: 'suspended' }), 1, 'the other upstream keeps its own');
     const [key] = Object.keys(first.inputRequests);
     const late = await rpc(
-      proxy.url,
+      shortUrl,
       'tools/call',
       { name: 'ask-name', arguments: {}, inputResponses: { [key!]: { action: 'accept', content: { name: 'Bo' } } }, requestState: first.requestState },
       { caps: ELICIT },
