@@ -292,8 +292,7 @@ export class StreamableHttpTransport implements Transport {
   }
 
   private baseHeaders(): Record<string, string> {
-    const h: Record<string, string> = {};
-    if (this.sessionId) h['mcp-session-id'] = this.sessionId;
+    const h: Record<string, string> = this.sessionId ? { 'mcp-session-id': this.sessionId } : {};
     if (this.protocolVersion) h['mcp-protocol-version'] = this.protocolVersion;
     return { ...h, ...this.headers };
   }
