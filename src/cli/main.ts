@@ -4,6 +4,7 @@ import { ProxyApp } from '../app/proxy-app.js';
 import { resolveCli } from '../config/resolve.js';
 import type { ProxyConfig } from '../config/types.js';
 import { startHttpListener } from '../front/http.js';
+import { ANONYMOUS } from '../front/server-factory.js';
 import { startStdioFront } from '../front/stdio.js';
 import { ConfigError } from '../protocol/errors.js';
 import { systemClock } from '../runtime/clock.js';
@@ -75,14 +76,14 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
       await closeRoutes();
       process.exit(1);
     }
-    const stdio = await startStdioFront({ ...parts, log }, config.legacyClients);
+    const stdio = await startStdioFront({ ...parts, log }, config.legacyClients, observability.front.stdio(config.defaultUpstream!, ANONYMOUS));
     front = stdio;
     log.info('serving 2026-07-28 on stdio', { instance });
     // The client closing stdin ends the proxy (2026-07-28 stdio shutdown).
     void stdio.closed.then(() => stop('stdin closed'));
   } else {
     try {
-      const http = await startHttpListener(config.host, config.port, app.table, log, observability.http);
+      const http = await startHttpListener(config.host, config.port, app.table, log, observability.front);
       front = http;
       log.info(`listening on ${http.url}`, { url: http.url, instance, upstreams: app.table.all().map((r) => r.name) });
     } catch (err) {

@@ -2,7 +2,7 @@
 // the HTTP front's hook, the separate metrics listener (--metrics-port) and the trace SDK (OTEL_*).
 import type { ProxyConfig } from '../config/types.js';
 import { createPrincipalHasher } from '../telemetry/access-log.js';
-import { HttpTelemetry } from '../telemetry/http-telemetry.js';
+import { FrontTelemetry } from '../telemetry/front-telemetry.js';
 import type { Logger } from '../telemetry/logger.js';
 import { startMetricsListener } from '../telemetry/metrics-listener.js';
 import { ProxyMetrics } from '../telemetry/metrics.js';
@@ -11,7 +11,7 @@ import { VERSION } from '../version.js';
 
 export interface Observability {
   metrics: ProxyMetrics;
-  http: HttpTelemetry;
+  front: FrontTelemetry;
   /** Stops the metrics listener and exports the spans still buffered. */
   close(): Promise<void>;
 }
@@ -23,7 +23,7 @@ export async function startObservability(config: ProxyConfig, log: Logger): Prom
   if (tracing) log.info('exporting OpenTelemetry traces over OTLP', { protocol: config.tracing.kind === 'otlp' ? config.tracing.protocol : undefined });
   const listener = config.metricsPort === undefined ? undefined : await startMetricsListener(config.metricsPort, metrics);
   if (listener) log.info(`metrics on ${listener.url}`, { url: listener.url });
-  const http = new HttpTelemetry({
+  const front = new FrontTelemetry({
     metrics,
     metricsOnMainListener: listener === undefined,
     accessLog: config.accessLog,
@@ -32,7 +32,7 @@ export async function startObservability(config: ProxyConfig, log: Logger): Prom
   });
   return {
     metrics,
-    http,
+    front,
     async close() {
       await listener?.close();
       await tracing?.shutdown().catch((err: Error) => log.warn('could not export the last spans', { error: err.message }));

@@ -6,7 +6,7 @@ import type { Server as HttpServer } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { localhostHostValidation, localhostOriginValidation } from '@modelcontextprotocol/express';
 import { errorBody, JSONRPC } from '../protocol/errors.js';
-import type { HttpTelemetry } from '../telemetry/http-telemetry.js';
+import type { FrontTelemetry } from '../telemetry/front-telemetry.js';
 import type { Logger } from '../telemetry/logger.js';
 import { ANONYMOUS } from './server-factory.js';
 import type { Route, RouteTable } from '../routing/route.js';
@@ -19,7 +19,7 @@ export interface HttpFront {
   close(): Promise<void>;
 }
 
-export async function startHttpListener(host: string, port: number, table: RouteTable, log: Logger, telemetry?: HttpTelemetry): Promise<HttpFront> {
+export async function startHttpListener(host: string, port: number, table: RouteTable, log: Logger, telemetry?: FrontTelemetry): Promise<HttpFront> {
   const app = express();
   app.disable('x-powered-by');
   if (isLoopback(host)) app.use(localhostHostValidation(), localhostOriginValidation());
@@ -67,7 +67,7 @@ export async function startHttpListener(host: string, port: number, table: Route
   };
 }
 
-async function serve(route: Route | undefined, what: string, req: Request, res: Response, log: Logger, telemetry: HttpTelemetry | undefined): Promise<void> {
+async function serve(route: Route | undefined, what: string, req: Request, res: Response, log: Logger, telemetry: FrontTelemetry | undefined): Promise<void> {
   if (!route) {
     res.status(404).json(errorBody(null, JSONRPC.METHOD_NOT_FOUND, `no ${what} is configured`));
     return;

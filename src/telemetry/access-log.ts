@@ -19,7 +19,8 @@ export interface AccessLogFields {
   upstream: string;
   method: string;
   target?: string;
-  status: number;
+  /** The HTTP status (absent on stdio). */
+  status?: number;
   code?: number;
   durationMs: number;
   round?: number;
@@ -28,12 +29,12 @@ export interface AccessLogFields {
 }
 
 /** The line's fields. Pure. */
-export function accessLogFields(request: FrontRequest, status: number, seconds: number, hash: PrincipalHasher): AccessLogFields {
+export function accessLogFields(request: FrontRequest, status: number | undefined, seconds: number, hash: PrincipalHasher): AccessLogFields {
   return {
     upstream: request.upstream,
     method: request.head.method,
     ...(request.head.target === undefined ? {} : { target: request.head.target }),
-    status,
+    ...(status === undefined ? {} : { status }),
     ...(request.code === undefined ? {} : { code: request.code }),
     durationMs: Math.round(seconds * 1e6) / 1000,
     ...(request.round === undefined ? {} : { round: request.round }),

@@ -91,6 +91,11 @@ export function readHead(raw: Buffer | undefined, httpMethod: string): RequestHe
   } catch {
     return { method: 'unreadable' };
   }
+  return headOfMessage(body);
+}
+
+/** The head of a parsed JSON-RPC message (see readHead). */
+export function headOfMessage(body: unknown): RequestHead {
   if (Array.isArray(body)) return { method: 'batch' };
   if (typeof body !== 'object' || body === null) return { method: 'unreadable' };
   const m = body as { method?: unknown; params?: Record<string, unknown> };
