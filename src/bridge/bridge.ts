@@ -4,57 +4,23 @@
 import { randomUUID } from 'node:crypto';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { adaptAnswer, partitionAnswers } from '../protocol/answers.js';
-import { describeCapabilities, legacyCapabilitiesFor, missingCapabilities, type FrontCapabilities } from '../protocol/capabilities.js';
+import { describeCapabilities, legacyCapabilitiesFor, missingCapabilities } from '../protocol/capabilities.js';
 import { JSONRPC, LEGACY, ProxyError, UpstreamError } from '../protocol/errors.js';
-import type { JsonObject, Root } from '../protocol/json.js';
+import type { JsonObject } from '../protocol/json.js';
 import { translateLegacyError } from '../protocol/legacy-errors.js';
-import type { InteractiveMethod } from '../protocol/methods.js';
 import { declaresRoots, planRoots } from '../protocol/roots.js';
 import type { Clock } from '../runtime/clock.js';
-import { fingerprint, type RequestIdentity } from '../state/fingerprint.js';
-import { StateError, type Sealer, type StateClaims } from '../state/seal.js';
-import type { Logger } from '../telemetry/logger.js';
+import { fingerprint } from '../state/fingerprint.js';
+import { StateError, type StateClaims } from '../state/seal.js';
 import { NO_TELEMETRY, type TraceOrigin, type UpstreamTelemetry } from '../telemetry/ports.js';
-import { Interaction, type FrontSink, type PendingInput } from './interaction.js';
-import type { SessionLease, SessionSource } from './ports.js';
+import type { BoundCall, BridgeLimits, BridgeOptions, FrontCall } from './front-call.js';
+import { Interaction, type PendingInput } from './interaction.js';
+import type { SessionLease } from './ports.js';
 import { recoveryFor } from './recovery.js';
 import { answerWithOperatorRoots, readRootsAnswer, RootsRound, rootsRoundResult } from './roots-round.js';
 import { MISS_MESSAGES, SuspensionTable, type EndReason } from './suspensions.js';
 
-/** One front request, as the front hands it over: envelope lifted, nothing of HTTP or stdio. */
-export interface FrontCall {
-  method: InteractiveMethod;
-  /** Params to send upstream: envelope keys, inputResponses and requestState already removed. */
-  params: JsonObject;
-  identity: RequestIdentity;
-  capabilities: FrontCapabilities;
-  principal: string;
-  requestState?: string | undefined;
-  inputResponses?: unknown;
-  droppedInputKeys?: readonly string[];
-  sink: FrontSink;
-  signal: AbortSignal;
-}
-
-/** A front call with the roots its session serves, once the client gave them (sealed in every later round). */
-type BoundCall = FrontCall & { roots?: readonly Root[] | undefined };
-
-export interface BridgeLimits {
-  interactionTtlMs: number;
-  gatherWindowMs: number;
-  callTimeoutMs: number;
-}
-
-export interface BridgeOptions {
-  sessions: SessionSource;
-  sealer: Sealer;
-  instance: string;
-  limits: BridgeLimits;
-  log: Logger;
-  clock: Clock;
-  /** Metrics and trace hooks; none when absent. */
-  telemetry?: UpstreamTelemetry;
-}
+export type { BridgeLimits, BridgeOptions, FrontCall } from './front-call.js';
 
 /** How often suspensions nobody resumed are looked for. */
 const EXPIRY_SWEEP_MS = 1000;
@@ -87,7 +53,12 @@ export class Bridge {
 
   async call(front: FrontCall): Promise<JsonObject> {
     if (front.requestState === undefined) return this.begin(front);
-    return this.resume(front, front.requestState);
+    // A retry refused for its requestState: `data.reason` says why (recovery.ts).
+    return this.resume(front, front.requestState).catch((err: unknown) => {
+      if (err instanceof ProxyError && (err.code === 'state_invalid' || err.code === 'interaction_gone'))
+        this.telemetry.stateRejected(String(err.data?.['reason']));
+      throw err;
+    });
   }
 
   /** Ends suspensions nobody resumed in time. */
@@ -150,10 +121,7 @@ export class Bridge {
   private async resumeRoots(front: FrontCall, round: RootsRound, r: number): Promise<JsonObject> {
     const roots = readRootsAnswer(front.inputResponses, front.droppedInputKeys);
     const claimed = this.suspended.claim(round.handle, r, this.clock.now());
-    if (!claimed.ok) {
-      this.telemetry.stateRejected(claimed.miss);
-      throw new ProxyError('interaction_gone', MISS_MESSAGES[claimed.miss], recoveryFor(claimed.miss));
-    }
+    if (!claimed.ok) throw new ProxyError('interaction_gone', MISS_MESSAGES[claimed.miss], recoveryFor(claimed.miss));
     if (roots === undefined) return this.askRoots(front, round);
     const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive', roots);
     return this.startCall({ ...front, roots }, lease, this.origins.get(round));
@@ -168,17 +136,11 @@ export class Bridge {
         fingerprint: fingerprint(front.identity),
       });
     } catch (err) {
-      if (err instanceof StateError) {
-        this.telemetry.stateRejected(err.reason);
-        throw new ProxyError('state_invalid', err.message, recoveryFor(err.reason));
-      }
+      if (err instanceof StateError) throw new ProxyError('state_invalid', err.message, recoveryFor(err.reason));
       throw err;
     }
     const seen = this.suspended.peek(claims.h, claims.r, this.clock.now());
-    if (!seen.ok) {
-      this.telemetry.stateRejected(seen.miss);
-      throw new ProxyError('interaction_gone', MISS_MESSAGES[seen.miss], recoveryFor(seen.miss));
-    }
+    if (!seen.ok) throw new ProxyError('interaction_gone', MISS_MESSAGES[seen.miss], recoveryFor(seen.miss));
     this.telemetry.roundServed(claims.r, this.origins.get(seen.item));
     if (seen.item instanceof RootsRound) return this.resumeRoots(front, seen.item, claims.r);
     const interaction = seen.item;
@@ -196,10 +158,7 @@ export class Bridge {
       shaped.set(key, adapted.result);
     }
     const claimed = this.suspended.claim(claims.h, claims.r, this.clock.now());
-    if (!claimed.ok) {
-      this.telemetry.stateRejected(claimed.miss);
-      throw new ProxyError('interaction_gone', MISS_MESSAGES[claimed.miss], recoveryFor(claimed.miss));
-    }
+    if (!claimed.ok) throw new ProxyError('interaction_gone', MISS_MESSAGES[claimed.miss], recoveryFor(claimed.miss));
     this.opts.log.debug('interaction resumed', { handle: interaction.handle, round: claims.r, answered: shaped.size, missing: split.missing.length });
     interaction.stopWaiting();
     for (const [key, result] of shaped) interaction.answer(key, result);
@@ -291,10 +250,8 @@ export class Bridge {
     const expiresAt = this.clock.now() + this.limits.interactionTtlMs;
     const requestState = await this.opts.sealer.seal(this.claims(interaction.handle, round, front), expiresAt);
     this.suspended.put(interaction.handle, interaction, round, expiresAt);
-    this.telemetry.inputRequired(
-      front.method,
-      pending.map((p) => p.method),
-    );
+    const inputs = pending.map((p) => p.method);
+    this.telemetry.inputRequired(front.method, inputs);
     this.opts.log.debug('interaction suspended', { handle: interaction.handle, round, inputs: pending.map((p) => p.key) });
     const inputRequests: JsonObject = {};
     for (const p of pending) inputRequests[p.key] = p.request;
