@@ -12,6 +12,8 @@ import { ModernStdioRoute } from '../relay/modern-stdio-route.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Sealer } from '../state/seal.js';
 import type { Logger } from '../telemetry/logger.js';
+import type { ProxyMetrics } from '../telemetry/metrics.js';
+import { upstreamTelemetry } from '../telemetry/upstream-telemetry.js';
 import { probeEra } from '../upstream/probe.js';
 import { Upstream } from '../upstream/upstream.js';
 
@@ -24,6 +26,8 @@ export interface AssemblyDeps {
   clock: Clock;
   /** The observer of an upstream's interactions (the audit), if any. */
   observerFor?: (upstream: string) => InteractionObserver | undefined;
+  /** The proxy's metrics; none in tests that do not look at them. */
+  metrics?: ProxyMetrics;
 }
 
 /** The parts a front needs to serve a legacy upstream itself (the stdio front). */
@@ -51,7 +55,8 @@ export async function assemble(config: UpstreamConfig, deps: AssemblyDeps): Prom
 }
 
 function assembleLegacy(config: UpstreamConfig, deps: AssemblyDeps, log: Logger): Assembly {
-  const upstream = new Upstream(config, log, deps.clock);
+  const telemetry = upstreamTelemetry(config.name, deps.metrics);
+  const upstream = new Upstream(config, log, deps.clock, telemetry);
   const bridge = new Bridge({
     sessions: upstream,
     sealer: deps.sealer,
@@ -60,6 +65,14 @@ function assembleLegacy(config: UpstreamConfig, deps: AssemblyDeps, log: Logger)
     log,
     clock: deps.clock,
     observer: deps.observerFor?.(config.name),
+    telemetry,
+  });
+  const unwatch = deps.metrics?.watch(config.name, {
+    interactions: () => ({ suspended: bridge.suspendedCount, running: bridge.runningCount }),
+    sessions: () => {
+      const s = upstream.stats();
+      return { idle: s.sessions - s.held - s.shared, exclusive: s.held, shared: s.shared, connecting: s.connecting };
+    },
   });
   const clients = deps.legacyClients === 'pass' ? new LegacyClientSessions(upstream, config.maxSessions, config.idleSessionTtlMs, log, deps.clock) : undefined;
   const route = new LegacyRoute(config, { upstream, bridge, legacyClients: clients, log });
@@ -76,6 +89,7 @@ function assembleLegacy(config: UpstreamConfig, deps: AssemblyDeps, log: Logger)
       return true;
     },
     async close() {
+      unwatch?.();
       await route.close();
       await bridge.close();
       await clients?.closeAll();

@@ -4,55 +4,23 @@
 import { randomUUID } from 'node:crypto';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { adaptAnswer, partitionAnswers } from '../protocol/answers.js';
-import { describeCapabilities, legacyCapabilitiesFor, missingCapabilities, type FrontCapabilities } from '../protocol/capabilities.js';
+import { describeCapabilities, legacyCapabilitiesFor, missingCapabilities } from '../protocol/capabilities.js';
 import { JSONRPC, LEGACY, ProxyError, UpstreamError, type WireError } from '../protocol/errors.js';
-import type { JsonObject, Root } from '../protocol/json.js';
+import type { JsonObject } from '../protocol/json.js';
 import { translateLegacyError } from '../protocol/legacy-errors.js';
-import type { InteractiveMethod } from '../protocol/methods.js';
 import { declaresRoots, planRoots } from '../protocol/roots.js';
 import type { Clock } from '../runtime/clock.js';
-import { fingerprint, type RequestIdentity } from '../state/fingerprint.js';
-import { StateError, type Sealer, type StateClaims } from '../state/seal.js';
-import type { Logger } from '../telemetry/logger.js';
-import { Interaction, type FrontSink, type PendingInput } from './interaction.js';
-import type { InteractionObserver, SessionLease, SessionSource } from './ports.js';
+import { fingerprint } from '../state/fingerprint.js';
+import { StateError, type StateClaims } from '../state/seal.js';
+import { NO_TELEMETRY, type TraceOrigin, type UpstreamTelemetry } from '../telemetry/ports.js';
+import type { BoundCall, BridgeLimits, BridgeOptions, FrontCall } from './front-call.js';
+import { Interaction, type PendingInput } from './interaction.js';
+import type { SessionLease } from './ports.js';
 import { recoveryFor } from './recovery.js';
 import { answerWithOperatorRoots, readRootsAnswer, RootsRound, rootsRoundResult } from './roots-round.js';
 import { MISS_MESSAGES, SuspensionTable, type EndReason } from './suspensions.js';
 
-/** One front request, as the front hands it over: envelope lifted, nothing of HTTP or stdio. */
-export interface FrontCall {
-  method: InteractiveMethod;
-  /** Params to send upstream: envelope keys, inputResponses and requestState already removed. */
-  params: JsonObject;
-  identity: RequestIdentity;
-  capabilities: FrontCapabilities;
-  principal: string;
-  requestState?: string | undefined;
-  inputResponses?: unknown;
-  droppedInputKeys?: readonly string[];
-  sink: FrontSink;
-  signal: AbortSignal;
-}
-
-/** A front call with the roots its session serves, once the client gave them (sealed in every later round). */
-type BoundCall = FrontCall & { roots?: readonly Root[] | undefined };
-
-export interface BridgeLimits {
-  interactionTtlMs: number;
-  gatherWindowMs: number;
-  callTimeoutMs: number;
-}
-
-export interface BridgeOptions {
-  sessions: SessionSource;
-  sealer: Sealer;
-  instance: string;
-  limits: BridgeLimits;
-  log: Logger;
-  clock: Clock;
-  observer?: InteractionObserver | undefined;
-}
+export type { BridgeLimits, BridgeOptions, FrontCall } from './front-call.js';
 
 /** How often suspensions nobody resumed are looked for. */
 const EXPIRY_SWEEP_MS = 1000;
@@ -63,10 +31,14 @@ export class Bridge {
   private readonly clock: Clock;
   private readonly stopSweeper: () => void;
   private limits: BridgeLimits;
+  private readonly telemetry: UpstreamTelemetry;
+  /** Each interaction's first-round span, which its later rounds link to. */
+  private readonly origins = new WeakMap<Interaction | RootsRound, TraceOrigin>();
 
   constructor(private readonly opts: BridgeOptions) {
     this.clock = opts.clock;
     this.limits = { ...opts.limits };
+    this.telemetry = opts.telemetry ?? NO_TELEMETRY;
     this.stopSweeper = this.clock.every(EXPIRY_SWEEP_MS, () => this.expire());
   }
 
@@ -74,9 +46,19 @@ export class Bridge {
     return this.suspended.size;
   }
 
+  /** Interactions a front request is attached to (waiting on the legacy server). */
+  get runningCount(): number {
+    return this.active.size;
+  }
+
   async call(front: FrontCall): Promise<JsonObject> {
     if (front.requestState === undefined) return this.begin(front);
-    return this.resume(front, front.requestState);
+    // A retry refused for its requestState: `data.reason` says why (recovery.ts).
+    return this.resume(front, front.requestState).catch((err: unknown) => {
+      if (err instanceof ProxyError && (err.code === 'state_invalid' || err.code === 'interaction_gone'))
+        this.telemetry.stateRejected(String(err.data?.['reason']));
+      throw err;
+    });
   }
 
   /** Ends suspensions nobody resumed in time. */
@@ -98,6 +80,7 @@ export class Bridge {
   }
 
   private async begin(front: FrontCall): Promise<JsonObject> {
+    this.telemetry.roundServed(0, undefined);
     if (this.needsRootsRound(front)) return this.askRoots(front, new RootsRound(randomUUID()));
     const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive');
     // The session just opened may be the first to show that the server asks for roots at initialize.
@@ -113,8 +96,10 @@ export class Bridge {
     return planRoots(facts).kind === 'ask';
   }
 
-  private startCall(call: BoundCall, lease: SessionLease): Promise<JsonObject> {
+  /** `origin`: the span of the interaction's first round (this request's, unless a roots round came first). */
+  private startCall(call: BoundCall, lease: SessionLease, origin = this.telemetry.traceOrigin()): Promise<JsonObject> {
     const interaction = new Interaction(randomUUID(), { method: call.method, params: call.params }, this.opts.log, this.clock);
+    if (origin) this.origins.set(interaction, origin);
     interaction.start(lease);
     this.opts.observer?.onStart({ handle: interaction.handle, method: call.method, params: call.params, mode: 'hold' });
     return this.run(interaction, call);
@@ -126,6 +111,9 @@ export class Bridge {
     const expiresAt = this.clock.now() + this.limits.interactionTtlMs;
     const requestState = await this.opts.sealer.seal(this.claims(round.handle, r, front), expiresAt);
     this.suspended.put(round.handle, round, r, expiresAt);
+    const origin = this.origins.get(round) ?? this.telemetry.traceOrigin();
+    if (origin) this.origins.set(round, origin);
+    this.telemetry.inputRequired(front.method, ['roots/list']);
     this.opts.log.debug('asking the client for its roots before the call', { handle: round.handle, round: r });
     return rootsRoundResult(requestState);
   }
@@ -136,7 +124,7 @@ export class Bridge {
     if (!claimed.ok) throw new ProxyError('interaction_gone', MISS_MESSAGES[claimed.miss], recoveryFor(claimed.miss));
     if (roots === undefined) return this.askRoots(front, round);
     const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive', roots);
-    return this.startCall({ ...front, roots }, lease);
+    return this.startCall({ ...front, roots }, lease, this.origins.get(round));
   }
 
   private async resume(front: FrontCall, token: string): Promise<JsonObject> {
@@ -153,6 +141,7 @@ export class Bridge {
     }
     const seen = this.suspended.peek(claims.h, claims.r, this.clock.now());
     if (!seen.ok) throw new ProxyError('interaction_gone', MISS_MESSAGES[seen.miss], recoveryFor(seen.miss));
+    this.telemetry.roundServed(claims.r, this.origins.get(seen.item));
     if (seen.item instanceof RootsRound) return this.resumeRoots(front, seen.item, claims.r);
     const interaction = seen.item;
     const call: BoundCall = { ...front, roots: claims.rt };
@@ -261,6 +250,8 @@ export class Bridge {
     const requestState = await this.opts.sealer.seal(this.claims(interaction.handle, round, front), expiresAt);
     this.suspended.put(interaction.handle, interaction, round, expiresAt);
     this.opts.observer?.onRound({ handle: interaction.handle, round, asked: pending.map((p) => ({ key: p.key, ...p.request })) });
+    const inputs = pending.map((p) => p.method);
+    this.telemetry.inputRequired(front.method, inputs);
     this.opts.log.debug('interaction suspended', { handle: interaction.handle, round, inputs: pending.map((p) => p.key) });
     const inputRequests: JsonObject = {};
     for (const p of pending) inputRequests[p.key] = p.request;
@@ -292,6 +283,7 @@ export class Bridge {
 
   private finish(interaction: Interaction | RootsRound, reason: EndReason, why?: string, outcome: { result?: JsonObject; error?: WireError } = {}): void {
     this.suspended.end(interaction.handle, reason);
+    this.telemetry.interactionEnded(reason, interaction.round);
     interaction.end(why ?? reason);
     this.opts.observer?.onEnd({ handle: interaction.handle, reason, ...(why === undefined ? {} : { why }), ...outcome });
   }

@@ -41,6 +41,9 @@ Options:
                             session; reject: 2026-07-28 only, initialize is refused (default ${D.DEFAULT_LEGACY_CLIENTS})
   --host HOST               address to listen on (default ${D.DEFAULT_HOST})
   --port PORT               port to listen on, 0 for any free port (default ${D.DEFAULT_PORT})
+  --metrics-port PORT       serve GET /metrics on 127.0.0.1:PORT only (0 for any free port)
+                            instead of on the MCP listener
+  --access-log on|off       one JSON line per request on stderr at info (default ${D.DEFAULT_ACCESS_LOG})
   --config FILE             several upstreams from a YAML file (see config/proxy.yaml); flags
                             override it; SIGHUP reloads it
   --upstream URL            the legacy server's Streamable HTTP endpoint
@@ -63,6 +66,9 @@ ${LIMIT_HELP}  --root URI[=NAME]         a root for clients that declare no root
   --version                 show the version
 
 A key that starts with '-' must be written --state-key=KEY.
+
+Traces: set OTEL_TRACES_EXPORTER=otlp or OTEL_EXPORTER_OTLP_ENDPOINT (the standard OTEL_*
+variables; OTLP over HTTP, protobuf or json) to export OpenTelemetry traces.
 
 Exit codes: 0 on a clean shutdown, 1 if the proxy cannot start (legacy server unreachable
 or address in use), 2 for an invalid command line.

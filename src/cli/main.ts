@@ -7,6 +7,7 @@ import { fanOut } from '../audit/observers.js';
 import { resolveCli } from '../config/resolve.js';
 import type { ProxyConfig } from '../config/types.js';
 import { startHttpListener } from '../front/http.js';
+import { ANONYMOUS } from '../front/server-factory.js';
 import { startStdioFront } from '../front/stdio.js';
 import { ConfigError } from '../protocol/errors.js';
 import { systemClock } from '../runtime/clock.js';
@@ -15,6 +16,7 @@ import { createLogger } from '../telemetry/logger.js';
 import { VERSION } from '../version.js';
 import { HELP } from './help.js';
 import { runReport } from './report.js';
+import { startObservability, type Observability } from './observability.js';
 
 /** Legacy children get stdin EOF, then SIGTERM after 2 s, then SIGKILL after 4 s (v1 SDK). */
 const SHUTDOWN_DEADLINE_MS = 10_000;
@@ -48,6 +50,13 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
   }
   const audit = config.audit ? createAudit(config.audit, log, systemClock) : undefined;
   const live = config.dashboard ? new LiveInteractions(systemClock) : undefined;
+  let observability: Observability;
+  try {
+    observability = await startObservability(config, log);
+  } catch (err) {
+    log.error(`cannot serve metrics on 127.0.0.1:${config.metricsPort}`, { error: (err as Error).message });
+    process.exit(1);
+  }
   const app = new ProxyApp({
     sealer: createSealer(config.stateKey.bytes, systemClock.now),
     instance,
@@ -55,12 +64,14 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
     log,
     clock: systemClock,
     observerFor: (name) => fanOut([...(audit ? [audit.recorderFor(name)] : []), ...(live ? [live.observerFor(name)] : [])]),
+    metrics: observability.metrics,
   });
   const { started } = await app.start(config);
   // Interactions the routes end while closing are still audited; then the file is flushed.
   const closeRoutes = async () => {
     await app.close();
     await audit?.close();
+    await observability.close();
   };
   if (started === 0) {
     await closeRoutes();
@@ -75,14 +86,14 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
       await closeRoutes();
       process.exit(1);
     }
-    const stdio = await startStdioFront({ ...parts, log }, config.legacyClients);
+    const stdio = await startStdioFront({ ...parts, log }, config.legacyClients, observability.front.stdio(config.defaultUpstream!, ANONYMOUS));
     front = stdio;
     log.info('serving 2026-07-28 on stdio', { instance });
     // The client closing stdin ends the proxy (2026-07-28 stdio shutdown).
     void stdio.closed.then(() => stop('stdin closed'));
   } else {
     try {
-      const http = await startHttpListener(config.host, config.port, app.table, log, live ? { live, table: app.table, log } : undefined);
+      const http = await startHttpListener(config.host, config.port, app.table, log, observability.front, live ? { live, table: app.table, log } : undefined);
       front = http;
       if (live) log.info(`dashboard at ${http.url.replace(/\/mcp$/, '/dashboard')}`);
       log.info(`listening on ${http.url}`, { url: http.url, instance, upstreams: app.table.all().map((r) => r.name) });

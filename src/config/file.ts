@@ -52,7 +52,14 @@ const upstreamSchema = z
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 const fileSchema = z
   .strictObject({
-    listen: z.strictObject({ host: z.string().min(1).optional(), port: z.number().int().min(0).max(65535).optional() }).optional(),
+    listen: z
+      .strictObject({
+        host: z.string().min(1).optional(),
+        port: z.number().int().min(0).max(65535).optional(),
+        metricsPort: z.number().int().min(0).max(65535).optional(),
+      })
+      .optional(),
+    accessLog: z.enum(['on', 'off']).optional(),
     legacyClients: z.enum(['pass', 'reject']).optional(),
     logLevel: z.enum(LOG_LEVELS as [LogLevel, ...LogLevel[]]).optional(),
     stateKeyEnv: z.string().min(1).optional(),
@@ -73,6 +80,8 @@ export type FileShape = z.infer<typeof fileSchema>;
 export interface FileConfig {
   host?: string;
   port?: number;
+  metricsPort?: number;
+  accessLog?: 'on' | 'off';
   legacyClients?: LegacyClients;
   logLevel?: LogLevel;
   stateKeyEnv?: string;
@@ -110,6 +119,8 @@ function fromFile(f: FileShape, env: Record<string, string | undefined>, path: s
   return {
     ...(f.listen?.host === undefined ? {} : { host: f.listen.host }),
     ...(f.listen?.port === undefined ? {} : { port: f.listen.port }),
+    ...(f.listen?.metricsPort === undefined ? {} : { metricsPort: f.listen.metricsPort }),
+    ...(f.accessLog === undefined ? {} : { accessLog: f.accessLog }),
     ...(f.legacyClients === undefined ? {} : { legacyClients: f.legacyClients }),
     ...(f.logLevel === undefined ? {} : { logLevel: f.logLevel }),
     ...(f.stateKeyEnv === undefined ? {} : { stateKeyEnv: f.stateKeyEnv }),

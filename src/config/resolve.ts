@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { ConfigError } from '../protocol/errors.js';
 import { LOG_LEVELS, type LogLevel } from '../telemetry/logger.js';
+import { tracingPlan, TracingEnvError } from '../telemetry/otel-env.js';
 import * as D from './defaults.js';
 import { limits, loadConfigFile, type FileConfig } from './file.js';
 import { buildLimits, LIMIT_ROWS, scaleOf, type LimitOption } from './limits.js';
@@ -21,6 +22,8 @@ const OPTIONS = {
   'legacy-clients': { type: 'string' },
   host: { type: 'string' },
   port: { type: 'string' },
+  'metrics-port': { type: 'string' },
+  'access-log': { type: 'string' },
   upstream: { type: 'string' },
   'state-key': { type: 'string' },
   ...LIMIT_OPTIONS,
@@ -87,6 +90,9 @@ function resolveConfig(v: Values, command: readonly string[], env: Record<string
     port: integer('--port', v.port, file?.port ?? D.DEFAULT_PORT, 0, 65535),
     stateKey: stateKey(v['state-key'] ?? env[keyEnv], v['state-key'] !== undefined ? '--state-key' : keyEnv),
     logLevel: logLevel(v['log-level'] ?? file?.logLevel),
+    ...metricsPort(v['metrics-port'], file?.metricsPort),
+    accessLog: onOff('--access-log', v['access-log'] ?? file?.accessLog ?? D.DEFAULT_ACCESS_LOG),
+    tracing: tracing(env),
     upstreams,
     defaultUpstream,
     ...auditConfig(v, file),
@@ -180,6 +186,25 @@ function legacyClients(raw: string | undefined): LegacyClients {
   if (raw === undefined) return D.DEFAULT_LEGACY_CLIENTS;
   if (raw !== 'pass' && raw !== 'reject') throw new ConfigError(`--legacy-clients: expected pass or reject, got '${raw}'`);
   return raw;
+}
+
+function metricsPort(raw: string | undefined, fromFile: number | undefined): { metricsPort?: number } {
+  const port = raw === undefined ? fromFile : integer('--metrics-port', raw, 0, 0, 65535);
+  return port === undefined ? {} : { metricsPort: port };
+}
+
+function onOff(flag: string, raw: string): boolean {
+  if (raw !== 'on' && raw !== 'off') throw new ConfigError(`${flag}: expected on or off, got '${raw}'`);
+  return raw === 'on';
+}
+
+function tracing(env: Record<string, string | undefined>): ProxyConfig['tracing'] {
+  try {
+    return tracingPlan(env);
+  } catch (err) {
+    if (err instanceof TracingEnvError) throw new ConfigError(err.message);
+    throw err;
+  }
 }
 
 function logLevel(raw: string | undefined): LogLevel {

@@ -1,5 +1,6 @@
 import type { Root } from '../protocol/json.js';
 import type { LogLevel } from '../telemetry/logger.js';
+import type { TracingPlan } from '../telemetry/otel-env.js';
 import type { LimitValues } from './limits.js';
 
 /** How the proxy reaches one upstream server. Headers are resolved values: never log them. */
@@ -51,6 +52,12 @@ export interface ProxyConfig {
   /** 32-byte AEAD key for requestState; `generated` when the operator configured none. */
   stateKey: { bytes: Uint8Array; generated: boolean };
   logLevel: LogLevel;
+  /** GET /metrics on a listener of its own on 127.0.0.1 (0: any free port); absent: on the MCP listener. */
+  metricsPort?: number;
+  /** One info line per front request. */
+  accessLog: boolean;
+  /** From the OTEL_* environment. */
+  tracing: TracingPlan;
   upstreams: UpstreamConfig[];
   /** The upstream served at /mcp (and the one a stdio front serves). */
   defaultUpstream: string | undefined;

@@ -6,7 +6,9 @@ import type { Server as HttpServer } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { localhostHostValidation, localhostOriginValidation } from '@modelcontextprotocol/express';
 import { errorBody, JSONRPC } from '../protocol/errors.js';
+import type { FrontTelemetry } from '../telemetry/front-telemetry.js';
 import type { Logger } from '../telemetry/logger.js';
+import { ANONYMOUS } from './server-factory.js';
 import type { Route, RouteTable } from '../routing/route.js';
 import { attachDashboardSocket, mountDashboard, type DashboardDeps } from './dashboard.js';
 
@@ -18,7 +20,14 @@ export interface HttpFront {
   close(): Promise<void>;
 }
 
-export async function startHttpListener(host: string, port: number, table: RouteTable, log: Logger, dashboard?: DashboardDeps): Promise<HttpFront> {
+export async function startHttpListener(
+  host: string,
+  port: number,
+  table: RouteTable,
+  log: Logger,
+  telemetry?: FrontTelemetry,
+  dashboard?: DashboardDeps,
+): Promise<HttpFront> {
   const app = express();
   app.disable('x-powered-by');
   if (isLoopback(host)) app.use(localhostHostValidation(), localhostOriginValidation());
@@ -36,11 +45,17 @@ export async function startHttpListener(host: string, port: number, table: Route
   });
 
   if (dashboard) mountDashboard(app);
+  const metrics = telemetry?.mainListenerMetrics;
+  if (metrics)
+    app.get('/metrics', async (_req, res) => {
+      const { contentType, body } = await metrics.expose();
+      res.type(contentType).send(body);
+    });
 
   const raw = express.raw({ type: () => true, limit: MAX_BODY });
-  app.all(MCP_PATH, raw, bodyErrors, (req: Request, res: Response) => serve(table.default, 'the default upstream', req, res, log));
+  app.all(MCP_PATH, raw, bodyErrors, (req: Request, res: Response) => serve(table.default, 'the default upstream', req, res, log, telemetry));
   app.all('/servers/:name/mcp', raw, bodyErrors, (req: Request, res: Response) =>
-    serve(table.get(String(req.params['name'])), `upstream '${String(req.params['name'])}'`, req, res, log),
+    serve(table.get(String(req.params['name'])), `upstream '${String(req.params['name'])}'`, req, res, log, telemetry),
   );
 
   const server: HttpServer = await new Promise((resolve, reject) => {
@@ -63,13 +78,19 @@ export async function startHttpListener(host: string, port: number, table: Route
   };
 }
 
-async function serve(route: Route | undefined, what: string, req: Request, res: Response, log: Logger): Promise<void> {
+async function serve(route: Route | undefined, what: string, req: Request, res: Response, log: Logger, telemetry: FrontTelemetry | undefined): Promise<void> {
   if (!route) {
     res.status(404).json(errorBody(null, JSONRPC.METHOD_NOT_FOUND, `no ${what} is configured`));
     return;
   }
+  const raw = Buffer.isBuffer(req.body) ? req.body : undefined;
+  if (telemetry) await telemetry.track(route.name, route.era, req, res, raw, ANONYMOUS, () => handle(route, req, res, raw, log));
+  else await handle(route, req, res, raw, log);
+}
+
+async function handle(route: Route, req: Request, res: Response, raw: Buffer | undefined, log: Logger): Promise<void> {
   try {
-    await route.handle(req, res, Buffer.isBuffer(req.body) ? req.body : undefined);
+    await route.handle(req, res, raw);
   } catch (err) {
     log.error('route failed', { upstream: route.name, error: (err as Error).stack ?? String(err) });
     if (!res.headersSent) res.status(500).json(errorBody(null, JSONRPC.INTERNAL_ERROR, 'internal error in mrtr-proxy'));

@@ -8,6 +8,7 @@ import type { JsonObject } from '../protocol/json.js';
 import type { InteractiveMethod } from '../protocol/methods.js';
 import { upstreamParams } from '../protocol/params.js';
 import type { RequestIdentity } from '../state/fingerprint.js';
+import { noteServeMode } from '../telemetry/front-request.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { UpstreamInfo } from '../upstream/session.js';
 import type { Upstream } from '../upstream/upstream.js';
@@ -89,6 +90,7 @@ function clientCapabilities(ctx: ServerContext): FrontCapabilities {
 }
 
 async function forward(method: string, params: JsonObject | undefined, ctx: ServerContext, deps: FrontDeps): Promise<JsonObject> {
+  noteServeMode('passthrough');
   try {
     return await deps.upstream.forward(method, upstreamParams(params), legacyCapabilitiesFor(clientCapabilities(ctx)), ctx.mcpReq.signal);
   } catch (err) {
@@ -101,6 +103,7 @@ async function interactive(method: InteractiveMethod, params: JsonObject, ctx: S
   const progressToken = meta?.['progressToken'];
   const level = envelope(ctx, 'logLevel');
   const logLevel = typeof level === 'string' ? level : undefined;
+  noteServeMode('interactive');
   try {
     const result = await deps.bridge.call({
       method,

@@ -7,6 +7,7 @@ import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { errorBody, JSONRPC, LEGACY } from '../protocol/errors.js';
 import type { Cancel, Clock } from '../runtime/clock.js';
+import { noteServeMode } from '../telemetry/front-request.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { Upstream } from '../upstream/upstream.js';
 import { LegacyPump } from './legacy-pump.js';
@@ -71,6 +72,7 @@ export class LegacyClientSessions {
     const id = req.header('mcp-session-id');
     const enveloped = body?.params?._meta?.['io.modelcontextprotocol/protocolVersion'] !== undefined;
     if (id !== undefined && !enveloped) {
+      noteServeMode('legacy-client');
       const session = this.sessions.get(id);
       if (session) {
         this.track(id, res);
@@ -81,6 +83,7 @@ export class LegacyClientSessions {
       return true;
     }
     if (req.method !== 'POST' || body?.method !== 'initialize' || enveloped) return false;
+    noteServeMode('legacy-client');
     await this.open(req, res);
     return true;
   }

@@ -14,6 +14,7 @@ import { HttpExchanger, readText } from './http-exchange.js';
 import { Latch } from './latch.js';
 import { errorBody, JSONRPC } from '../protocol/errors.js';
 import { classifyNetworkError, StreamGoneError } from './stream-gone.js';
+import { traceHeaders } from './trace-context.js';
 
 export class StreamableHttpError extends Error {
   constructor(
@@ -130,7 +131,7 @@ export class StreamableHttpTransport implements Transport {
   }
 
   private async post(message: JSONRPCMessage | JSONRPCMessage[], onresumptiontoken?: (token: string) => void): Promise<void> {
-    const headers = { ...this.baseHeaders(), 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const headers = { ...this.baseHeaders(), ...traceHeaders(message), 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     const response = await this.http.send(this.url, 'POST', headers, JSON.stringify(message));
     const sessionId = response.headers['mcp-session-id'];
     if (typeof sessionId === 'string' && sessionId) this.sessionId = sessionId;
@@ -291,8 +292,7 @@ export class StreamableHttpTransport implements Transport {
   }
 
   private baseHeaders(): Record<string, string> {
-    const h: Record<string, string> = {};
-    if (this.sessionId) h['mcp-session-id'] = this.sessionId;
+    const h: Record<string, string> = this.sessionId ? { 'mcp-session-id': this.sessionId } : {};
     if (this.protocolVersion) h['mcp-protocol-version'] = this.protocolVersion;
     return { ...h, ...this.headers };
   }

@@ -7,6 +7,7 @@ import type { JsonObject, Root } from '../../src/protocol/json.js';
 import type { RootsBinding } from '../../src/protocol/roots.js';
 import { createSealer } from '../../src/state/seal.js';
 import { createLogger } from '../../src/telemetry/logger.js';
+import type { UpstreamTelemetry } from '../../src/telemetry/ports.js';
 import { SessionPool } from '../../src/upstream/pool.js';
 import { testClock } from './clock.js';
 import { FakeSession } from './fake-session.js';
@@ -23,6 +24,7 @@ export interface SetupOptions {
   operatorRoots?: Root[];
   /** Runs as each session opens (e.g. to play a server that asks for roots at initialize). */
   onConnect?: () => void;
+  telemetry?: UpstreamTelemetry;
 }
 
 export function setup(opts: SetupOptions = {}) {
@@ -59,6 +61,7 @@ export function setup(opts: SetupOptions = {}) {
     limits: { interactionTtlMs: opts.ttlMs ?? 60_000, gatherWindowMs: opts.gatherMs ?? 5, callTimeoutMs: opts.callTimeoutMs ?? 5_000 },
     log,
     clock,
+    ...(opts.telemetry ? { telemetry: opts.telemetry } : {}),
   });
   return { bridge, pool, sessions, servedRoots, upstream, clock, last: () => sessions.at(-1)! };
 }
