@@ -12,6 +12,7 @@ import type { InteractiveMethod } from '../protocol/methods.js';
 import { declaresRoots, planRoots } from '../protocol/roots.js';
 import type { Clock } from '../runtime/clock.js';
 import { fingerprint, type RequestIdentity } from '../state/fingerprint.js';
+import { principalTag } from '../state/principal.js';
 import { StateError, type Sealer, type StateClaims } from '../state/seal.js';
 import type { Logger } from '../telemetry/logger.js';
 import { Interaction, type FrontSink, type PendingInput } from './interaction.js';
@@ -168,7 +169,13 @@ export class Bridge {
     }
     const claimed = this.suspended.claim(claims.h, claims.r, this.clock.now());
     if (!claimed.ok) throw new ProxyError('interaction_gone', MISS_MESSAGES[claimed.miss], recoveryFor(claimed.miss));
-    this.opts.log.debug('interaction resumed', { handle: interaction.handle, round: claims.r, answered: shaped.size, missing: split.missing.length });
+    this.opts.log.debug('interaction resumed', {
+      handle: interaction.handle,
+      principal: principalTag(front.principal),
+      round: claims.r,
+      answered: shaped.size,
+      missing: split.missing.length,
+    });
     interaction.stopWaiting();
     for (const [key, result] of shaped) interaction.answer(key, result);
 
@@ -259,7 +266,12 @@ export class Bridge {
     const expiresAt = this.clock.now() + this.limits.interactionTtlMs;
     const requestState = await this.opts.sealer.seal(this.claims(interaction.handle, round, front), expiresAt);
     this.suspended.put(interaction.handle, interaction, round, expiresAt);
-    this.opts.log.debug('interaction suspended', { handle: interaction.handle, round, inputs: pending.map((p) => p.key) });
+    this.opts.log.debug('interaction suspended', {
+      handle: interaction.handle,
+      principal: principalTag(front.principal),
+      round,
+      inputs: pending.map((p) => p.key),
+    });
     const inputRequests: JsonObject = {};
     for (const p of pending) inputRequests[p.key] = p.request;
     return { resultType: 'input_required', inputRequests, requestState };

@@ -48,6 +48,12 @@ Options:
 ${LIMIT_HELP}  --root URI[=NAME]         a root for clients that declare no roots: legacy sessions then
                             declare roots and roots/list is answered with these (repeatable;
                             file:// URIs; default: no roots)
+  --auth-issuer URL         require OAuth bearer tokens from this issuer on every MCP path
+                            (RFC 8414 / OIDC discovery, JWTs checked against its keys)
+  --auth-audience AUD       the aud a token must carry (default: the route's resource URL)
+  --auth-scope SCOPE        a scope every token must have (repeatable)
+  --resource-url URL        SCHEME://HOST[:PORT]/mcp as clients reach it: the resource identifier
+                            in tokens and metadata (default: the listening URL)
   --log-level LEVEL         error, warn, info or debug (default ${D.DEFAULT_LOG_LEVEL}); logs are JSON on stderr
   -h, --help                show this help
   --version                 show the version

@@ -3,10 +3,13 @@ import { randomUUID } from 'node:crypto';
 import { ProxyApp } from '../app/proxy-app.js';
 import { resolveCli } from '../config/resolve.js';
 import type { ProxyConfig } from '../config/types.js';
+import { TokenVerifier } from '../auth/token-verifier.js';
+import { createFrontDoor } from '../front/front-door.js';
 import { startHttpListener } from '../front/http.js';
 import { startStdioFront } from '../front/stdio.js';
 import { ConfigError } from '../protocol/errors.js';
 import { systemClock } from '../runtime/clock.js';
+import { localUserPrincipal } from '../state/principal.js';
 import { createSealer } from '../state/seal.js';
 import { createLogger } from '../telemetry/logger.js';
 import { VERSION } from '../version.js';
@@ -56,6 +59,7 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
   }
 
   let front: { close(): Promise<void> };
+  let verifier: TokenVerifier | undefined;
   if (config.stdio) {
     const parts = app.legacyParts(config.defaultUpstream);
     if (!parts) {
@@ -63,14 +67,16 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
       await closeRoutes();
       process.exit(1);
     }
-    const stdio = await startStdioFront({ ...parts, log }, config.legacyClients);
+    const stdio = await startStdioFront({ ...parts, log, principal: localUserPrincipal() }, config.legacyClients);
     front = stdio;
     log.info('serving 2026-07-28 on stdio', { instance });
     // The client closing stdin ends the proxy (2026-07-28 stdio shutdown).
     void stdio.closed.then(() => stop('stdin closed'));
   } else {
     try {
-      const http = await startHttpListener(config.host, config.port, app.table, log);
+      verifier = new TokenVerifier(systemClock.now);
+      warmIssuers(config, verifier, log);
+      const http = await startHttpListener(config.host, config.port, app.table, log, createFrontDoor(config.http, app.table, verifier, log));
       front = http;
       log.info(`listening on ${http.url}`, { url: http.url, instance, upstreams: app.table.all().map((r) => r.name) });
     } catch (err) {
@@ -96,6 +102,7 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
       return;
     }
     if (next.host !== config.host || next.port !== config.port || next.stdio !== config.stdio) log.warn('listen address changes take effect after a restart');
+    warmIssuers(next, verifier, log);
     if (!next.stateKey.generated && Buffer.compare(next.stateKey.bytes, config.stateKey.bytes) !== 0) log.warn('a new state key takes effect after a restart');
     await app.apply(next);
     log.info('configuration reloaded', { upstreams: app.table.all().map((r) => r.name) });
@@ -117,4 +124,16 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
   }
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+/** Discovers every configured issuer now, so a wrong --auth-issuer shows at start, not at the first request. */
+function warmIssuers(config: ProxyConfig, verifier: TokenVerifier | undefined, log: ReturnType<typeof createLogger>): void {
+  if (!verifier) return;
+  const issuers = new Set(config.upstreams.flatMap((u) => (u.clientAuth ? [u.clientAuth.issuer] : [])));
+  for (const issuer of issuers) {
+    verifier.warm(issuer).then(
+      () => log.info('authorization server discovered', { issuer }),
+      (err: Error) => log.warn('authorization server not reachable yet; requests are refused with 503 until it is', { issuer, error: err.message }),
+    );
+  }
 }

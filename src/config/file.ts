@@ -6,8 +6,9 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from '../protocol/errors.js';
 import { LOG_LEVELS, type LogLevel } from '../telemetry/logger.js';
+import { clientAuthSchema, mergeClientAuth, type ClientAuthShape } from './client-auth.js';
 import { buildLimits, LIMIT_ROWS, scaleOf, type LimitInputs, type LimitKey } from './limits.js';
-import type { Era, LegacyClients, Root, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
+import type { ClientAuthConfig, Era, LegacyClients, Root, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
 
 /** The limits' fields, from the table in limits.ts, in its order. */
 const LIMIT_FIELDS = Object.fromEntries(LIMIT_ROWS.map((r) => [r.key, z.number().int().min(r.min).max(r.max).optional()])) as {
@@ -35,6 +36,7 @@ const upstreamSchema = z
     websocket: z.strictObject({ url: wsUrl }).optional(),
     headers: z.record(z.string().regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, 'is not a valid header name'), headerValue).optional(),
     roots: z.array(root).optional(),
+    clientAuth: clientAuthSchema.optional(),
     ...LIMIT_FIELDS,
   })
   .superRefine((u, ctx) => {
@@ -56,6 +58,8 @@ const fileSchema = z
     legacyClients: z.enum(['pass', 'reject']).optional(),
     logLevel: z.enum(LOG_LEVELS as [LogLevel, ...LogLevel[]]).optional(),
     stateKeyEnv: z.string().min(1).optional(),
+    clientAuth: clientAuthSchema.optional(),
+    resourceUrl: httpUrl.optional(),
     default: z.string().optional(),
     defaults: z.strictObject(LIMIT_FIELDS).optional(),
     upstreams: z.record(z.string().regex(NAME, 'upstream names are letters, digits, - and _ (used in /servers/NAME/mcp)'), upstreamSchema),
@@ -76,6 +80,11 @@ export interface FileConfig {
   logLevel?: LogLevel;
   stateKeyEnv?: string;
   defaultUpstream?: string;
+  resourceUrl?: string;
+  /** The top-level `clientAuth`, for flags to be merged over. */
+  clientAuth?: ClientAuthShape;
+  /** Each upstream's own `clientAuth`, by name. */
+  upstreamClientAuth: Record<string, ClientAuthShape | undefined>;
   upstreams: UpstreamConfig[];
 }
 
@@ -111,6 +120,9 @@ function fromFile(f: FileShape, env: Record<string, string | undefined>, path: s
     ...(f.legacyClients === undefined ? {} : { legacyClients: f.legacyClients }),
     ...(f.logLevel === undefined ? {} : { logLevel: f.logLevel }),
     ...(f.stateKeyEnv === undefined ? {} : { stateKeyEnv: f.stateKeyEnv }),
+    ...(f.resourceUrl === undefined ? {} : { resourceUrl: f.resourceUrl }),
+    ...(f.clientAuth === undefined ? {} : { clientAuth: f.clientAuth }),
+    upstreamClientAuth: Object.fromEntries(Object.entries(f.upstreams).map(([name, u]) => [name, u.clientAuth])),
     // A single upstream is the default one even when the file does not say so.
     ...(f.default !== undefined ? { defaultUpstream: f.default } : names.length === 1 ? { defaultUpstream: names[0]! } : {}),
     upstreams: Object.entries(f.upstreams).map(([name, u]) => ({
@@ -119,6 +131,7 @@ function fromFile(f: FileShape, env: Record<string, string | undefined>, path: s
       target: target(u, env, `${path}: upstreams.${name}`),
       roots: (u.roots ?? []).map((r) => (r.name === undefined ? { uri: r.uri } : { uri: r.uri, name: r.name })) as Root[],
       ...limits({ ...f.defaults, ...stripUndefined(u) }),
+      ...withClientAuth(mergeClientAuth([f.clientAuth, u.clientAuth], `${path}: upstreams.${name}.clientAuth`)),
     })),
   };
 }
@@ -129,6 +142,10 @@ export function limits(l: LimitInputs): UpstreamLimits {
     const given = l[r.key];
     return given === undefined ? undefined : given * scaleOf(r);
   });
+}
+
+export function withClientAuth(auth: ClientAuthConfig | undefined): { clientAuth?: ClientAuthConfig } {
+  return auth === undefined ? {} : { clientAuth: auth };
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {

@@ -7,6 +7,7 @@ import { ConfigError } from '../protocol/errors.js';
 import { LOG_LEVELS, type LogLevel } from '../telemetry/logger.js';
 import * as D from './defaults.js';
 import { limits, loadConfigFile, type FileConfig } from './file.js';
+import { FRONT_OPTIONS, resolveHttpFront, withFlagClientAuth } from './http-front.js';
 import { buildLimits, LIMIT_ROWS, scaleOf, type LimitOption } from './limits.js';
 import type { LegacyClients, ProxyConfig, Root, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
 
@@ -23,6 +24,7 @@ const OPTIONS = {
   'state-key': { type: 'string' },
   ...LIMIT_OPTIONS,
   root: { type: 'string', multiple: true },
+  ...FRONT_OPTIONS,
   'log-level': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
@@ -57,11 +59,18 @@ type Values = ReturnType<typeof parse>['values'];
 
 function resolveConfig(v: Values, command: readonly string[], env: Record<string, string | undefined>): ProxyConfig {
   if (v.stdio && (v.host !== undefined || v.port !== undefined)) throw new ConfigError('--stdio serves on stdin/stdout: --host and --port do not apply');
+  if (v.stdio && (v['auth-issuer'] !== undefined || v['resource-url'] !== undefined)) {
+    throw new ConfigError('--stdio: the caller is the local user; --auth-issuer and --resource-url apply to the HTTP front');
+  }
   const file = v.config === undefined ? undefined : loadConfigFile(v.config, env);
   const flagTarget = upstreamTarget(v.upstream, command, file !== undefined);
-  const upstreams = file
-    ? overrideUpstreams(file, v, flagTarget)
-    : [{ name: 'default', era: 'legacy' as const, target: flagTarget!, roots: (v.root ?? []).map(rootFromFlag), ...flagLimits(v, limits({})) }];
+  const upstreams = withFlagClientAuth(
+    file
+      ? overrideUpstreams(file, v, flagTarget)
+      : [{ name: 'default', era: 'legacy' as const, target: flagTarget!, roots: (v.root ?? []).map(rootFromFlag), ...flagLimits(v, limits({})) }],
+    v,
+    file,
+  );
   const defaultUpstream = file ? file.defaultUpstream : 'default';
   if (v.stdio && defaultUpstream === undefined) throw new ConfigError('--stdio serves one upstream: name it with `default:` in the configuration file');
   const keyEnv = file?.stateKeyEnv ?? 'MRTR_STATE_KEY';
@@ -77,6 +86,7 @@ function resolveConfig(v: Values, command: readonly string[], env: Record<string
     logLevel: logLevel(v['log-level'] ?? file?.logLevel),
     upstreams,
     defaultUpstream,
+    http: resolveHttpFront(v, file),
     ...(v.config === undefined ? {} : { configFile: v.config }),
   };
 }

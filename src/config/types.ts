@@ -30,6 +30,35 @@ export interface UpstreamConfig extends UpstreamLimits {
   era: Era;
   /** Roots the proxy answers with when the legacy server asks outside an interactive call. */
   roots: Root[];
+  /** How clients must authenticate to this upstream's route; absent: they need not. */
+  clientAuth?: ClientAuthConfig;
+}
+
+/**
+ * Bearer tokens a route accepts (OAuth 2.1 resource server). JWTs are checked against the issuer's
+ * keys; opaque tokens are introspected when `introspectionUrl` is set.
+ */
+export interface ClientAuthConfig {
+  /** The authorization server's issuer identifier; its metadata is discovered from it. */
+  issuer: string;
+  /** The `aud` a token must carry; absent: the route's resource URL. */
+  audience?: string;
+  /** Scopes every token must have. */
+  scopes: string[];
+  /** RFC 7662 endpoint for tokens that are not JWTs. */
+  introspectionUrl?: string;
+}
+
+/** How the proxy authenticates itself to an introspection endpoint. Secrets: never log them. */
+export interface ClientCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+/** What the HTTP listener needs beyond its address: the front door's settings. */
+export interface HttpFrontConfig {
+  /** The canonical resource URL of /mcp (`SCHEME://HOST[:PORT]/mcp`); absent: the listening URL. */
+  resourceUrl?: string;
 }
 
 /** The resolved configuration: validated once at the edge and passed down through constructors. */
@@ -45,6 +74,7 @@ export interface ProxyConfig {
   upstreams: UpstreamConfig[];
   /** The upstream served at /mcp (and the one a stdio front serves). */
   defaultUpstream: string | undefined;
+  http: HttpFrontConfig;
   /** The file this came from, for SIGHUP reloads. */
   configFile?: string;
 }

@@ -8,6 +8,7 @@ import { localhostHostValidation, localhostOriginValidation } from '@modelcontex
 import { errorBody, JSONRPC } from '../protocol/errors.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { Route, RouteTable } from '../routing/route.js';
+import type { FrontDoor } from './front-door.js';
 
 export const MCP_PATH = '/mcp';
 const MAX_BODY = '4mb';
@@ -17,7 +18,7 @@ export interface HttpFront {
   close(): Promise<void>;
 }
 
-export async function startHttpListener(host: string, port: number, table: RouteTable, log: Logger): Promise<HttpFront> {
+export async function startHttpListener(host: string, port: number, table: RouteTable, log: Logger, door?: FrontDoor): Promise<HttpFront> {
   const app = express();
   app.disable('x-powered-by');
   if (isLoopback(host)) app.use(localhostHostValidation(), localhostOriginValidation());
@@ -25,6 +26,9 @@ export async function startHttpListener(host: string, port: number, table: Route
     log.warn(
       `listening on ${host} without Host/Origin validation (DNS rebinding protection) or client authentication; put an authenticating reverse proxy in front`,
     );
+
+  // Authentication and the front door's other checks (see front-door.ts), before any route.
+  if (door) app.use(door.middleware);
 
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/readyz', async (_req, res) => {
@@ -49,8 +53,10 @@ export async function startHttpListener(host: string, port: number, table: Route
   server.headersTimeout = 60_000;
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${shownHost}:${address.port}${MCP_PATH}`;
+  door?.listening(url);
   return {
-    url: `http://${shownHost}:${address.port}${MCP_PATH}`,
+    url,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -16,11 +16,12 @@ const ALLOWED: Record<string, readonly string[]> = {
   config: ['base', 'protocol', 'runtime', 'telemetry'],
   upstream: ['base', 'protocol', 'runtime', 'telemetry', 'config'],
   bridge: ['protocol', 'runtime', 'telemetry', 'state'],
+  auth: ['protocol', 'runtime', 'telemetry', 'config', 'state'],
   routing: ['config'],
   relay: ['protocol', 'runtime', 'telemetry', 'config', 'upstream', 'routing'],
-  front: ['protocol', 'runtime', 'telemetry', 'config', 'state', 'upstream', 'bridge', 'routing', 'relay'],
-  app: ['protocol', 'runtime', 'telemetry', 'config', 'state', 'upstream', 'bridge', 'routing', 'relay', 'front'],
-  cli: ['base', 'protocol', 'runtime', 'telemetry', 'config', 'state', 'app', 'front'],
+  front: ['protocol', 'runtime', 'telemetry', 'config', 'state', 'auth', 'upstream', 'bridge', 'routing', 'relay'],
+  app: ['protocol', 'runtime', 'telemetry', 'config', 'state', 'auth', 'upstream', 'bridge', 'routing', 'relay', 'front'],
+  cli: ['base', 'protocol', 'runtime', 'telemetry', 'config', 'state', 'auth', 'app', 'front'],
 };
 
 const SRC = join(ROOT, 'src');

@@ -1,0 +1,85 @@
+// Client-authentication settings: the --auth-* flags, the file's clientAuth (top level and per
+// upstream), and --resource-url, resolved into one ClientAuthConfig per upstream.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { resolveCli } from '../../src/config/resolve.js';
+import { ConfigError } from '../../src/protocol/errors.js';
+import type { ProxyConfig } from '../../src/config/types.js';
+import { writeConfig } from '../support/config.js';
+
+const CMD = ['--', 'node', 'server.js'];
+
+function run(argv: readonly string[]): ProxyConfig {
+  const r = resolveCli(argv, {});
+  if (r.action !== 'run') assert.fail(`expected run, got ${r.action}`);
+  return r.config;
+}
+
+function fails(argv: readonly string[], pattern: RegExp): void {
+  assert.throws(
+    () => resolveCli(argv, {}),
+    (err: unknown) => err instanceof ConfigError && pattern.test(err.message),
+  );
+}
+
+describe('client authentication settings', () => {
+  it('is off without an issuer', () => {
+    assert.equal(run(CMD).upstreams[0]!.clientAuth, undefined);
+  });
+
+  it('takes issuer, audience, repeated scopes and the resource URL from flags', () => {
+    const c = run([
+      '--auth-issuer',
+      'https://as.example',
+      '--auth-audience',
+      'api://mcp',
+      '--auth-scope',
+      'a',
+      '--auth-scope',
+      'b',
+      '--resource-url',
+      'https://p.example/mcp',
+      ...CMD,
+    ]);
+    assert.deepEqual(c.upstreams[0]!.clientAuth, { issuer: 'https://as.example', audience: 'api://mcp', scopes: ['a', 'b'] });
+    assert.deepEqual(c.http, { resourceUrl: 'https://p.example/mcp' });
+  });
+
+  it('rejects what cannot work, naming the option', () => {
+    fails(['--auth-issuer', 'as.example', ...CMD], /--auth-issuer: 'as.example' is not a URL/);
+    fails(['--auth-issuer', 'ftp://as.example', ...CMD], /--auth-issuer: must be an http/);
+    fails(['--auth-scope', 'a b', '--auth-issuer', 'https://as', ...CMD], /--auth-scope: 'a b' is not a valid OAuth scope/);
+    fails(['--auth-scope', 'a', ...CMD], /scopes needs an issuer/);
+    fails(['--resource-url', 'https://p.example/other', ...CMD], /--resource-url: must be SCHEME:\/\/HOST\[:PORT\]\/mcp/);
+    fails(['--stdio', '--auth-issuer', 'https://as', ...CMD], /--stdio: the caller is the local user/);
+  });
+
+  it('merges the file: top level, then each upstream, then flags', () => {
+    const path = writeConfig(`
+clientAuth: { issuer: "https://as.example", scopes: [mcp] }
+resourceUrl: "https://p.example/mcp"
+upstreams:
+  a: { stdio: { command: node }, clientAuth: { scopes: [tickets] } }
+  b: { stdio: { command: node } }
+  c: { stdio: { command: node }, clientAuth: { issuer: "https://other.example", audience: c-api } }
+`);
+    const [a, b, cc] = run(['--config', path]).upstreams;
+    assert.deepEqual(a!.clientAuth, { issuer: 'https://as.example', scopes: ['tickets'] });
+    assert.deepEqual(b!.clientAuth, { issuer: 'https://as.example', scopes: ['mcp'] });
+    assert.deepEqual(cc!.clientAuth, { issuer: 'https://other.example', audience: 'c-api', scopes: ['mcp'] });
+    const flagged = run(['--config', path, '--auth-scope', 'x']).upstreams;
+    assert.deepEqual(
+      flagged.map((u) => u.clientAuth?.scopes),
+      [['x'], ['x'], ['x']],
+    );
+    assert.equal(run(['--config', path]).http.resourceUrl, 'https://p.example/mcp');
+  });
+
+  it('names the field of a bad clientAuth in the file', () => {
+    const path = writeConfig(`
+upstreams:
+  a: { stdio: { command: node }, clientAuth: { issuer: "nope" } }
+`);
+    fails(['--config', path], /upstreams\.a\.clientAuth\.issuer: must be an http/);
+  });
+});
