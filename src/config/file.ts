@@ -8,7 +8,7 @@ import { ConfigError } from '../protocol/errors.js';
 import { LOG_LEVELS, type LogLevel } from '../telemetry/logger.js';
 import { clientAuthSchema, mergeClientAuth, type ClientAuthShape } from './client-auth.js';
 import { buildLimits, LIMIT_ROWS, scaleOf, type LimitInputs, type LimitKey } from './limits.js';
-import type { ClientAuthConfig, Era, LegacyClients, Root, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
+import type { ClientAuthConfig, UpstreamOAuth, Era, LegacyClients, Root, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
 
 /** The limits' fields, from the table in limits.ts, in its order. */
 const LIMIT_FIELDS = Object.fromEntries(LIMIT_ROWS.map((r) => [r.key, z.number().int().min(r.min).max(r.max).optional()])) as {
@@ -37,6 +37,15 @@ const upstreamSchema = z
     headers: z.record(z.string().regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, 'is not a valid header name'), headerValue).optional(),
     roots: z.array(root).optional(),
     clientAuth: clientAuthSchema.optional(),
+    auth: z
+      .strictObject({
+        tokenUrl: httpUrl,
+        clientId: z.string().min(1),
+        clientSecretEnv: z.string().min(1),
+        scope: z.string().min(1).optional(),
+        resource: z.string().min(1).optional(),
+      })
+      .optional(),
     ...LIMIT_FIELDS,
   })
   .superRefine((u, ctx) => {
@@ -47,6 +56,7 @@ const upstreamSchema = z
         message: `needs exactly one transport (stdio, http, sse or websocket), got ${kinds.length ? kinds.join(' and ') : 'none'}`,
       });
     if (u.stdio && u.headers) ctx.addIssue({ code: 'custom', path: ['headers'], message: 'only applies to network transports' });
+    if (u.auth && !u.http) ctx.addIssue({ code: 'custom', path: ['auth'], message: 'client credentials are supported for http upstreams only' });
     if (u.era === 'modern' && (u.sse || u.websocket))
       ctx.addIssue({ code: 'custom', path: ['era'], message: 'sse and websocket exist only in legacy revisions; modern upstreams use http or stdio' });
   });
@@ -165,9 +175,25 @@ function target(u: UpstreamShape, env: Record<string, string | undefined>, where
     };
   }
   const headers = resolveHeaders(u.headers ?? {}, env, where);
-  if (u.http) return { kind: 'http', url: new URL(u.http.url), headers };
+  if (u.http) return { kind: 'http', url: new URL(u.http.url), headers, ...upstreamOAuth(u.auth, env, where) };
   if (u.sse) return { kind: 'sse', url: new URL(u.sse.url), headers };
   return { kind: 'websocket', url: new URL(u.websocket!.url), headers };
+}
+
+function upstreamOAuth(auth: UpstreamShape['auth'], env: Record<string, string | undefined>, where: string): { oauth?: UpstreamOAuth } {
+  if (!auth) return {};
+  const secret = env[auth.clientSecretEnv];
+  // Name the variable, never the value.
+  if (secret === undefined || secret === '') throw new ConfigError(`${where}.auth.clientSecretEnv: environment variable ${auth.clientSecretEnv} is not set`);
+  return {
+    oauth: {
+      tokenUrl: auth.tokenUrl,
+      clientId: auth.clientId,
+      clientSecret: secret,
+      ...(auth.scope === undefined ? {} : { scope: auth.scope }),
+      ...(auth.resource === undefined ? {} : { resource: auth.resource }),
+    },
+  };
 }
 
 function resolveHeaders(spec: NonNullable<UpstreamShape['headers']>, env: Record<string, string | undefined>, where: string): Record<string, string> {

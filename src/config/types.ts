@@ -5,9 +5,22 @@ import type { LimitValues } from './limits.js';
 /** How the proxy reaches one upstream server. Headers are resolved values: never log them. */
 export type UpstreamTarget =
   | { kind: 'stdio'; command: string; args: string[]; env?: Record<string, string>; cwd?: string }
-  | { kind: 'http'; url: URL; headers: Record<string, string> }
+  | { kind: 'http'; url: URL; headers: Record<string, string>; oauth?: UpstreamOAuth }
   | { kind: 'sse'; url: URL; headers: Record<string, string> }
   | { kind: 'websocket'; url: URL; headers: Record<string, string> };
+
+/**
+ * The proxy's own OAuth client credentials for an HTTP upstream (never the client's token). The
+ * secret is the resolved value: never log it.
+ */
+export interface UpstreamOAuth {
+  tokenUrl: string;
+  clientId: string;
+  clientSecret: string;
+  scope?: string;
+  /** RFC 8707 resource indicator to ask the token for (e.g. the upstream's URL). */
+  resource?: string;
+}
 
 /** legacy: bridge it; modern: relay 2026-07-28 as is; auto: probe and decide. */
 export type Era = 'legacy' | 'modern' | 'auto';

@@ -4,6 +4,7 @@
 // stream opened after `notifications/initialized`, resumption with Last-Event-ID (and the server's
 // `retry`), DELETE to end the session. One difference: a POST stream that ends before answering and
 // cannot be resumed answers its requests with an error at once, where the SDK leaves them pending.
+import type { HeaderSource } from './client-credentials.js';
 import type http from 'node:http';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -72,7 +73,7 @@ export class StreamableHttpTransport implements Transport {
 
   constructor(
     private readonly url: URL,
-    private readonly headers: Record<string, string> = {},
+    private readonly headers: HeaderSource = async () => ({}),
     private readonly reconnection: ReconnectionOptions = DEFAULT_RECONNECTION,
   ) {
     this.http = new HttpExchanger();
@@ -110,7 +111,7 @@ export class StreamableHttpTransport implements Transport {
   /** Ends the legacy session politely (DELETE); a server that does not allow it answers 405. */
   async terminateSession(): Promise<void> {
     if (!this.sessionId || this.closed) return;
-    const response = await this.http.send(this.url, 'DELETE', this.baseHeaders());
+    const response = await this.http.send(this.url, 'DELETE', await this.baseHeaders());
     response.resume();
     const status = response.statusCode ?? 0;
     if ((status < 200 || status >= 300) && status !== 405)
@@ -130,7 +131,7 @@ export class StreamableHttpTransport implements Transport {
   }
 
   private async post(message: JSONRPCMessage | JSONRPCMessage[], onresumptiontoken?: (token: string) => void): Promise<void> {
-    const headers = { ...this.baseHeaders(), 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const headers = { ...(await this.baseHeaders()), 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     const response = await this.http.send(this.url, 'POST', headers, JSON.stringify(message));
     const sessionId = response.headers['mcp-session-id'];
     if (typeof sessionId === 'string' && sessionId) this.sessionId = sessionId;
@@ -182,7 +183,7 @@ export class StreamableHttpTransport implements Transport {
   /** The GET stream: server-initiated messages, or the rest of a POST stream being resumed. */
   private async openStream(opts: StreamOptions): Promise<void> {
     if (this.closed) return;
-    const headers: Record<string, string> = { ...this.baseHeaders(), accept: 'text/event-stream' };
+    const headers: Record<string, string> = { ...(await this.baseHeaders()), accept: 'text/event-stream' };
     if (opts.lastEventId) headers['last-event-id'] = opts.lastEventId;
     const response = await this.http.send(this.url, 'GET', headers);
     const status = response.statusCode ?? 0;
@@ -290,10 +291,10 @@ export class StreamableHttpTransport implements Transport {
     this.timers.add(timer);
   }
 
-  private baseHeaders(): Record<string, string> {
+  private async baseHeaders(): Promise<Record<string, string>> {
     const h: Record<string, string> = {};
     if (this.sessionId) h['mcp-session-id'] = this.sessionId;
     if (this.protocolVersion) h['mcp-protocol-version'] = this.protocolVersion;
-    return { ...h, ...this.headers };
+    return { ...h, ...(await this.headers()) };
   }
 }
