@@ -3,7 +3,7 @@
 // resuming the suspended call when the retry arrives.
 import { randomUUID } from 'node:crypto';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { adaptAnswer, partitionAnswers } from '../protocol/answers.js';
+import { partitionAnswers } from '../protocol/answers.js';
 import { describeCapabilities, legacyCapabilitiesFor, missingCapabilities, type FrontCapabilities } from '../protocol/capabilities.js';
 import { JSONRPC, LEGACY, ProxyError, UpstreamError } from '../protocol/errors.js';
 import type { JsonObject, Root } from '../protocol/json.js';
@@ -13,11 +13,13 @@ import { declaresRoots, planRoots } from '../protocol/roots.js';
 import type { Clock } from '../runtime/clock.js';
 import { fingerprint, type RequestIdentity } from '../state/fingerprint.js';
 import { principalTag } from '../state/principal.js';
-import { StateError, type Sealer, type StateClaims } from '../state/seal.js';
+import type { Sealer, StateClaims } from '../state/seal.js';
 import type { Logger } from '../telemetry/logger.js';
 import { Interaction, type FrontSink, type PendingInput } from './interaction.js';
 import type { SessionLease, SessionSource } from './ports.js';
+import { PrincipalLoad, type PrincipalLimits } from './principal-load.js';
 import { recoveryFor } from './recovery.js';
+import { openState, shapeAnswers } from './retry-checks.js';
 import { answerWithOperatorRoots, readRootsAnswer, RootsRound, rootsRoundResult } from './roots-round.js';
 import { MISS_MESSAGES, SuspensionTable, type EndReason } from './suspensions.js';
 
@@ -39,7 +41,7 @@ export interface FrontCall {
 /** A front call with the roots its session serves, once the client gave them (sealed in every later round). */
 type BoundCall = FrontCall & { roots?: readonly Root[] | undefined };
 
-export interface BridgeLimits {
+export interface BridgeLimits extends PrincipalLimits {
   interactionTtlMs: number;
   gatherWindowMs: number;
   callTimeoutMs: number;
@@ -60,6 +62,7 @@ const EXPIRY_SWEEP_MS = 1000;
 export class Bridge {
   private readonly suspended = new SuspensionTable<Interaction | RootsRound>();
   private readonly active = new Set<Interaction>();
+  private readonly load = new PrincipalLoad();
   private readonly clock: Clock;
   private readonly stopSweeper: () => void;
   private limits: BridgeLimits;
@@ -75,13 +78,15 @@ export class Bridge {
   }
 
   async call(front: FrontCall): Promise<JsonObject> {
-    if (front.requestState === undefined) return this.begin(front);
-    return this.resume(front, front.requestState);
+    const state = front.requestState;
+    const work = () => (state === undefined ? this.begin(front) : this.resume(front, state));
+    return this.load.run(front.principal, state === undefined ? 'begin' : 'resume', this.limits, work);
   }
 
   /** Ends suspensions nobody resumed in time. */
   expire(): void {
     for (const interaction of this.suspended.expire(this.clock.now())) {
+      this.load.settle(interaction.handle);
       this.opts.log.info('interaction expired', { handle: interaction.handle, round: interaction.round });
       interaction.end('the interaction expired');
     }
@@ -139,17 +144,11 @@ export class Bridge {
   }
 
   private async resume(front: FrontCall, token: string): Promise<JsonObject> {
-    let claims: StateClaims;
-    try {
-      claims = await this.opts.sealer.open(token, {
-        instance: this.opts.instance,
-        principal: front.principal,
-        fingerprint: fingerprint(front.identity),
-      });
-    } catch (err) {
-      if (err instanceof StateError) throw new ProxyError('state_invalid', err.message, recoveryFor(err.reason));
-      throw err;
-    }
+    const claims = await openState(this.opts.sealer, token, {
+      instance: this.opts.instance,
+      principal: front.principal,
+      fingerprint: fingerprint(front.identity),
+    });
     const seen = this.suspended.peek(claims.h, claims.r, this.clock.now());
     if (!seen.ok) throw new ProxyError('interaction_gone', MISS_MESSAGES[seen.miss], recoveryFor(seen.miss));
     if (seen.item instanceof RootsRound) return this.resumeRoots(front, seen.item, claims.r);
@@ -159,23 +158,12 @@ export class Bridge {
     const asked = interaction.unanswered();
     const split = partitionAnswers(asked, front.inputResponses, front.droppedInputKeys);
     if (!split.ok) throw new ProxyError('input_invalid', split.message, { ...(split.key ? { key: split.key } : {}), action: 'fix' });
-    const version = interaction.session?.negotiatedVersion ?? '2025-11-25';
-    const shaped = new Map<string, JsonObject>();
-    for (const [key, answer] of split.answers) {
-      const method = asked.find((a) => a.key === key)!.method;
-      const adapted = adaptAnswer(method, answer, version);
-      if (!adapted.ok) throw new ProxyError('input_invalid', `inputResponses['${key}']: ${adapted.message}`, { key, action: 'fix' });
-      shaped.set(key, adapted.result);
-    }
+    const shaped = shapeAnswers(asked, split.answers, interaction.session?.negotiatedVersion ?? '2025-11-25');
     const claimed = this.suspended.claim(claims.h, claims.r, this.clock.now());
     if (!claimed.ok) throw new ProxyError('interaction_gone', MISS_MESSAGES[claimed.miss], recoveryFor(claimed.miss));
-    this.opts.log.debug('interaction resumed', {
-      handle: interaction.handle,
-      principal: principalTag(front.principal),
-      round: claims.r,
-      answered: shaped.size,
-      missing: split.missing.length,
-    });
+    this.load.settle(claims.h);
+    // The principal's hash is on the 'interaction suspended' line of the same handle.
+    this.opts.log.debug('interaction resumed', { handle: interaction.handle, round: claims.r, answered: shaped.size, missing: split.missing.length });
     interaction.stopWaiting();
     for (const [key, result] of shaped) interaction.answer(key, result);
 
@@ -266,6 +254,7 @@ export class Bridge {
     const expiresAt = this.clock.now() + this.limits.interactionTtlMs;
     const requestState = await this.opts.sealer.seal(this.claims(interaction.handle, round, front), expiresAt);
     this.suspended.put(interaction.handle, interaction, round, expiresAt);
+    this.load.wait(front.principal, interaction.handle);
     this.opts.log.debug('interaction suspended', {
       handle: interaction.handle,
       principal: principalTag(front.principal),
@@ -302,6 +291,7 @@ export class Bridge {
 
   private finish(interaction: Interaction | RootsRound, reason: EndReason, why?: string): void {
     this.suspended.end(interaction.handle, reason);
+    this.load.settle(interaction.handle);
     interaction.end(why ?? reason);
   }
 }

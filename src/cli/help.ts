@@ -11,7 +11,10 @@ const DESCRIPTION_COLUMN = 28;
 function optionHelp(synopsis: string, description: string): string {
   const [first = '', ...rest] = description.split('\n');
   const head = `  ${synopsis}`.padEnd(DESCRIPTION_COLUMN - 1);
-  return [`${head} ${first}`, ...rest.map((line) => `${' '.repeat(DESCRIPTION_COLUMN)}${line}`)].map((line) => `${line}\n`).join('');
+  const indent = ' '.repeat(DESCRIPTION_COLUMN);
+  // A synopsis too long for the column gets a line of its own.
+  const lines = head.length >= DESCRIPTION_COLUMN ? [head.trimEnd(), `${indent}${first}`] : [`${head} ${first}`];
+  return [...lines, ...rest.map((line) => `${indent}${line}`)].map((line) => `${line}\n`).join('');
 }
 
 export function limitHelp(row: LimitRow): string {
