@@ -1,10 +1,11 @@
 // Decides whether a bearer token may use a route: JWTs are checked locally against the issuer's
-// keys, then the required scopes. The caller becomes a principal (issuer + subject). One verifier
+// keys, opaque ones introspected (RFC 7662) when the route names an endpoint, then the required scopes. The caller becomes a principal (issuer + subject). One verifier
 // serves every route; issuers' metadata and keys are cached across routes and reloads.
-import type { ClientAuthConfig } from '../config/types.js';
+import type { ClientAuthConfig, ClientCredentials } from '../config/types.js';
 import { principalOf } from '../state/principal.js';
 import { grantedScopes, missingScopes, type Refusal } from './bearer.js';
 import { IssuerKeys } from './issuer-keys.js';
+import { Introspector } from './introspection.js';
 import { checkJwt } from './jwt-check.js';
 
 export interface Caller {
@@ -24,8 +25,14 @@ export interface RouteAuth extends ClientAuthConfig {
 
 export class TokenVerifier {
   private readonly issuers = new Map<string, IssuerKeys>();
+  private readonly introspector: Introspector;
 
-  constructor(private readonly now: () => number) {}
+  constructor(
+    private readonly now: () => number,
+    introspectionClient?: ClientCredentials,
+  ) {
+    this.introspector = new Introspector(introspectionClient, now);
+  }
 
   /** Discovers an issuer ahead of the first request, so a misconfiguration shows in the log at start. */
   async warm(issuer: string): Promise<void> {
@@ -33,7 +40,11 @@ export class TokenVerifier {
   }
 
   async verify(token: string, route: RouteAuth): Promise<Verdict> {
-    if (!looksLikeJwt(token)) return refuse({ status: 401, error: 'invalid_token', description: 'the token is not a JWT' });
+    if (!looksLikeJwt(token)) {
+      if (route.introspectionUrl === undefined) return refuse({ status: 401, error: 'invalid_token', description: 'the token is not a JWT' });
+      const answer = await this.introspector.introspect(token, route.introspectionUrl, route);
+      return answer.ok ? admit(answer.claims, route) : answer;
+    }
     let keys: Awaited<ReturnType<IssuerKeys['keys']>>;
     try {
       keys = await this.issuerKeys(route.issuer).keys();

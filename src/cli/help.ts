@@ -55,6 +55,9 @@ ${LIMIT_HELP}  --root URI[=NAME]         a root for clients that declare no root
                             (RFC 8414 / OIDC discovery, JWTs checked against its keys)
   --auth-audience AUD       the aud a token must carry (default: the route's resource URL)
   --auth-scope SCOPE        a scope every token must have (repeatable)
+  --auth-introspection-url URL
+                            RFC 7662 endpoint for opaque tokens (credentials in env
+                            MRTR_AUTH_CLIENT_ID and MRTR_AUTH_CLIENT_SECRET)
   --resource-url URL        SCHEME://HOST[:PORT]/mcp as clients reach it: the resource identifier
                             in tokens and metadata (default: the listening URL)
   --log-level LEVEL         error, warn, info or debug (default ${D.DEFAULT_LOG_LEVEL}); logs are JSON on stderr

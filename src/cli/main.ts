@@ -74,7 +74,7 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
     void stdio.closed.then(() => stop('stdin closed'));
   } else {
     try {
-      verifier = new TokenVerifier(systemClock.now);
+      verifier = new TokenVerifier(systemClock.now, config.http.introspectionClient);
       warmIssuers(config, verifier, log);
       const http = await startHttpListener(config.host, config.port, app.table, log, createFrontDoor(config.http, app.table, verifier, log));
       front = http;

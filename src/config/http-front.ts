@@ -12,6 +12,7 @@ export interface FrontFlags {
   'auth-audience'?: string | undefined;
   'auth-scope'?: string[] | undefined;
   'resource-url'?: string | undefined;
+  'auth-introspection-url'?: string | undefined;
 }
 
 export const FRONT_OPTIONS = {
@@ -19,16 +20,38 @@ export const FRONT_OPTIONS = {
   'auth-audience': { type: 'string' },
   'auth-scope': { type: 'string', multiple: true },
   'resource-url': { type: 'string' },
+  'auth-introspection-url': { type: 'string' },
 } as const;
 
-export function resolveHttpFront(v: FrontFlags, file: FileConfig | undefined): HttpFrontConfig {
+export const INTROSPECTION_CLIENT_ID_ENV = 'MRTR_AUTH_CLIENT_ID';
+export const INTROSPECTION_CLIENT_SECRET_ENV = 'MRTR_AUTH_CLIENT_SECRET';
+
+export function resolveHttpFront(
+  v: FrontFlags,
+  file: FileConfig | undefined,
+  upstreams: UpstreamConfig[],
+  env: Record<string, string | undefined>,
+): HttpFrontConfig {
   const raw = v['resource-url'] ?? file?.resourceUrl;
-  return raw === undefined ? {} : { resourceUrl: resourceUrl(v['resource-url'] !== undefined ? '--resource-url' : 'resourceUrl', raw) };
+  const out: HttpFrontConfig = raw === undefined ? {} : { resourceUrl: resourceUrl(v['resource-url'] !== undefined ? '--resource-url' : 'resourceUrl', raw) };
+  if (!upstreams.some((u) => u.clientAuth?.introspectionUrl !== undefined)) return out;
+  const clientId = env[INTROSPECTION_CLIENT_ID_ENV];
+  const clientSecret = env[INTROSPECTION_CLIENT_SECRET_ENV];
+  // Name the variables, never their values.
+  if (!clientId || !clientSecret) {
+    throw new ConfigError(`token introspection needs the proxy's client credentials in ${INTROSPECTION_CLIENT_ID_ENV} and ${INTROSPECTION_CLIENT_SECRET_ENV}`);
+  }
+  return { ...out, introspectionClient: { clientId, clientSecret } };
 }
 
 /** Each upstream's client authentication: the file's top level, then its own block, then the flags. */
 export function withFlagClientAuth(upstreams: UpstreamConfig[], v: FrontFlags, file: FileConfig | undefined): UpstreamConfig[] {
-  const flags: ClientAuthShape = clientAuthFlags({ issuer: v['auth-issuer'], audience: v['auth-audience'], scopes: v['auth-scope'] });
+  const flags: ClientAuthShape = clientAuthFlags({
+    issuer: v['auth-issuer'],
+    audience: v['auth-audience'],
+    scopes: v['auth-scope'],
+    introspectionUrl: v['auth-introspection-url'],
+  });
   return upstreams.map((u) => {
     const { clientAuth: _old, ...rest } = u;
     const where = file ? `upstreams.${u.name}.clientAuth` : '--auth-*';

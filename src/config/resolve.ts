@@ -59,9 +59,8 @@ type Values = ReturnType<typeof parse>['values'];
 
 function resolveConfig(v: Values, command: readonly string[], env: Record<string, string | undefined>): ProxyConfig {
   if (v.stdio && (v.host !== undefined || v.port !== undefined)) throw new ConfigError('--stdio serves on stdin/stdout: --host and --port do not apply');
-  if (v.stdio && (v['auth-issuer'] !== undefined || v['resource-url'] !== undefined)) {
-    throw new ConfigError('--stdio: the caller is the local user; --auth-issuer and --resource-url apply to the HTTP front');
-  }
+  const httpOnly = (['auth-issuer', 'auth-audience', 'auth-scope', 'auth-introspection-url', 'resource-url'] as const).find((k) => v[k] !== undefined);
+  if (v.stdio && httpOnly) throw new ConfigError(`--stdio: the caller is the local user; --${httpOnly} applies to the HTTP front`);
   const file = v.config === undefined ? undefined : loadConfigFile(v.config, env);
   const flagTarget = upstreamTarget(v.upstream, command, file !== undefined);
   const upstreams = withFlagClientAuth(
@@ -73,6 +72,9 @@ function resolveConfig(v: Values, command: readonly string[], env: Record<string
   );
   const defaultUpstream = file ? file.defaultUpstream : 'default';
   if (v.stdio && defaultUpstream === undefined) throw new ConfigError('--stdio serves one upstream: name it with `default:` in the configuration file');
+  if (v.stdio && upstreams.some((u) => u.name === defaultUpstream && u.clientAuth)) {
+    throw new ConfigError(`--stdio: the caller is the local user; clientAuth of upstream '${defaultUpstream}' applies to the HTTP front`);
+  }
   const keyEnv = file?.stateKeyEnv ?? 'MRTR_STATE_KEY';
   if (file?.stateKeyEnv !== undefined && v['state-key'] === undefined && !env[keyEnv]) {
     throw new ConfigError(`${v.config}: stateKeyEnv: environment variable ${keyEnv} is not set`);
@@ -86,7 +88,7 @@ function resolveConfig(v: Values, command: readonly string[], env: Record<string
     logLevel: logLevel(v['log-level'] ?? file?.logLevel),
     upstreams,
     defaultUpstream,
-    http: resolveHttpFront(v, file),
+    http: resolveHttpFront(v, file, upstreams, env),
     ...(v.config === undefined ? {} : { configFile: v.config }),
   };
 }

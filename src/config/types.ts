@@ -72,6 +72,8 @@ export interface ClientCredentials {
 export interface HttpFrontConfig {
   /** The canonical resource URL of /mcp (`SCHEME://HOST[:PORT]/mcp`); absent: the listening URL. */
   resourceUrl?: string;
+  /** Credentials for the introspection endpoints (env MRTR_AUTH_CLIENT_ID / MRTR_AUTH_CLIENT_SECRET). */
+  introspectionClient?: ClientCredentials;
 }
 
 /** The resolved configuration: validated once at the edge and passed down through constructors. */

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { challenge, grantedScopes, missingScopes, readBearer } from '../../src/auth/bearer.js';
 import { metadataUrls } from '../../src/auth/discovery.js';
 import { metadataUrlOf, resourceMetadata, resourceOf, routeOfMetadataPath, routePath } from '../../src/auth/resource.js';
+import { judge } from '../../src/auth/introspection.js';
 import { admit } from '../../src/auth/token-verifier.js';
 import { principalOf, principalTag } from '../../src/state/principal.js';
 
@@ -107,5 +108,26 @@ describe('discovery and resource metadata', () => {
       authorization_servers: ['https://as'],
       bearer_methods_supported: ['header'],
     });
+  });
+});
+
+describe('judge (introspection answers)', () => {
+  const expect = { issuer: 'https://as', audience: 'https://p/mcp' };
+  const now = 1_000_000_000_000;
+  const reason = (c: Record<string, unknown>) => {
+    const r = judge(c, expect, now);
+    return r.ok ? `ok ${String(r.claims['sub'])}` : r.refusal.description;
+  };
+  it('accepts an active token, a client-credentials one by its client id', () => {
+    assert.equal(reason({ active: true, sub: 'u', iss: 'https://as', aud: ['https://p/mcp', 'x'], exp: now / 1000 + 10 }), 'ok u');
+    assert.equal(reason({ active: true, client_id: 'app' }), 'ok client:app');
+  });
+  it('refuses inactive, foreign, expired, early and subjectless answers', () => {
+    assert.match(reason({ active: false }), /not active/);
+    assert.match(reason({ active: true, sub: 'u', iss: 'https://evil' }), /\(iss\)/);
+    assert.match(reason({ active: true, sub: 'u', aud: 'https://other/mcp' }), /\(aud\)/);
+    assert.match(reason({ active: true, sub: 'u', exp: now / 1000 - 31 }), /expired/);
+    assert.match(reason({ active: true, sub: 'u', nbf: now / 1000 + 31 }), /not valid yet/);
+    assert.match(reason({ active: true }), /no subject/);
   });
 });

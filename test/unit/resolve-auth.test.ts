@@ -23,6 +23,16 @@ function fails(argv: readonly string[], pattern: RegExp): void {
 }
 
 describe('client authentication settings', () => {
+  it('takes the introspection endpoint from a flag and its credentials from the environment', () => {
+    const r = resolveCli(['--auth-issuer', 'https://as', '--auth-introspection-url', 'https://as/introspect', ...CMD], {
+      MRTR_AUTH_CLIENT_ID: 'p',
+      MRTR_AUTH_CLIENT_SECRET: 's',
+    });
+    assert.ok(r.action === 'run');
+    assert.equal(r.config.upstreams[0]!.clientAuth?.introspectionUrl, 'https://as/introspect');
+    assert.deepEqual(r.config.http.introspectionClient, { clientId: 'p', clientSecret: 's' });
+  });
+
   it('is off without an issuer', () => {
     assert.equal(run(CMD).upstreams[0]!.clientAuth, undefined);
   });
@@ -51,7 +61,11 @@ describe('client authentication settings', () => {
     fails(['--auth-scope', 'a b', '--auth-issuer', 'https://as', ...CMD], /--auth-scope: 'a b' is not a valid OAuth scope/);
     fails(['--auth-scope', 'a', ...CMD], /scopes needs an issuer/);
     fails(['--resource-url', 'https://p.example/other', ...CMD], /--resource-url: must be SCHEME:\/\/HOST\[:PORT\]\/mcp/);
-    fails(['--stdio', '--auth-issuer', 'https://as', ...CMD], /--stdio: the caller is the local user/);
+    fails(['--stdio', '--auth-issuer', 'https://as', ...CMD], /--stdio: the caller is the local user; --auth-issuer applies to the HTTP front/);
+    fails(
+      ['--auth-issuer', 'https://as', '--auth-introspection-url', 'https://as/introspect', ...CMD],
+      /needs the proxy's client credentials in MRTR_AUTH_CLIENT_ID and MRTR_AUTH_CLIENT_SECRET/,
+    );
   });
 
   it('merges the file: top level, then each upstream, then flags', () => {
