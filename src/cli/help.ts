@@ -60,6 +60,12 @@ ${LIMIT_HELP}  --root URI[=NAME]         a root for clients that declare no root
                             MRTR_AUTH_CLIENT_ID and MRTR_AUTH_CLIENT_SECRET)
   --resource-url URL        SCHEME://HOST[:PORT]/mcp as clients reach it: the resource identifier
                             in tokens and metadata (default: the listening URL)
+  --tls-cert FILE           serve HTTPS with this PEM certificate (with --tls-key; SIGHUP re-reads both)
+  --tls-key FILE            the certificate's PEM private key
+  --cors-origin ORIGIN      a browser origin allowed to call the proxy (CORS; repeatable)
+  --allowed-host HOST       a Host name accepted besides loopback (repeatable)
+  --allowed-origin ORIGIN   an Origin accepted besides loopback (repeatable)
+  --insecure-no-auth        listen beyond loopback without client authentication
   --log-level LEVEL         error, warn, info or debug (default ${D.DEFAULT_LOG_LEVEL}); logs are JSON on stderr
   -h, --help                show this help
   --version                 show the version

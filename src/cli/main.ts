@@ -4,7 +4,7 @@ import { ProxyApp } from '../app/proxy-app.js';
 import { resolveCli } from '../config/resolve.js';
 import type { ProxyConfig } from '../config/types.js';
 import { TokenVerifier } from '../auth/token-verifier.js';
-import { createFrontDoor } from '../front/front-door.js';
+import { createFrontDoor, type FrontDoor } from '../front/front-door.js';
 import { startHttpListener } from '../front/http.js';
 import { startStdioFront } from '../front/stdio.js';
 import { ConfigError } from '../protocol/errors.js';
@@ -60,6 +60,7 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
 
   let front: { close(): Promise<void> };
   let verifier: TokenVerifier | undefined;
+  let door: FrontDoor | undefined;
   if (config.stdio) {
     const parts = app.legacyParts(config.defaultUpstream);
     if (!parts) {
@@ -76,7 +77,8 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
     try {
       verifier = new TokenVerifier(systemClock.now, config.http.introspectionClient);
       warmIssuers(config, verifier, log);
-      const http = await startHttpListener(config.host, config.port, app.table, log, createFrontDoor(config.http, app.table, verifier, log));
+      door = createFrontDoor(config.host, config.http, app.table, verifier, log);
+      const http = await startHttpListener(config.host, config.port, app.table, log, door);
       front = http;
       log.info(`listening on ${http.url}`, { url: http.url, instance, upstreams: app.table.all().map((r) => r.name) });
     } catch (err) {
@@ -88,7 +90,14 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
 
   process.on('SIGHUP', () => void reload());
   async function reload(): Promise<void> {
+    try {
+      door?.reload();
+      if (config.http.tls) log.info('TLS certificate reloaded');
+    } catch (err) {
+      log.error('TLS certificate not reloaded; the running one stays', { error: (err as Error).message });
+    }
     if (config.configFile === undefined) {
+      if (config.http.tls) return;
       log.warn('SIGHUP ignored: no --config file to reload');
       return;
     }

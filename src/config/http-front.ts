@@ -1,5 +1,6 @@
 // The HTTP listener's front-door settings from flags and the file: the canonical resource URL and
 // (per upstream) client authentication. Flags override the file.
+import { accessSync, constants } from 'node:fs';
 import { ConfigError } from '../protocol/errors.js';
 import { clientAuthFlags, mergeClientAuth, urlFlag, type ClientAuthShape } from './client-auth.js';
 import type { FileConfig } from './file.js';
@@ -13,6 +14,12 @@ export interface FrontFlags {
   'auth-scope'?: string[] | undefined;
   'resource-url'?: string | undefined;
   'auth-introspection-url'?: string | undefined;
+  'tls-cert'?: string | undefined;
+  'tls-key'?: string | undefined;
+  'cors-origin'?: string[] | undefined;
+  'allowed-host'?: string[] | undefined;
+  'allowed-origin'?: string[] | undefined;
+  'insecure-no-auth'?: boolean | undefined;
 }
 
 export const FRONT_OPTIONS = {
@@ -21,6 +28,12 @@ export const FRONT_OPTIONS = {
   'auth-scope': { type: 'string', multiple: true },
   'resource-url': { type: 'string' },
   'auth-introspection-url': { type: 'string' },
+  'tls-cert': { type: 'string' },
+  'tls-key': { type: 'string' },
+  'cors-origin': { type: 'string', multiple: true },
+  'allowed-host': { type: 'string', multiple: true },
+  'allowed-origin': { type: 'string', multiple: true },
+  'insecure-no-auth': { type: 'boolean' },
 } as const;
 
 export const INTROSPECTION_CLIENT_ID_ENV = 'MRTR_AUTH_CLIENT_ID';
@@ -33,7 +46,13 @@ export function resolveHttpFront(
   env: Record<string, string | undefined>,
 ): HttpFrontConfig {
   const raw = v['resource-url'] ?? file?.resourceUrl;
-  const out: HttpFrontConfig = raw === undefined ? {} : { resourceUrl: resourceUrl(v['resource-url'] !== undefined ? '--resource-url' : 'resourceUrl', raw) };
+  const out: HttpFrontConfig = {
+    ...(raw === undefined ? {} : { resourceUrl: resourceUrl(v['resource-url'] !== undefined ? '--resource-url' : 'resourceUrl', raw) }),
+    ...tls(v['tls-cert'], v['tls-key']),
+    corsOrigins: (v['cors-origin'] ?? []).map((o) => origin('--cors-origin', o)),
+    allowedHosts: (v['allowed-host'] ?? []).map(hostname),
+    allowedOrigins: (v['allowed-origin'] ?? []).map((o) => origin('--allowed-origin', o)),
+  };
   if (!upstreams.some((u) => u.clientAuth?.introspectionUrl !== undefined)) return out;
   const clientId = env[INTROSPECTION_CLIENT_ID_ENV];
   const clientSecret = env[INTROSPECTION_CLIENT_SECRET_ENV];
@@ -57,6 +76,58 @@ export function withFlagClientAuth(upstreams: UpstreamConfig[], v: FrontFlags, f
     const where = file ? `upstreams.${u.name}.clientAuth` : '--auth-*';
     return { ...rest, ...withClientAuth(mergeClientAuth([file?.clientAuth, file?.upstreamClientAuth[u.name], flags], where)) };
   });
+}
+
+/**
+ * Off loopback, every route must authenticate its clients unless the operator says otherwise: a
+ * proxy reachable from the network would otherwise hand anybody every legacy server behind it.
+ */
+export function checkExposure(host: string, upstreams: UpstreamConfig[], insecureNoAuth: boolean): void {
+  if (isLoopback(host) || insecureNoAuth) return;
+  const open = upstreams.filter((u) => !u.clientAuth).map((u) => u.name);
+  if (open.length === 0) return;
+  throw new ConfigError(
+    `--host ${host} is not loopback and upstream ${open.join(', ')} has no client authentication: give --auth-issuer (or clientAuth), or --insecure-no-auth to serve it anyway`,
+  );
+}
+
+export function isLoopback(host: string): boolean {
+  return host === '127.0.0.1' || host === 'localhost' || host === '::1' || host === '[::1]';
+}
+
+function tls(cert: string | undefined, key: string | undefined): Pick<HttpFrontConfig, 'tls'> {
+  if (cert === undefined && key === undefined) return {};
+  if (cert === undefined || key === undefined) throw new ConfigError('--tls-cert and --tls-key go together');
+  for (const [flag, file] of [
+    ['--tls-cert', cert],
+    ['--tls-key', key],
+  ] as const) {
+    try {
+      accessSync(file, constants.R_OK);
+    } catch (err) {
+      throw new ConfigError(`${flag}: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+  }
+  return { tls: { certFile: cert, keyFile: key } };
+}
+
+/** An origin as a browser sends it: SCHEME://HOST[:PORT], nothing else. */
+function origin(flag: string, raw: string): string {
+  let u: URL | undefined;
+  try {
+    u = new URL(raw);
+  } catch {}
+  if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:') || u.origin !== raw) {
+    throw new ConfigError(`${flag}: '${raw}' is not an origin (SCHEME://HOST[:PORT], no path or trailing slash)`);
+  }
+  return raw;
+}
+
+function hostname(raw: string): string {
+  if (!/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?)$/.test(raw)) {
+    throw new ConfigError(`--allowed-host: '${raw}' is not a host name (no port; IPv6 in brackets)`);
+  }
+  return raw.toLowerCase();
 }
 
 /** The resource URL names the proxy's origin and its /mcp path; per-upstream resources derive from it. */

@@ -7,7 +7,7 @@ import { ConfigError } from '../protocol/errors.js';
 import { LOG_LEVELS, type LogLevel } from '../telemetry/logger.js';
 import * as D from './defaults.js';
 import { limits, loadConfigFile, type FileConfig } from './file.js';
-import { FRONT_OPTIONS, resolveHttpFront, withFlagClientAuth } from './http-front.js';
+import { checkExposure, FRONT_OPTIONS, resolveHttpFront, withFlagClientAuth } from './http-front.js';
 import { buildLimits, LIMIT_ROWS, scaleOf, type LimitOption } from './limits.js';
 import type { LegacyClients, ProxyConfig, Root, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
 
@@ -59,7 +59,21 @@ type Values = ReturnType<typeof parse>['values'];
 
 function resolveConfig(v: Values, command: readonly string[], env: Record<string, string | undefined>): ProxyConfig {
   if (v.stdio && (v.host !== undefined || v.port !== undefined)) throw new ConfigError('--stdio serves on stdin/stdout: --host and --port do not apply');
-  const httpOnly = (['auth-issuer', 'auth-audience', 'auth-scope', 'auth-introspection-url', 'resource-url'] as const).find((k) => v[k] !== undefined);
+  const httpOnly = (
+    [
+      'auth-issuer',
+      'auth-audience',
+      'auth-scope',
+      'auth-introspection-url',
+      'resource-url',
+      'tls-cert',
+      'tls-key',
+      'cors-origin',
+      'allowed-host',
+      'allowed-origin',
+      'insecure-no-auth',
+    ] as const
+  ).find((k) => v[k] !== undefined);
   if (v.stdio && httpOnly) throw new ConfigError(`--stdio: the caller is the local user; --${httpOnly} applies to the HTTP front`);
   const file = v.config === undefined ? undefined : loadConfigFile(v.config, env);
   const flagTarget = upstreamTarget(v.upstream, command, file !== undefined);
@@ -75,6 +89,8 @@ function resolveConfig(v: Values, command: readonly string[], env: Record<string
   if (v.stdio && upstreams.some((u) => u.name === defaultUpstream && u.clientAuth)) {
     throw new ConfigError(`--stdio: the caller is the local user; clientAuth of upstream '${defaultUpstream}' applies to the HTTP front`);
   }
+  const host = v.host ?? file?.host ?? D.DEFAULT_HOST;
+  if (!v.stdio) checkExposure(host, upstreams, v['insecure-no-auth'] ?? false);
   const keyEnv = file?.stateKeyEnv ?? 'MRTR_STATE_KEY';
   if (file?.stateKeyEnv !== undefined && v['state-key'] === undefined && !env[keyEnv]) {
     throw new ConfigError(`${v.config}: stateKeyEnv: environment variable ${keyEnv} is not set`);
@@ -82,7 +98,7 @@ function resolveConfig(v: Values, command: readonly string[], env: Record<string
   return {
     stdio: v.stdio ?? false,
     legacyClients: legacyClients(v['legacy-clients'] ?? file?.legacyClients),
-    host: v.host ?? file?.host ?? D.DEFAULT_HOST,
+    host,
     port: integer('--port', v.port, file?.port ?? D.DEFAULT_PORT, 0, 65535),
     stateKey: stateKey(v['state-key'] ?? env[keyEnv], v['state-key'] !== undefined ? '--state-key' : keyEnv),
     logLevel: logLevel(v['log-level'] ?? file?.logLevel),

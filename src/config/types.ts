@@ -72,6 +72,14 @@ export interface ClientCredentials {
 export interface HttpFrontConfig {
   /** The canonical resource URL of /mcp (`SCHEME://HOST[:PORT]/mcp`); absent: the listening URL. */
   resourceUrl?: string;
+  /** Serve HTTPS with this certificate and key (PEM files, re-read on SIGHUP). */
+  tls?: { certFile: string; keyFile: string };
+  /** Browser origins allowed to call the proxy (CORS), exactly as browsers send them. */
+  corsOrigins: string[];
+  /** Host header hostnames accepted besides the loopback names. */
+  allowedHosts: string[];
+  /** Origin header values accepted besides loopback origins (and the CORS origins). */
+  allowedOrigins: string[];
   /** Credentials for the introspection endpoints (env MRTR_AUTH_CLIENT_ID / MRTR_AUTH_CLIENT_SECRET). */
   introspectionClient?: ClientCredentials;
 }

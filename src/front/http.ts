@@ -2,9 +2,7 @@
 // paths. `/mcp` is the default upstream, `/servers/NAME/mcp` each named one. Bodies are read raw so
 // a modern upstream gets them byte for byte; legacy routes parse them.
 import type { AddressInfo } from 'node:net';
-import type { Server as HttpServer } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { localhostHostValidation, localhostOriginValidation } from '@modelcontextprotocol/express';
 import { errorBody, JSONRPC } from '../protocol/errors.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { Route, RouteTable } from '../routing/route.js';
@@ -18,17 +16,11 @@ export interface HttpFront {
   close(): Promise<void>;
 }
 
-export async function startHttpListener(host: string, port: number, table: RouteTable, log: Logger, door?: FrontDoor): Promise<HttpFront> {
+export async function startHttpListener(host: string, port: number, table: RouteTable, log: Logger, door: FrontDoor): Promise<HttpFront> {
   const app = express();
   app.disable('x-powered-by');
-  if (isLoopback(host)) app.use(localhostHostValidation(), localhostOriginValidation());
-  else
-    log.warn(
-      `listening on ${host} without Host/Origin validation (DNS rebinding protection) or client authentication; put an authenticating reverse proxy in front`,
-    );
-
-  // Authentication and the front door's other checks (see front-door.ts), before any route.
-  if (door) app.use(door.middleware);
+  // Host/Origin validation, CORS and authentication (see front-door.ts), before any route.
+  app.use(door.middleware);
 
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/readyz', async (_req, res) => {
@@ -44,17 +36,21 @@ export async function startHttpListener(host: string, port: number, table: Route
     serve(table.get(String(req.params['name'])), `upstream '${String(req.params['name'])}'`, req, res, log),
   );
 
-  const server: HttpServer = await new Promise((resolve, reject) => {
-    // Express 5 also calls the listen callback with the error (EADDRINUSE, EACCES, ...).
-    const s = app.listen(port, host, (err?: Error) => (err ? reject(err) : resolve(s)));
+  const server = door.createServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   // Long interactive calls must not be cut by Node's own request timeouts.
   server.requestTimeout = 0;
   server.headersTimeout = 60_000;
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const url = `http://${shownHost}:${address.port}${MCP_PATH}`;
-  door?.listening(url);
+  const url = `${door.scheme}://${shownHost}:${address.port}${MCP_PATH}`;
+  door.listening(url);
   return {
     url,
     async close() {
@@ -76,10 +72,6 @@ async function serve(route: Route | undefined, what: string, req: Request, res: 
     if (!res.headersSent) res.status(500).json(errorBody(null, JSONRPC.INTERNAL_ERROR, 'internal error in mrtr-proxy'));
     else res.destroy();
   }
-}
-
-function isLoopback(host: string): boolean {
-  return host === '127.0.0.1' || host === 'localhost' || host === '::1';
 }
 
 function bodyErrors(err: unknown, _req: Request, res: Response, next: NextFunction): void {

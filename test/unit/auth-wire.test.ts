@@ -4,6 +4,7 @@ import { challenge, grantedScopes, missingScopes, readBearer } from '../../src/a
 import { metadataUrls } from '../../src/auth/discovery.js';
 import { metadataUrlOf, resourceMetadata, resourceOf, routeOfMetadataPath, routePath } from '../../src/auth/resource.js';
 import { judge } from '../../src/auth/introspection.js';
+import { corsHeaders } from '../../src/front/cors.js';
 import { admit } from '../../src/auth/token-verifier.js';
 import { principalOf, principalTag } from '../../src/state/principal.js';
 
@@ -129,5 +130,26 @@ describe('judge (introspection answers)', () => {
     assert.match(reason({ active: true, sub: 'u', exp: now / 1000 - 31 }), /expired/);
     assert.match(reason({ active: true, sub: 'u', nbf: now / 1000 + 31 }), /not valid yet/);
     assert.match(reason({ active: true }), /no subject/);
+  });
+});
+
+describe('corsHeaders', () => {
+  const ALLOWED = ['https://app.example'];
+  it('exposes WWW-Authenticate and Mcp-Session-Id to an allowed origin only', () => {
+    assert.deepEqual(corsHeaders('https://app.example', ALLOWED), {
+      'Access-Control-Allow-Origin': 'https://app.example',
+      Vary: 'Origin',
+      'Access-Control-Expose-Headers': 'WWW-Authenticate, Mcp-Session-Id, Mcp-Protocol-Version',
+    });
+    assert.equal(corsHeaders('https://evil.example', ALLOWED), undefined);
+    assert.equal(corsHeaders(undefined, ALLOWED), undefined);
+  });
+  it('allows the MCP request headers on a preflight, and exactly the Mcp-Param-* asked for', () => {
+    const h = corsHeaders('https://app.example', ALLOWED, { requestedHeaders: 'Mcp-Param-City, x-other, mcp-param-bad value' });
+    assert.equal(
+      h?.['Access-Control-Allow-Headers'],
+      'Content-Type, Accept, Authorization, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID, Mcp-Param-City',
+    );
+    assert.equal(h?.['Access-Control-Allow-Methods'], 'GET, POST, DELETE, OPTIONS');
   });
 });

@@ -52,7 +52,7 @@ describe('client authentication settings', () => {
       ...CMD,
     ]);
     assert.deepEqual(c.upstreams[0]!.clientAuth, { issuer: 'https://as.example', audience: 'api://mcp', scopes: ['a', 'b'] });
-    assert.deepEqual(c.http, { resourceUrl: 'https://p.example/mcp' });
+    assert.deepEqual(c.http, { resourceUrl: 'https://p.example/mcp', corsOrigins: [], allowedHosts: [], allowedOrigins: [] });
   });
 
   it('rejects what cannot work, naming the option', () => {
@@ -95,5 +95,30 @@ upstreams:
   a: { stdio: { command: node }, clientAuth: { issuer: "nope" } }
 `);
     fails(['--config', path], /upstreams\.a\.clientAuth\.issuer: must be an http/);
+  });
+});
+
+describe('front-door settings', () => {
+  it('takes CORS origins, allowed hosts and origins, and a TLS pair', () => {
+    const c = run(['--cors-origin', 'https://app.example', '--allowed-host', 'MCP.example.com', '--allowed-origin', 'http://localhost:3000', ...CMD]);
+    assert.deepEqual(c.http, { corsOrigins: ['https://app.example'], allowedHosts: ['mcp.example.com'], allowedOrigins: ['http://localhost:3000'] });
+    const here = process.argv[1]!;
+    assert.deepEqual(run(['--tls-cert', here, '--tls-key', here, ...CMD]).http.tls, { certFile: here, keyFile: here });
+  });
+
+  it('rejects what cannot work, naming the option', () => {
+    fails(['--cors-origin', 'https://app.example/', ...CMD], /--cors-origin: 'https:\/\/app.example\/' is not an origin/);
+    fails(['--allowed-origin', 'app.example', ...CMD], /--allowed-origin: 'app.example' is not an origin/);
+    fails(['--allowed-host', 'mcp.example.com:443', ...CMD], /--allowed-host: 'mcp.example.com:443' is not a host name/);
+    fails(['--tls-cert', 'a.pem', ...CMD], /--tls-cert and --tls-key go together/);
+    fails(['--tls-cert', '/nonexistent.pem', '--tls-key', '/nonexistent.key', ...CMD], /--tls-cert: cannot read \/nonexistent.pem: ENOENT/);
+    fails(['--stdio', '--cors-origin', 'https://a.example', ...CMD], /--stdio: .* --cors-origin applies to the HTTP front/);
+  });
+
+  it('refuses a non-loopback address without client authentication unless told to', () => {
+    fails(['--host', '0.0.0.0', ...CMD], /--host 0.0.0.0 is not loopback and upstream default has no client authentication/);
+    assert.equal(run(['--host', '0.0.0.0', '--insecure-no-auth', ...CMD]).host, '0.0.0.0');
+    assert.equal(run(['--host', '0.0.0.0', '--auth-issuer', 'https://as.example', ...CMD]).host, '0.0.0.0');
+    assert.equal(run(['--host', '::1', ...CMD]).host, '::1');
   });
 });
