@@ -70,8 +70,8 @@ export class PrincipalLoad {
 
   /** The interaction now waits for this principal's input. */
   wait(principal: string, handle: string): void {
-    let set = this.waiting.get(principal);
-    if (!set) this.waiting.set(principal, (set = new Set()));
+    const set = this.waiting.get(principal) ?? new Set<string>();
+    this.waiting.set(principal, set);
     set.add(handle);
     this.ownerOf.set(handle, principal);
   }

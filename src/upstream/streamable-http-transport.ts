@@ -4,7 +4,6 @@
 // stream opened after `notifications/initialized`, resumption with Last-Event-ID (and the server's
 // `retry`), DELETE to end the session. One difference: a POST stream that ends before answering and
 // cannot be resumed answers its requests with an error at once, where the SDK leaves them pending.
-import type { HeaderSource } from './client-credentials.js';
 import type http from 'node:http';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -73,7 +72,7 @@ export class StreamableHttpTransport implements Transport {
 
   constructor(
     private readonly url: URL,
-    private readonly headers: HeaderSource = async () => ({}),
+    private readonly headers: () => Promise<Record<string, string>> = async () => ({}), // per request: a token may be refreshed
     private readonly reconnection: ReconnectionOptions = DEFAULT_RECONNECTION,
   ) {
     this.http = new HttpExchanger();
