@@ -6,11 +6,13 @@ import { LiveInteractions } from '../audit/live.js';
 import { fanOut } from '../audit/observers.js';
 import { resolveCli } from '../config/resolve.js';
 import type { ProxyConfig } from '../config/types.js';
+import { TokenVerifier } from '../auth/token-verifier.js';
+import { createFrontDoor, type FrontDoor } from '../front/front-door.js';
 import { startHttpListener } from '../front/http.js';
-import { ANONYMOUS } from '../front/server-factory.js';
 import { startStdioFront } from '../front/stdio.js';
 import { ConfigError } from '../protocol/errors.js';
 import { systemClock } from '../runtime/clock.js';
+import { localUserPrincipal } from '../state/principal.js';
 import { createSealer } from '../state/seal.js';
 import { createLogger } from '../telemetry/logger.js';
 import { VERSION } from '../version.js';
@@ -79,6 +81,8 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
   }
 
   let front: { close(): Promise<void> };
+  let verifier: TokenVerifier | undefined;
+  let door: FrontDoor | undefined;
   if (config.stdio) {
     const parts = app.legacyParts(config.defaultUpstream);
     if (!parts) {
@@ -86,14 +90,29 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
       await closeRoutes();
       process.exit(1);
     }
-    const stdio = await startStdioFront({ ...parts, log }, config.legacyClients, observability.front.stdio(config.defaultUpstream!, ANONYMOUS));
+    const stdio = await startStdioFront(
+      { ...parts, log, principal: localUserPrincipal() },
+      config.legacyClients,
+      observability.front.stdio(config.defaultUpstream!, localUserPrincipal()),
+    );
     front = stdio;
     log.info('serving 2026-07-28 on stdio', { instance });
     // The client closing stdin ends the proxy (2026-07-28 stdio shutdown).
     void stdio.closed.then(() => stop('stdin closed'));
   } else {
     try {
-      const http = await startHttpListener(config.host, config.port, app.table, log, observability.front, live ? { live, table: app.table, log } : undefined);
+      verifier = new TokenVerifier(systemClock.now, config.http.introspectionClient);
+      warmIssuers(config, verifier, log);
+      door = createFrontDoor(config.host, config.http, app.table, verifier, log);
+      const http = await startHttpListener(
+        config.host,
+        config.port,
+        app.table,
+        log,
+        door,
+        observability.front,
+        live ? { live, table: app.table, log } : undefined,
+      );
       front = http;
       if (live) log.info(`dashboard at ${http.url.replace(/\/mcp$/, '/dashboard')}`);
       log.info(`listening on ${http.url}`, { url: http.url, instance, upstreams: app.table.all().map((r) => r.name) });
@@ -106,7 +125,14 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
 
   process.on('SIGHUP', () => void reload());
   async function reload(): Promise<void> {
+    try {
+      door?.reload();
+      if (config.http.tls) log.info('TLS certificate reloaded');
+    } catch (err) {
+      log.error('TLS certificate not reloaded; the running one stays', { error: (err as Error).message });
+    }
     if (config.configFile === undefined) {
+      if (config.http.tls) return;
       log.warn('SIGHUP ignored: no --config file to reload');
       return;
     }
@@ -121,6 +147,7 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
     }
     if (next.host !== config.host || next.port !== config.port || next.stdio !== config.stdio) log.warn('listen address changes take effect after a restart');
     if (JSON.stringify(next.audit) !== JSON.stringify(config.audit)) log.warn('audit changes take effect after a restart');
+    warmIssuers(next, verifier, log);
     if (!next.stateKey.generated && Buffer.compare(next.stateKey.bytes, config.stateKey.bytes) !== 0) log.warn('a new state key takes effect after a restart');
     await app.apply(next);
     log.info('configuration reloaded', { upstreams: app.table.all().map((r) => r.name) });
@@ -142,4 +169,16 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
   }
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+/** Discovers every configured issuer now, so a wrong --auth-issuer shows at start, not at the first request. */
+function warmIssuers(config: ProxyConfig, verifier: TokenVerifier | undefined, log: ReturnType<typeof createLogger>): void {
+  if (!verifier) return;
+  const issuers = new Set(config.upstreams.flatMap((u) => (u.clientAuth ? [u.clientAuth.issuer] : [])));
+  for (const issuer of issuers) {
+    verifier.warm(issuer).then(
+      () => log.info('authorization server discovered', { issuer }),
+      (err: Error) => log.warn('authorization server not reachable yet; requests are refused with 503 until it is', { issuer, error: err.message }),
+    );
+  }
 }

@@ -6,8 +6,9 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from '../protocol/errors.js';
 import { LOG_LEVELS, type LogLevel } from '../telemetry/logger.js';
+import { clientAuthSchema, mergeClientAuth, type ClientAuthShape } from './client-auth.js';
 import { buildLimits, LIMIT_ROWS, scaleOf, type LimitInputs, type LimitKey } from './limits.js';
-import type { Era, LegacyClients, Root, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
+import type { ClientAuthConfig, UpstreamOAuth, Era, LegacyClients, Root, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
 
 /** The limits' fields, from the table in limits.ts, in its order. */
 const LIMIT_FIELDS = Object.fromEntries(LIMIT_ROWS.map((r) => [r.key, z.number().int().min(r.min).max(r.max).optional()])) as {
@@ -35,6 +36,16 @@ const upstreamSchema = z
     websocket: z.strictObject({ url: wsUrl }).optional(),
     headers: z.record(z.string().regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, 'is not a valid header name'), headerValue).optional(),
     roots: z.array(root).optional(),
+    clientAuth: clientAuthSchema.optional(),
+    auth: z
+      .strictObject({
+        tokenUrl: httpUrl,
+        clientId: z.string().min(1),
+        clientSecretEnv: z.string().min(1),
+        scope: z.string().min(1).optional(),
+        resource: z.string().min(1).optional(),
+      })
+      .optional(),
     ...LIMIT_FIELDS,
   })
   .superRefine((u, ctx) => {
@@ -45,6 +56,7 @@ const upstreamSchema = z
         message: `needs exactly one transport (stdio, http, sse or websocket), got ${kinds.length ? kinds.join(' and ') : 'none'}`,
       });
     if (u.stdio && u.headers) ctx.addIssue({ code: 'custom', path: ['headers'], message: 'only applies to network transports' });
+    if (u.auth && !u.http) ctx.addIssue({ code: 'custom', path: ['auth'], message: 'client credentials are supported for http upstreams only' });
     if (u.era === 'modern' && (u.sse || u.websocket))
       ctx.addIssue({ code: 'custom', path: ['era'], message: 'sse and websocket exist only in legacy revisions; modern upstreams use http or stdio' });
   });
@@ -64,6 +76,8 @@ const fileSchema = z
     logLevel: z.enum(LOG_LEVELS as [LogLevel, ...LogLevel[]]).optional(),
     stateKeyEnv: z.string().min(1).optional(),
     audit: z.strictObject({ file: z.string().min(1), maxBytes: z.number().int().min(1024).optional(), content: z.boolean().optional() }).optional(),
+    clientAuth: clientAuthSchema.optional(),
+    resourceUrl: httpUrl.optional(),
     default: z.string().optional(),
     defaults: z.strictObject(LIMIT_FIELDS).optional(),
     upstreams: z.record(z.string().regex(NAME, 'upstream names are letters, digits, - and _ (used in /servers/NAME/mcp)'), upstreamSchema),
@@ -87,6 +101,11 @@ export interface FileConfig {
   stateKeyEnv?: string;
   defaultUpstream?: string;
   audit?: { file: string; maxBytes?: number; content?: boolean };
+  resourceUrl?: string;
+  /** The top-level `clientAuth`, for flags to be merged over. */
+  clientAuth?: ClientAuthShape;
+  /** Each upstream's own `clientAuth`, by name. */
+  upstreamClientAuth: Record<string, ClientAuthShape | undefined>;
   upstreams: UpstreamConfig[];
 }
 
@@ -125,6 +144,9 @@ function fromFile(f: FileShape, env: Record<string, string | undefined>, path: s
     ...(f.logLevel === undefined ? {} : { logLevel: f.logLevel }),
     ...(f.stateKeyEnv === undefined ? {} : { stateKeyEnv: f.stateKeyEnv }),
     ...(f.audit === undefined ? {} : { audit: { file: f.audit.file, ...stripUndefined({ maxBytes: f.audit.maxBytes, content: f.audit.content }) } }),
+    ...(f.resourceUrl === undefined ? {} : { resourceUrl: f.resourceUrl }),
+    ...(f.clientAuth === undefined ? {} : { clientAuth: f.clientAuth }),
+    upstreamClientAuth: Object.fromEntries(Object.entries(f.upstreams).map(([name, u]) => [name, u.clientAuth])),
     // A single upstream is the default one even when the file does not say so.
     ...(f.default !== undefined ? { defaultUpstream: f.default } : names.length === 1 ? { defaultUpstream: names[0]! } : {}),
     upstreams: Object.entries(f.upstreams).map(([name, u]) => ({
@@ -133,6 +155,7 @@ function fromFile(f: FileShape, env: Record<string, string | undefined>, path: s
       target: target(u, env, `${path}: upstreams.${name}`),
       roots: (u.roots ?? []).map((r) => (r.name === undefined ? { uri: r.uri } : { uri: r.uri, name: r.name })) as Root[],
       ...limits({ ...f.defaults, ...stripUndefined(u) }),
+      ...withClientAuth(mergeClientAuth([f.clientAuth, u.clientAuth], `${path}: upstreams.${name}.clientAuth`)),
     })),
   };
 }
@@ -143,6 +166,10 @@ export function limits(l: LimitInputs): UpstreamLimits {
     const given = l[r.key];
     return given === undefined ? undefined : given * scaleOf(r);
   });
+}
+
+export function withClientAuth(auth: ClientAuthConfig | undefined): { clientAuth?: ClientAuthConfig } {
+  return auth === undefined ? {} : { clientAuth: auth };
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {
@@ -162,9 +189,25 @@ function target(u: UpstreamShape, env: Record<string, string | undefined>, where
     };
   }
   const headers = resolveHeaders(u.headers ?? {}, env, where);
-  if (u.http) return { kind: 'http', url: new URL(u.http.url), headers };
+  if (u.http) return { kind: 'http', url: new URL(u.http.url), headers, ...upstreamOAuth(u.auth, env, where) };
   if (u.sse) return { kind: 'sse', url: new URL(u.sse.url), headers };
   return { kind: 'websocket', url: new URL(u.websocket!.url), headers };
+}
+
+function upstreamOAuth(auth: UpstreamShape['auth'], env: Record<string, string | undefined>, where: string): { oauth?: UpstreamOAuth } {
+  if (!auth) return {};
+  const secret = env[auth.clientSecretEnv];
+  // Name the variable, never the value.
+  if (secret === undefined || secret === '') throw new ConfigError(`${where}.auth.clientSecretEnv: environment variable ${auth.clientSecretEnv} is not set`);
+  return {
+    oauth: {
+      tokenUrl: auth.tokenUrl,
+      clientId: auth.clientId,
+      clientSecret: secret,
+      ...(auth.scope === undefined ? {} : { scope: auth.scope }),
+      ...(auth.resource === undefined ? {} : { resource: auth.resource }),
+    },
+  };
 }
 
 function resolveHeaders(spec: NonNullable<UpstreamShape['headers']>, env: Record<string, string | undefined>, where: string): Record<string, string> {

@@ -8,6 +8,7 @@ import { LOG_LEVELS, type LogLevel } from '../telemetry/logger.js';
 import { tracingPlan, TracingEnvError } from '../telemetry/otel-env.js';
 import * as D from './defaults.js';
 import { limits, loadConfigFile, type FileConfig } from './file.js';
+import { checkExposure, FRONT_OPTIONS, resolveHttpFront, withFlagClientAuth } from './http-front.js';
 import { buildLimits, LIMIT_ROWS, scaleOf, type LimitOption } from './limits.js';
 import type { AuditConfig, LegacyClients, ProxyConfig, Root, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
 
@@ -28,6 +29,7 @@ const OPTIONS = {
   'state-key': { type: 'string' },
   ...LIMIT_OPTIONS,
   root: { type: 'string', multiple: true },
+  ...FRONT_OPTIONS,
   'log-level': { type: 'string' },
   audit: { type: 'string' },
   'audit-max-bytes': { type: 'string' },
@@ -66,21 +68,45 @@ type Values = ReturnType<typeof parse>['values'];
 
 function resolveConfig(v: Values, command: readonly string[], env: Record<string, string | undefined>): ProxyConfig {
   if (v.stdio && (v.host !== undefined || v.port !== undefined)) throw new ConfigError('--stdio serves on stdin/stdout: --host and --port do not apply');
+  const httpOnly = (
+    [
+      'auth-issuer',
+      'auth-audience',
+      'auth-scope',
+      'auth-introspection-url',
+      'resource-url',
+      'tls-cert',
+      'tls-key',
+      'cors-origin',
+      'allowed-host',
+      'allowed-origin',
+      'insecure-no-auth',
+    ] as const
+  ).find((k) => v[k] !== undefined);
+  if (v.stdio && httpOnly) throw new ConfigError(`--stdio: the caller is the local user; --${httpOnly} applies to the HTTP front`);
   const file = v.config === undefined ? undefined : loadConfigFile(v.config, env);
   const flagTarget = upstreamTarget(v.upstream, command, file !== undefined);
-  const upstreams = file
-    ? overrideUpstreams(file, v, flagTarget)
-    : [{ name: 'default', era: 'legacy' as const, target: flagTarget!, roots: (v.root ?? []).map(rootFromFlag), ...flagLimits(v, limits({})) }];
+  const upstreams = withFlagClientAuth(
+    file
+      ? overrideUpstreams(file, v, flagTarget)
+      : [{ name: 'default', era: 'legacy' as const, target: flagTarget!, roots: (v.root ?? []).map(rootFromFlag), ...flagLimits(v, limits({})) }],
+    v,
+    file,
+  );
   const defaultUpstream = file ? file.defaultUpstream : 'default';
   if (v.stdio && defaultUpstream === undefined) throw new ConfigError('--stdio serves one upstream: name it with `default:` in the configuration file');
-  const keyEnv = file?.stateKeyEnv ?? 'MRTR_STATE_KEY';
-  if (file?.stateKeyEnv !== undefined && v['state-key'] === undefined && !env[keyEnv]) {
-    throw new ConfigError(`${v.config}: stateKeyEnv: environment variable ${keyEnv} is not set`);
+  if (v.stdio && upstreams.some((u) => u.name === defaultUpstream && u.clientAuth)) {
+    throw new ConfigError(`--stdio: the caller is the local user; clientAuth of upstream '${defaultUpstream}' applies to the HTTP front`);
   }
   const host = v.host ?? file?.host ?? D.DEFAULT_HOST;
   if (v.dashboard && v.stdio) throw new ConfigError('--dashboard is served on the HTTP listener: it does not apply with --stdio');
   if (v.dashboard && !LOOPBACK_HOSTS.includes(host)) {
     throw new ConfigError(`--dashboard has no authentication yet, so it is served on a loopback --host only (127.0.0.1, localhost or ::1), not on '${host}'`);
+  }
+  if (!v.stdio) checkExposure(host, upstreams, v['insecure-no-auth'] ?? false);
+  const keyEnv = file?.stateKeyEnv ?? 'MRTR_STATE_KEY';
+  if (file?.stateKeyEnv !== undefined && v['state-key'] === undefined && !env[keyEnv]) {
+    throw new ConfigError(`${v.config}: stateKeyEnv: environment variable ${keyEnv} is not set`);
   }
   return {
     stdio: v.stdio ?? false,
@@ -96,6 +122,7 @@ function resolveConfig(v: Values, command: readonly string[], env: Record<string
     upstreams,
     defaultUpstream,
     ...auditConfig(v, file),
+    http: resolveHttpFront(v, file, upstreams, env),
     ...(v.config === undefined ? {} : { configFile: v.config }),
   };
 }

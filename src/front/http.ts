@@ -2,15 +2,15 @@
 // paths. `/mcp` is the default upstream, `/servers/NAME/mcp` each named one. Bodies are read raw so
 // a modern upstream gets them byte for byte; legacy routes parse them.
 import type { AddressInfo } from 'node:net';
-import type { Server as HttpServer } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { localhostHostValidation, localhostOriginValidation } from '@modelcontextprotocol/express';
 import { errorBody, JSONRPC } from '../protocol/errors.js';
 import type { FrontTelemetry } from '../telemetry/front-telemetry.js';
 import type { Logger } from '../telemetry/logger.js';
-import { ANONYMOUS } from './server-factory.js';
+import { ANONYMOUS } from '../state/principal.js';
+import { principalOfRequest } from './auth-gate.js';
 import type { Route, RouteTable } from '../routing/route.js';
 import { attachDashboardSocket, mountDashboard, type DashboardDeps } from './dashboard.js';
+import type { FrontDoor } from './front-door.js';
 
 export const MCP_PATH = '/mcp';
 const MAX_BODY = '4mb';
@@ -25,16 +25,14 @@ export async function startHttpListener(
   port: number,
   table: RouteTable,
   log: Logger,
+  door: FrontDoor,
   telemetry?: FrontTelemetry,
   dashboard?: DashboardDeps,
 ): Promise<HttpFront> {
   const app = express();
   app.disable('x-powered-by');
-  if (isLoopback(host)) app.use(localhostHostValidation(), localhostOriginValidation());
-  else
-    log.warn(
-      `listening on ${host} without Host/Origin validation (DNS rebinding protection) or client authentication; put an authenticating reverse proxy in front`,
-    );
+  // Host/Origin validation, CORS and authentication (see front-door.ts), before any route.
+  app.use(door.middleware);
 
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/readyz', async (_req, res) => {
@@ -58,9 +56,13 @@ export async function startHttpListener(
     serve(table.get(String(req.params['name'])), `upstream '${String(req.params['name'])}'`, req, res, log, telemetry),
   );
 
-  const server: HttpServer = await new Promise((resolve, reject) => {
-    // Express 5 also calls the listen callback with the error (EADDRINUSE, EACCES, ...).
-    const s = app.listen(port, host, (err?: Error) => (err ? reject(err) : resolve(s)));
+  const server = door.createServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   // Long interactive calls must not be cut by Node's own request timeouts.
   server.requestTimeout = 0;
@@ -68,8 +70,10 @@ export async function startHttpListener(
   const closeDashboard = dashboard ? attachDashboardSocket(server, dashboard) : () => {};
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `${door.scheme}://${shownHost}:${address.port}${MCP_PATH}`;
+  door.listening(url);
   return {
-    url: `http://${shownHost}:${address.port}${MCP_PATH}`,
+    url,
     async close() {
       closeDashboard();
       server.closeAllConnections();
@@ -84,7 +88,7 @@ async function serve(route: Route | undefined, what: string, req: Request, res: 
     return;
   }
   const raw = Buffer.isBuffer(req.body) ? req.body : undefined;
-  if (telemetry) await telemetry.track(route.name, route.era, req, res, raw, ANONYMOUS, () => handle(route, req, res, raw, log));
+  if (telemetry) await telemetry.track(route.name, route.era, req, res, raw, principalOfRequest(req) ?? ANONYMOUS, () => handle(route, req, res, raw, log));
   else await handle(route, req, res, raw, log);
 }
 
@@ -96,10 +100,6 @@ async function handle(route: Route, req: Request, res: Response, raw: Buffer | u
     if (!res.headersSent) res.status(500).json(errorBody(null, JSONRPC.INTERNAL_ERROR, 'internal error in mrtr-proxy'));
     else res.destroy();
   }
-}
-
-function isLoopback(host: string): boolean {
-  return host === '127.0.0.1' || host === 'localhost' || host === '::1';
 }
 
 function bodyErrors(err: unknown, _req: Request, res: Response, next: NextFunction): void {

@@ -273,7 +273,7 @@ export class Upstream {
       case 'stdio':
         return createStdioTransport(target, this.log);
       case 'http':
-        return createHttpTransport(target.url, target.headers);
+        return createHttpTransport(target);
       case 'sse':
         return createSseTransport(target.url, target.headers);
       case 'websocket':
