@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import type { UpstreamTarget } from '../config/types.js';
 import { MODERN_ONLY_CODES } from '../protocol/errors.js';
 import { CLIENT_INFO } from '../version.js';
+import { childEnvironment } from './child-environment.js';
 
 export type Era = 'modern' | 'legacy';
 
@@ -84,7 +85,7 @@ function parseResponse(text: string, type: string): { result?: unknown; error?: 
 
 function probeStdio(target: Extract<UpstreamTarget, { kind: 'stdio' }>, timeoutMs: number): Promise<Era> {
   return new Promise((resolve) => {
-    const child = spawn(target.command, target.args, { env: { ...process.env, ...target.env }, cwd: target.cwd, stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn(target.command, target.args, { env: childEnvironment(target), cwd: target.cwd, stdio: ['pipe', 'pipe', 'ignore'] });
     const done = (era: Era) => {
       clearTimeout(timer);
       child.kill();

@@ -1,10 +1,11 @@
 // A stdio upstream: one child per legacy session, or the one child of a modern server. The child
-// gets the proxy's whole environment (the SDK's default passes only six variables) and its stderr
-// is relayed into our structured log.
+// gets the SDK's minimal environment plus what the configuration adds (config/child-env.ts), never
+// the proxy's own, and its stderr is relayed into our structured log.
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Logger } from '../telemetry/logger.js';
+import { childEnvironment } from './child-environment.js';
 
 export interface StdioTarget {
   command: string;
@@ -14,12 +15,10 @@ export interface StdioTarget {
 }
 
 export function createStdioTransport(target: StdioTarget, log: Logger): StdioClientTransport {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
   const transport = new StdioClientTransport({
     command: target.command,
     args: [...target.args],
-    env: { ...env, ...target.env },
+    env: childEnvironment(target),
     stderr: 'pipe',
     ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
   });
