@@ -4,7 +4,7 @@
 // the request they belong to; a closed client stream becomes notifications/cancelled. The HTTP
 // headers are checked against the body (the SDK's classifier, and Mcp-Name) before relaying.
 import type { Request, Response } from 'express';
-import { classifyInboundRequest, isJsonContentType } from '@modelcontextprotocol/server';
+import { classifyInboundRequest } from '@modelcontextprotocol/server';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { UpstreamConfig } from '../config/types.js';
 import { errorBody, JSONRPC } from '../protocol/errors.js';
@@ -52,7 +52,7 @@ export class ModernStdioRoute implements Route {
     this.log.info('modern stdio server started: relaying as is', { upstream: this.name });
   }
 
-  async handle(req: Request, res: Response, raw: Buffer | undefined): Promise<void> {
+  async handle(req: Request, res: Response): Promise<void> {
     if (req.method !== 'POST') {
       res
         .status(405)
@@ -60,17 +60,12 @@ export class ModernStdioRoute implements Route {
         .json(errorBody(null, JSONRPC.INVALID_REQUEST, 'Method not allowed.'));
       return;
     }
-    if (!isJsonContentType(req.header('content-type') ?? '')) {
-      res.status(415).json(errorBody(null, JSONRPC.INVALID_REQUEST, 'Content-Type must be application/json'));
+    // Read, checked (Content-Type, UTF-8, depth) and parsed once by the listener; a POST with no body has none.
+    if (req.body === undefined) {
+      res.status(400).json(errorBody(null, JSONRPC.PARSE_ERROR, 'Parse error: the request has no body'));
       return;
     }
-    let body: Message;
-    try {
-      body = JSON.parse((raw ?? Buffer.alloc(0)).toString('utf8')) as Message;
-    } catch (err) {
-      res.status(400).json(errorBody(null, JSONRPC.PARSE_ERROR, `Parse error: ${(err as Error).message}`));
-      return;
-    }
+    const body = req.body as Message;
     const verdict = classifyInboundRequest({
       httpMethod: req.method,
       body,
