@@ -5,13 +5,12 @@
 // headers are checked against the body (the SDK's classifier, and Mcp-Name) before relaying.
 import type { Request, Response } from 'express';
 import { classifyInboundRequest } from '@modelcontextprotocol/server';
-import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { UpstreamConfig } from '../config/types.js';
 import { errorBody, JSONRPC } from '../protocol/errors.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { Route, RouteStatus } from '../routing/route.js';
 import { DISCOVER } from '../upstream/probe.js';
-import { createStdioTransport } from '../upstream/stdio-transport.js';
+import { createStdioTransport, type StdioTransport } from '../upstream/stdio-transport.js';
 import { checkNameHeader } from '../protocol/name-header.js';
 import { statusFor } from '../protocol/http-status.js';
 
@@ -31,8 +30,8 @@ const READY_TIMEOUT_MS = 3000;
 export class ModernStdioRoute implements Route {
   readonly era = 'modern' as const;
   readonly name: string;
-  private child: StdioClientTransport | undefined;
-  private starting: Promise<StdioClientTransport> | undefined;
+  private child: StdioTransport | undefined;
+  private starting: Promise<StdioTransport> | undefined;
   private readonly pending = new Map<string, Pending>();
   /** Readiness probes in flight on the pipe. */
   private readonly probes = new Map<string, () => void>();
@@ -91,7 +90,7 @@ export class ModernStdioRoute implements Route {
       );
       return;
     }
-    let child: StdioClientTransport;
+    let child: StdioTransport;
     try {
       child = await this.ensureChild();
     } catch (err) {
@@ -139,7 +138,7 @@ export class ModernStdioRoute implements Route {
     await child?.close();
   }
 
-  private ensureChild(): Promise<StdioClientTransport> {
+  private ensureChild(): Promise<StdioTransport> {
     if (this.child) return Promise.resolve(this.child);
     if (!this.starting) {
       const target = this.config.target as Extract<UpstreamConfig['target'], { kind: 'stdio' }>;
@@ -163,7 +162,7 @@ export class ModernStdioRoute implements Route {
   }
 
   /** A server/discover round trip on the pipe (also how the probe found this server modern). */
-  private ping(child: StdioClientTransport): Promise<void> {
+  private ping(child: StdioTransport): Promise<void> {
     const upId = `${this.name}-ready-${++this.seq}`;
     return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -234,7 +233,7 @@ export class ModernStdioRoute implements Route {
       .end(body);
   }
 
-  private onChildExit(child: StdioClientTransport): void {
+  private onChildExit(child: StdioTransport): void {
     if (this.child === child) this.child = undefined;
     this.log.warn('modern stdio upstream exited; the next request starts it again', { upstream: this.name });
     for (const [id, p] of this.pending) {
