@@ -29,7 +29,7 @@ export function decodeJsonBody(bytes: Uint8Array, contentType: string | undefine
     return fail(400, JSONRPC.PARSE_ERROR, 'Parse error: the body is not valid UTF-8');
   }
   if (nestingExceeds(text, MAX_JSON_DEPTH)) {
-    return fail(400, JSONRPC.INVALID_REQUEST, `Invalid Request: JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
+    return fail(400, TOO_DEEP.code, TOO_DEEP.message);
   }
   try {
     return { ok: true, value: JSON.parse(text) };
@@ -58,3 +58,18 @@ export function nestingExceeds(text: string, max: number): boolean {
   }
   return false;
 }
+
+/** The same bound for a value already parsed (the stdio front gets messages parsed by the SDK); no recursion. */
+export function valueNestingExceeds(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth + 1 > max) return true;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** The JSON-RPC error for a message nested too deep. */
+export const TOO_DEEP = { code: JSONRPC.INVALID_REQUEST, message: `Invalid Request: JSON nested deeper than ${MAX_JSON_DEPTH} levels` } as const;

@@ -2,7 +2,9 @@
 // 500, never express's HTML, and never an error-level log line for the client's mistake.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { FIXTURE, startProxy, type ProxyProcess } from '../support/processes.js';
+import { createInterface } from 'node:readline';
+import { once } from 'node:events';
+import { FIXTURE, PROXY_BIN, startProcess, startProxy, TEST_STATE_KEY, type ProxyProcess } from '../support/processes.js';
 import { PROTOCOL } from '../support/rpc.js';
 
 const META = {
@@ -72,6 +74,26 @@ describe('malformed input', () => {
       assert.equal(r.status, 404, path);
       assert.equal(r.body.jsonrpc, '2.0');
       assert.equal(r.body.error.code, -32601, path);
+    }
+  });
+});
+
+describe('malformed input on the stdio front', () => {
+  it('refuses a message nested 5,000 deep with -32600', async () => {
+    const proxy = await startProcess(process.execPath, [PROXY_BIN, '--stdio', '--', process.execPath, FIXTURE], /serving 2026-07-28 on stdio/, {
+      env: { MRTR_STATE_KEY: TEST_STATE_KEY },
+    });
+    try {
+      const lines = createInterface({ input: proxy.child.stdout! });
+      const reply = once(lines, 'line');
+      proxy.child.stdin!.write(`${callWith(`{"text":${nested(5000)}}`)}\n`);
+      const [line] = (await Promise.race([reply, new Promise((_, reject) => setTimeout(() => reject(new Error('no reply in 10 s')), 10_000))])) as [string];
+      const body = JSON.parse(line) as { id: unknown; error: { code: number; message: string } };
+      assert.equal(body.id, 7);
+      assert.equal(body.error.code, -32600);
+      assert.match(body.error.message, /nested deeper than 128 levels/);
+    } finally {
+      await proxy.stop();
     }
   });
 });

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeJsonBody, MAX_JSON_DEPTH, nestingExceeds } from '../../src/protocol/json-body.js';
+import { decodeJsonBody, MAX_JSON_DEPTH, nestingExceeds, valueNestingExceeds } from '../../src/protocol/json-body.js';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 
@@ -31,5 +31,15 @@ describe('nestingExceeds', () => {
     assert.equal(nestingExceeds('[[{"a":[1]}]]', 3), true);
     assert.equal(nestingExceeds('["[[[[", "\\"[[[["]', 1), false);
     assert.equal(nestingExceeds('[] [] [] []', 1), false);
+  });
+});
+
+describe('valueNestingExceeds', () => {
+  it('bounds a parsed value without recursion, however deep', () => {
+    let deep: unknown = [];
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    assert.equal(valueNestingExceeds(deep, MAX_JSON_DEPTH), true);
+    assert.equal(valueNestingExceeds({ a: [{ b: 1 }], c: 'x' }, 3), false);
+    assert.equal(valueNestingExceeds({ a: [{ b: {} }] }, 3), true);
   });
 });
