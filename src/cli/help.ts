@@ -50,9 +50,15 @@ Options:
   --config FILE             several upstreams from a YAML file (see config/proxy.yaml); flags
                             override it; SIGHUP reloads it
   --upstream URL            the legacy server's Streamable HTTP endpoint
-  --state-key KEY           base64url 32-byte key sealing requestState (env MRTR_STATE_KEY).
+  --state-key-file FILE     read the base64url 32-byte key sealing requestState from FILE.
+                            Give the key this way or in env MRTR_STATE_KEY: a key written on
+                            the command line (--state-key KEY) is visible to every user in ps.
                             Without one, a key is generated at start and retries must return
                             to this process
+  --state-key KEY           the key itself (visible in ps: prefer the file or the environment)
+  --env NAME[=VALUE]        pass the proxy's variable NAME (or set NAME=VALUE) to the legacy
+                            stdio server (repeatable); it otherwise gets only HOME, LOGNAME,
+                            PATH, SHELL, TERM and USER. The state key is never passed
 ${LIMIT_HELP}  --root URI[=NAME]         a root for clients that declare no roots: legacy sessions then
                             declare roots and roots/list is answered with these (repeatable;
                             file:// URIs; default: no roots)

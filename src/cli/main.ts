@@ -45,7 +45,8 @@ export async function main(argv: readonly string[], env: Record<string, string |
 }
 
 async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveCli>): Promise<void> {
-  const log = createLogger(config.logLevel);
+  const key = Buffer.from(config.stateKey.bytes);
+  const log = createLogger(config.logLevel, [key.toString('base64url'), key.toString('base64'), key.toString('hex')]);
   const instance = randomUUID();
   if (config.stateKey.generated) {
     log.warn('no --state-key or MRTR_STATE_KEY: generated a key for this process; retries must come back to this process');

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { ConfigError } from '../protocol/errors.js';
 import { LOG_LEVELS, type LogLevel } from '../telemetry/logger.js';
 import { clientAuthSchema, mergeClientAuth, type ClientAuthShape } from './client-auth.js';
+import { checkChildVariable, secretNames } from './child-env.js';
 import { buildLimits, LIMIT_ROWS, scaleOf, type LimitInputs, type LimitKey } from './limits.js';
 import type { ClientAuthConfig, UpstreamOAuth, Era, LegacyClients, Root, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
 
@@ -27,7 +28,8 @@ const upstreamSchema = z
       .strictObject({
         command: z.string().min(1),
         args: z.array(z.string()).optional(),
-        env: z.record(z.string(), z.string()).optional(),
+        // A literal value, or `{ env: NAME }`: the proxy's variable NAME.
+        env: z.record(z.string(), z.union([z.string(), z.strictObject({ env: z.string().min(1) })])).optional(),
         cwd: z.string().optional(),
       })
       .optional(),
@@ -135,6 +137,7 @@ export function loadConfigFile(path: string, env: Record<string, string | undefi
 
 function fromFile(f: FileShape, env: Record<string, string | undefined>, path: string): FileConfig {
   const names = Object.keys(f.upstreams);
+  const secrets = secretNames(f.stateKeyEnv);
   return {
     ...(f.listen?.host === undefined ? {} : { host: f.listen.host }),
     ...(f.listen?.port === undefined ? {} : { port: f.listen.port }),
@@ -152,7 +155,7 @@ function fromFile(f: FileShape, env: Record<string, string | undefined>, path: s
     upstreams: Object.entries(f.upstreams).map(([name, u]) => ({
       name,
       era: (u.era ?? 'legacy') as Era,
-      target: target(u, env, `${path}: upstreams.${name}`),
+      target: target(u, env, `${path}: upstreams.${name}`, secrets),
       roots: (u.roots ?? []).map((r) => (r.name === undefined ? { uri: r.uri } : { uri: r.uri, name: r.name })) as Root[],
       ...limits({ ...f.defaults, ...stripUndefined(u) }),
       ...withClientAuth(mergeClientAuth([f.clientAuth, u.clientAuth], `${path}: upstreams.${name}.clientAuth`)),
@@ -178,13 +181,13 @@ function stripUndefined<T extends object>(o: T): Partial<T> {
 
 type UpstreamShape = z.infer<typeof upstreamSchema>;
 
-function target(u: UpstreamShape, env: Record<string, string | undefined>, where: string): UpstreamTarget {
+function target(u: UpstreamShape, env: Record<string, string | undefined>, where: string, secrets: ReadonlySet<string>): UpstreamTarget {
   if (u.stdio) {
     return {
       kind: 'stdio',
       command: u.stdio.command,
       args: u.stdio.args ?? [],
-      ...(u.stdio.env ? { env: u.stdio.env } : {}),
+      ...(u.stdio.env ? { env: childEnv(u.stdio.env, env, `${where}.stdio.env`, secrets) } : {}),
       ...(u.stdio.cwd ? { cwd: u.stdio.cwd } : {}),
     };
   }
@@ -208,6 +211,28 @@ function upstreamOAuth(auth: UpstreamShape['auth'], env: Record<string, string |
       ...(auth.resource === undefined ? {} : { resource: auth.resource }),
     },
   };
+}
+
+/** The child's variables: literals, and the proxy's variables named by `{ env: NAME }`. */
+function childEnv(
+  spec: NonNullable<NonNullable<UpstreamShape['stdio']>['env']>,
+  env: Record<string, string | undefined>,
+  where: string,
+  secrets: ReadonlySet<string>,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(spec)) {
+    checkChildVariable(name, where, secrets);
+    if (typeof value === 'string') {
+      out[name] = value;
+      continue;
+    }
+    checkChildVariable(value.env, `${where}.${name}`, secrets);
+    const passed = env[value.env];
+    if (passed === undefined) throw new ConfigError(`${where}.${name}: environment variable ${value.env} is not set`);
+    out[name] = passed;
+  }
+  return out;
 }
 
 function resolveHeaders(spec: NonNullable<UpstreamShape['headers']>, env: Record<string, string | undefined>, where: string): Record<string, string> {

@@ -3,9 +3,11 @@
 // the option or field and what is wrong with it. Flags override the file.
 import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { ConfigError } from '../protocol/errors.js';
 import { LOG_LEVELS, type LogLevel } from '../telemetry/logger.js';
 import { tracingPlan, TracingEnvError } from '../telemetry/otel-env.js';
+import { envFromFlags, secretNames, STATE_KEY_ENV } from './child-env.js';
 import * as D from './defaults.js';
 import { limits, loadConfigFile, type FileConfig } from './file.js';
 import { checkExposure, FRONT_OPTIONS, resolveHttpFront, withFlagClientAuth } from './http-front.js';
@@ -27,6 +29,8 @@ const OPTIONS = {
   'access-log': { type: 'string' },
   upstream: { type: 'string' },
   'state-key': { type: 'string' },
+  'state-key-file': { type: 'string' },
+  env: { type: 'string', multiple: true },
   ...LIMIT_OPTIONS,
   root: { type: 'string', multiple: true },
   ...FRONT_OPTIONS,
@@ -98,23 +102,27 @@ function resolveConfig(v: Values, command: readonly string[], env: Record<string
   if (v.stdio && upstreams.some((u) => u.name === defaultUpstream && u.clientAuth)) {
     throw new ConfigError(`--stdio: the caller is the local user; clientAuth of upstream '${defaultUpstream}' applies to the HTTP front`);
   }
+  if (v.env) addFlagEnv(upstreams, defaultUpstream, envFromFlags(v.env, env, secretNames(file?.stateKeyEnv)));
+  const keyEnv = file?.stateKeyEnv ?? STATE_KEY_ENV;
+  if (v['state-key'] !== undefined && v['state-key-file'] !== undefined) throw new ConfigError('give either --state-key or --state-key-file, not both');
+  const keyFlag = v['state-key-file'] !== undefined ? '--state-key-file' : v['state-key'] !== undefined ? '--state-key' : undefined;
+  if (file?.stateKeyEnv !== undefined && keyFlag === undefined && !env[keyEnv]) {
+    throw new ConfigError(`${v.config}: stateKeyEnv: environment variable ${keyEnv} is not set`);
+  }
+  const keyText = v['state-key-file'] !== undefined ? readKeyFile(v['state-key-file']) : (v['state-key'] ?? env[keyEnv]);
   const host = v.host ?? file?.host ?? D.DEFAULT_HOST;
   if (v.dashboard && v.stdio) throw new ConfigError('--dashboard is served on the HTTP listener: it does not apply with --stdio');
   if (v.dashboard && !LOOPBACK_HOSTS.includes(host)) {
     throw new ConfigError(`--dashboard has no authentication yet, so it is served on a loopback --host only (127.0.0.1, localhost or ::1), not on '${host}'`);
   }
   if (!v.stdio) checkExposure(host, upstreams, v['insecure-no-auth'] ?? false);
-  const keyEnv = file?.stateKeyEnv ?? 'MRTR_STATE_KEY';
-  if (file?.stateKeyEnv !== undefined && v['state-key'] === undefined && !env[keyEnv]) {
-    throw new ConfigError(`${v.config}: stateKeyEnv: environment variable ${keyEnv} is not set`);
-  }
   return {
     stdio: v.stdio ?? false,
     dashboard: v.dashboard ?? false,
     legacyClients: legacyClients(v['legacy-clients'] ?? file?.legacyClients),
     host,
     port: integer('--port', v.port, file?.port ?? D.DEFAULT_PORT, 0, 65535),
-    stateKey: stateKey(v['state-key'] ?? env[keyEnv], v['state-key'] !== undefined ? '--state-key' : keyEnv),
+    stateKey: stateKey(keyText, keyFlag ?? keyEnv),
     logLevel: logLevel(v['log-level'] ?? file?.logLevel),
     ...metricsPort(v['metrics-port'], file?.metricsPort),
     accessLog: onOff('--access-log', v['access-log'] ?? file?.accessLog ?? D.DEFAULT_ACCESS_LOG),
@@ -189,9 +197,26 @@ function integer(flag: string, raw: string | undefined, fallback: number, min: n
   return n;
 }
 
+/** `--env` adds to the default upstream's child environment; only a stdio child has one. */
+function addFlagEnv(upstreams: UpstreamConfig[], defaultUpstream: string | undefined, add: Record<string, string>): void {
+  const u = upstreams.find((x) => x.name === defaultUpstream);
+  if (u?.target.kind !== 'stdio')
+    throw new ConfigError('--env: applies to a legacy server the proxy starts over stdio (-- COMMAND, or stdio: for the default upstream)');
+  u.target = { ...u.target, env: { ...u.target.env, ...add } };
+}
+
+/** The key file's text, surrounding whitespace (a trailing newline) dropped. */
+function readKeyFile(path: string): string {
+  try {
+    return readFileSync(path, 'utf8').trim();
+  } catch (err) {
+    throw new ConfigError(`--state-key-file: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+}
+
 function stateKey(raw: string | undefined, source: string): ProxyConfig['stateKey'] {
-  // An empty flag is a mistake (`--state-key "$UNSET"`), not a request for a throw-away key.
-  if (source === '--state-key' && raw === '') throw new ConfigError('--state-key: empty; give a base64url 32-byte key or leave the option out');
+  // An empty flag or file is a mistake (`--state-key "$UNSET"`), not a request for a throw-away key.
+  if (source.startsWith('--') && raw === '') throw new ConfigError(`${source}: empty; give a base64url 32-byte key or leave the option out`);
   if (raw === undefined || raw === '') return { bytes: new Uint8Array(randomBytes(32)), generated: true };
   if (!/^[A-Za-z0-9_-]+$/.test(raw)) throw new ConfigError(`${source}: not base64url`);
   const bytes = new Uint8Array(Buffer.from(raw, 'base64url'));

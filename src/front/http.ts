@@ -1,19 +1,21 @@
 // The HTTP listener: express, rebinding protection on loopback, health endpoints, and the MCP
-// paths. `/mcp` is the default upstream, `/servers/NAME/mcp` each named one. Bodies are read raw so
-// a modern upstream gets them byte for byte; legacy routes parse them.
+// paths. `/mcp` is the default upstream, `/servers/NAME/mcp` each named one. Each body is read and
+// parsed once, within its route's limits (body-reader.ts); a relaying route also gets the bytes.
+// Anything else, unknown paths included, gets a JSON-RPC-shaped error, never express's HTML.
 import type { AddressInfo } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { errorBody, JSONRPC } from '../protocol/errors.js';
 import type { FrontTelemetry } from '../telemetry/front-telemetry.js';
+import { systemClock, type Clock } from '../runtime/clock.js';
 import type { Logger } from '../telemetry/logger.js';
 import { ANONYMOUS } from '../state/principal.js';
 import { principalOfRequest } from './auth-gate.js';
 import type { Route, RouteTable } from '../routing/route.js';
 import { attachDashboardSocket, mountDashboard, type DashboardDeps } from './dashboard.js';
 import type { FrontDoor } from './front-door.js';
+import { type BodyResult, InflightBytes, readBody } from './body-reader.js';
 
 export const MCP_PATH = '/mcp';
-const MAX_BODY = '4mb';
 
 export interface HttpFront {
   url: string;
@@ -28,6 +30,7 @@ export async function startHttpListener(
   door: FrontDoor,
   telemetry?: FrontTelemetry,
   dashboard?: DashboardDeps,
+  clock: Clock = systemClock,
 ): Promise<HttpFront> {
   const app = express();
   app.disable('x-powered-by');
@@ -50,11 +53,46 @@ export async function startHttpListener(
       res.type(contentType).send(body);
     });
 
-  const raw = express.raw({ type: () => true, limit: MAX_BODY });
-  app.all(MCP_PATH, raw, bodyErrors, (req: Request, res: Response) => serve(table.default, 'the default upstream', req, res, log, telemetry));
-  app.all('/servers/:name/mcp', raw, bodyErrors, (req: Request, res: Response) =>
-    serve(table.get(String(req.params['name'])), `upstream '${String(req.params['name'])}'`, req, res, log, telemetry),
+  const inflight = new Map<string, InflightBytes>();
+  const withBody = async (route: Route | undefined, what: string, req: Request, res: Response) => {
+    if (!route) {
+      res.status(404).json(errorBody(null, JSONRPC.METHOD_NOT_FOUND, `no ${what} is configured`));
+      return;
+    }
+    const budget = inflight.get(route.name) ?? new InflightBytes();
+    inflight.set(route.name, budget);
+    const { result, release } = readBody(req, route.config, budget, clock);
+    res.once('close', release);
+    let body: BodyResult | undefined = await result;
+    if (!body.ok) {
+      // A body that stalled or was cut off leaves the connection unusable: answer, then close it.
+      if (body.close) res.set('connection', 'close').once('finish', () => req.socket.destroySoon());
+      res.status(body.status).json(errorBody(null, body.code, body.message));
+      return;
+    }
+    req.body = body.parsed;
+    const raw = route.relaysRawBody ? body.raw : undefined;
+    // Only a relaying route keeps the bytes; for the others they may go while the call runs.
+    body = undefined;
+    await serve(route, req, res, raw, log, telemetry);
+  };
+  app.all(MCP_PATH, (req: Request, res: Response) => withBody(table.default, 'the default upstream', req, res));
+  app.all('/servers/:name/mcp', (req: Request, res: Response) =>
+    withBody(table.get(String(req.params['name'])), `upstream '${String(req.params['name'])}'`, req, res),
   );
+  app.use((req: Request, res: Response) => {
+    res.status(404).json(errorBody(null, JSONRPC.METHOD_NOT_FOUND, `no MCP endpoint at ${req.method} ${req.path}: use ${MCP_PATH} or /servers/NAME/mcp`));
+  });
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const status = (err as { status?: number }).status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      res.status(status).json(errorBody(null, JSONRPC.INVALID_REQUEST, `Invalid Request: ${(err as Error).message}`));
+      return;
+    }
+    log.error('request failed', { error: (err as Error).stack ?? String(err) });
+    if (!res.headersSent) res.status(500).json(errorBody(null, JSONRPC.INTERNAL_ERROR, 'internal error in mrtr-proxy'));
+    else res.destroy();
+  });
 
   const server = door.createServer(app);
   await new Promise<void>((resolve, reject) => {
@@ -82,13 +120,9 @@ export async function startHttpListener(
   };
 }
 
-async function serve(route: Route | undefined, what: string, req: Request, res: Response, log: Logger, telemetry: FrontTelemetry | undefined): Promise<void> {
-  if (!route) {
-    res.status(404).json(errorBody(null, JSONRPC.METHOD_NOT_FOUND, `no ${what} is configured`));
-    return;
-  }
-  const raw = Buffer.isBuffer(req.body) ? req.body : undefined;
-  if (telemetry) await telemetry.track(route.name, route.era, req, res, raw, principalOfRequest(req) ?? ANONYMOUS, () => handle(route, req, res, raw, log));
+async function serve(route: Route, req: Request, res: Response, raw: Buffer | undefined, log: Logger, telemetry: FrontTelemetry | undefined): Promise<void> {
+  if (telemetry)
+    await telemetry.track(route.name, route.era, req, res, req.body, principalOfRequest(req) ?? ANONYMOUS, () => handle(route, req, res, raw, log));
   else await handle(route, req, res, raw, log);
 }
 
@@ -100,13 +134,4 @@ async function handle(route: Route, req: Request, res: Response, raw: Buffer | u
     if (!res.headersSent) res.status(500).json(errorBody(null, JSONRPC.INTERNAL_ERROR, 'internal error in mrtr-proxy'));
     else res.destroy();
   }
-}
-
-function bodyErrors(err: unknown, _req: Request, res: Response, next: NextFunction): void {
-  const e = err as { type?: string };
-  if (e?.type === 'entity.too.large') {
-    res.status(413).json(errorBody(null, JSONRPC.INVALID_REQUEST, `Request body larger than ${MAX_BODY}`));
-    return;
-  }
-  next(err);
 }

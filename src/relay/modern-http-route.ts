@@ -19,6 +19,7 @@ const READY_TIMEOUT_MS = 3000;
 
 export class ModernHttpRoute implements Route {
   readonly era = 'modern' as const;
+  readonly relaysRawBody = true;
   readonly name: string;
   private readonly url: URL;
   private readonly headers: HeaderSource;

@@ -98,12 +98,17 @@ export function alive(pid: number): boolean {
   }
 }
 
-/** Direct children of a pid (Linux /proc), to check that legacy children do not leak. */
+/**
+ * Direct children of a pid (Linux /proc), to check that legacy children do not leak. The proxy's
+ * watchdog (src/upstream/watchdog.ts) is not a legacy child and is left out.
+ */
 export async function childPids(pid: number): Promise<number[]> {
   const { readFile } = await import('node:fs/promises');
   try {
     const list = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8');
-    return list.trim().split(/\s+/).filter(Boolean).map(Number);
+    const pids = list.trim().split(/\s+/).filter(Boolean).map(Number);
+    const commands = await Promise.all(pids.map((p) => readFile(`/proc/${p}/cmdline`, 'utf8').catch(() => '')));
+    return pids.filter((_, i) => !commands[i]!.includes('upstream/watchdog.js'));
   } catch {
     return [];
   }
