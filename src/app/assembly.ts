@@ -5,6 +5,7 @@ import { Bridge } from '../bridge/bridge.js';
 import type { InteractionObserver } from '../bridge/ports.js';
 import type { LegacyClients, UpstreamConfig } from '../config/types.js';
 import { LegacyRoute } from '../front/legacy-route.js';
+import type { ForwardObserver } from '../front/server-factory.js';
 import type { Route } from '../routing/route.js';
 import { LegacyClientSessions } from '../relay/legacy-client-sessions.js';
 import { ModernHttpRoute } from '../relay/modern-http-route.js';
@@ -28,12 +29,15 @@ export interface AssemblyDeps {
   observerFor?: (upstream: string) => InteractionObserver | undefined;
   /** The proxy's metrics; none in tests that do not look at them. */
   metrics?: ProxyMetrics;
+  /** Who hears of an upstream's forwarded requests (the shadow comparison), if anyone. */
+  forwardsFor?: (upstream: string) => ForwardObserver | undefined;
 }
 
 /** The parts a front needs to serve a legacy upstream itself (the stdio front). */
 export interface LegacyParts {
   upstream: Upstream;
   bridge: Bridge;
+  forwards?: ForwardObserver | undefined;
 }
 
 export interface Assembly {
@@ -75,10 +79,11 @@ function assembleLegacy(config: UpstreamConfig, deps: AssemblyDeps, log: Logger)
     },
   });
   const clients = deps.legacyClients === 'pass' ? new LegacyClientSessions(upstream, config.maxSessions, config.idleSessionTtlMs, log, deps.clock) : undefined;
-  const route = new LegacyRoute(config, { upstream, bridge, legacyClients: clients, log });
+  const forwards = deps.forwardsFor?.(config.name);
+  const route = new LegacyRoute(config, { upstream, bridge, legacyClients: clients, log, forwards });
   return {
     route,
-    legacy: { upstream, bridge },
+    legacy: { upstream, bridge, forwards },
     async reconfigure(next) {
       // Only a legacy upstream that stays legacy is changed in place; its suspended interactions live on.
       if (next.era !== 'legacy') return false;

@@ -27,10 +27,23 @@ export interface LiveRound {
   detail: string;
 }
 
+/** A shadow comparison that did not match: where, and which paths differed (never the values). */
+export interface LiveShadowDifference {
+  at: number;
+  upstream: string;
+  candidate: string;
+  method: string;
+  target: string;
+  outcome: 'differ' | 'candidate_error';
+  detail: string;
+}
+
 export interface LiveSnapshot {
   now: number;
   calls: LiveCall[];
   recent: LiveRound[];
+  /** The most recent shadow differences, newest first. */
+  shadow: LiveShadowDifference[];
 }
 
 const RECENT = 30;
@@ -38,6 +51,7 @@ const RECENT = 30;
 export class LiveInteractions {
   private readonly calls = new Map<string, LiveCall>();
   private readonly recent: LiveRound[] = [];
+  private readonly shadow: LiveShadowDifference[] = [];
   private readonly listeners = new Set<() => void>();
 
   constructor(private readonly clock: Clock) {}
@@ -48,7 +62,19 @@ export class LiveInteractions {
   }
 
   snapshot(): LiveSnapshot {
-    return { now: this.clock.now(), calls: [...this.calls.values()].map((c) => ({ ...c, asking: [...c.asking] })), recent: [...this.recent] };
+    return {
+      now: this.clock.now(),
+      calls: [...this.calls.values()].map((c) => ({ ...c, asking: [...c.asking] })),
+      recent: [...this.recent],
+      shadow: [...this.shadow],
+    };
+  }
+
+  /** A shadow comparison that did not match (shown in the shadow differences panel). */
+  shadowDifference(d: LiveShadowDifference): void {
+    this.shadow.unshift({ ...d });
+    this.shadow.length = Math.min(this.shadow.length, RECENT);
+    this.changed();
   }
 
   /** The observer for one upstream's bridge. */

@@ -108,7 +108,14 @@ export class Bridge {
     const interaction = new Interaction(randomUUID(), { method: call.method, params: call.params }, this.opts.log, this.clock);
     if (origin) this.origins.set(interaction, origin);
     interaction.start(lease);
-    this.opts.observer?.onStart({ handle: interaction.handle, method: call.method, params: call.params, mode: 'hold' });
+    this.opts.observer?.onStart({
+      handle: interaction.handle,
+      method: call.method,
+      params: call.params,
+      mode: 'hold',
+      capabilities: call.capabilities,
+      roots: call.roots,
+    });
     return this.run(interaction, call);
   }
 

@@ -1,7 +1,7 @@
 // What the bridge needs of the legacy side, as interfaces: a source of exclusive session leases and
 // the few members of a session it uses. The upstream layer satisfies them structurally; the bridge
 // never imports the pool or the session classes, so unit tests and the bench plug in a fake.
-import type { LegacyCapabilities } from '../protocol/capabilities.js';
+import type { FrontCapabilities, LegacyCapabilities } from '../protocol/capabilities.js';
 import type { JsonObject, Root, ServerRequest } from '../protocol/json.js';
 import type { RootsBinding } from '../protocol/roots.js';
 
@@ -51,8 +51,11 @@ export interface SessionSource {
  * data, including what the user answered: an observer decides what it keeps. It must not throw or block.
  */
 export interface InteractionObserver {
-  /** An interactive call was sent to the legacy server. `mode` says how it waits between rounds. */
-  onStart(e: { handle: string; method: string; params: JsonObject; mode: 'hold' }): void;
+  /**
+   * An interactive call was sent to the legacy server. `mode` says how it waits between rounds;
+   * `capabilities` are the ones the client declared, `roots` those it gave in a roots round.
+   */
+  onStart(e: { handle: string; method: string; params: JsonObject; mode: 'hold'; capabilities: FrontCapabilities; roots?: readonly Root[] | undefined }): void;
   /** The call was suspended: these legacy requests went to the client as round `round`. */
   onRound(e: { handle: string; round: number; asked: ReadonlyArray<{ key: string; method: string; params?: Record<string, unknown> }> }): void;
   /** The client's retry for round `round` arrived with these answers (by input key). */

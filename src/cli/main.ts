@@ -18,6 +18,7 @@ import { createLogger } from '../telemetry/logger.js';
 import { VERSION } from '../version.js';
 import { HELP } from './help.js';
 import { runReport } from './report.js';
+import { ShadowComparisons } from '../shadow/shadow.js';
 import { startObservability, type Observability } from './observability.js';
 
 /** Legacy children get stdin EOF, then SIGTERM after 2 s, then SIGKILL after 4 s (v1 SDK). */
@@ -60,18 +61,29 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
     log.error(`cannot serve metrics on 127.0.0.1:${config.metricsPort}`, { error: (err as Error).message });
     process.exit(1);
   }
+  const shadows = new ShadowComparisons({
+    log,
+    metrics: observability.metrics,
+    clock: systemClock,
+    sink: audit ? (r) => audit.write(r) : undefined,
+    content: audit?.content ?? false,
+    onNote: live ? (n) => live.shadowDifference(n) : undefined,
+  });
+  shadows.apply(config);
   const app = new ProxyApp({
     sealer: createSealer(config.stateKey.bytes, systemClock.now),
     instance,
     legacyClients: config.legacyClients,
     log,
     clock: systemClock,
-    observerFor: (name) => fanOut([...(audit ? [audit.recorderFor(name)] : []), ...(live ? [live.observerFor(name)] : [])]),
+    observerFor: (name) => fanOut([...(audit ? [audit.recorderFor(name)] : []), ...(live ? [live.observerFor(name)] : []), shadows.observerFor(name)]),
+    forwardsFor: (name) => shadows.forwardsOf(name),
     metrics: observability.metrics,
   });
   const { started } = await app.start(config);
   // Interactions the routes end while closing are still audited; then the file is flushed.
   const closeRoutes = async () => {
+    shadows.close();
     await app.close();
     await audit?.close();
     await observability.close();
@@ -150,6 +162,7 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
     if (JSON.stringify(next.audit) !== JSON.stringify(config.audit)) log.warn('audit changes take effect after a restart');
     warmIssuers(next, verifier, log);
     if (!next.stateKey.generated && Buffer.compare(next.stateKey.bytes, config.stateKey.bytes) !== 0) log.warn('a new state key takes effect after a restart');
+    shadows.apply(next);
     await app.apply(next);
     log.info('configuration reloaded', { upstreams: app.table.all().map((r) => r.name) });
   }

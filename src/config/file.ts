@@ -8,6 +8,7 @@ import { ConfigError } from '../protocol/errors.js';
 import { LOG_LEVELS, type LogLevel } from '../telemetry/logger.js';
 import { clientAuthSchema, mergeClientAuth, type ClientAuthShape } from './client-auth.js';
 import { checkChildVariable, secretNames } from './child-env.js';
+import { resolveShadow, shadowProblem, shadowSchema } from './shadow.js';
 import { buildLimits, LIMIT_ROWS, scaleOf, type LimitInputs, type LimitKey } from './limits.js';
 import type { ClientAuthConfig, UpstreamOAuth, Era, LegacyClients, Root, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
 
@@ -39,6 +40,8 @@ const upstreamSchema = z
     headers: z.record(z.string().regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, 'is not a valid header name'), headerValue).optional(),
     roots: z.array(root).optional(),
     clientAuth: clientAuthSchema.optional(),
+    // Also send some requests to a migrated 2026-07-28 server and compare (README "Shadow comparison").
+    shadow: shadowSchema.optional(),
     auth: z
       .strictObject({
         tokenUrl: httpUrl,
@@ -88,6 +91,10 @@ const fileSchema = z
     if (Object.keys(f.upstreams).length === 0) ctx.addIssue({ code: 'custom', path: ['upstreams'], message: 'names no upstream' });
     if (f.default !== undefined && !(f.default in f.upstreams))
       ctx.addIssue({ code: 'custom', path: ['default'], message: `'${f.default}' is not one of the upstreams` });
+    for (const [name, u] of Object.entries(f.upstreams)) {
+      const problem = u.shadow && shadowProblem(name, u.shadow, u.era, f.upstreams);
+      if (problem) ctx.addIssue({ code: 'custom', path: ['upstreams', name, 'shadow', 'upstream'], message: problem });
+    }
   });
 
 export type FileShape = z.infer<typeof fileSchema>;
@@ -159,6 +166,7 @@ function fromFile(f: FileShape, env: Record<string, string | undefined>, path: s
       roots: (u.roots ?? []).map((r) => (r.name === undefined ? { uri: r.uri } : { uri: r.uri, name: r.name })) as Root[],
       ...limits({ ...f.defaults, ...stripUndefined(u) }),
       ...withClientAuth(mergeClientAuth([f.clientAuth, u.clientAuth], `${path}: upstreams.${name}.clientAuth`)),
+      ...(u.shadow ? { shadow: resolveShadow(u.shadow) } : {}),
     })),
   };
 }

@@ -2,6 +2,7 @@ import type { Root } from '../protocol/json.js';
 import type { LogLevel } from '../telemetry/logger.js';
 import type { TracingPlan } from '../telemetry/otel-env.js';
 import type { LimitValues } from './limits.js';
+import type { ShadowConfig } from './shadow.js';
 
 /** How the proxy reaches one upstream server. Headers are resolved values: never log them. */
 export type UpstreamTarget =
@@ -46,6 +47,8 @@ export interface UpstreamConfig extends UpstreamLimits {
   roots: Root[];
   /** How clients must authenticate to this upstream's route; absent: they need not. */
   clientAuth?: ClientAuthConfig;
+  /** Requests also sent to a candidate upstream and compared (legacy upstreams only). */
+  shadow?: ShadowConfig;
 }
 
 /**

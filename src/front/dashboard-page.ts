@@ -15,6 +15,7 @@ table{border-collapse:collapse;width:100%;background:#fff}th,td{border:1px solid
 <h2>Upstreams</h2><table><thead><tr><th>name</th><th>era</th><th>health</th><th>sessions (open / held / waiting on client / max)</th></tr></thead><tbody id="upstreams"></tbody></table>
 <h2>Waiting interactions</h2><table><thead><tr><th>tool, prompt or resource</th><th>upstream</th><th>round</th><th>asking</th><th>age</th></tr></thead><tbody id="waiting"></tbody></table>
 <h2>Waiting by tool</h2><table><thead><tr><th>tool</th><th>waiting</th><th>oldest</th></tr></thead><tbody id="bytool"></tbody></table>
+<h2>Shadow differences</h2><table><thead><tr><th>when</th><th>upstream → candidate</th><th>method</th><th>target</th><th>outcome</th><th>what differed</th></tr></thead><tbody id="shadow"></tbody></table>
 <h2>Recent rounds</h2><table><thead><tr><th>when</th><th>upstream</th><th>target</th><th>round</th><th>event</th><th>detail</th></tr></thead><tbody id="recent"></tbody></table>
 <script>
 "use strict";
@@ -40,6 +41,8 @@ function draw() {
   const by = {};
   for (const c of waiting) { const b = (by[c.target] ??= { target: c.target, n: 0, oldest: c.since }); b.n++; b.oldest = Math.min(b.oldest, c.since); }
   rows("bytool", Object.values(by), (b) => ["<code>" + esc(b.target) + "</code>", b.n, age(now - b.oldest)], "–");
+  rows("shadow", (last.shadow || []).map((d) => ({ ...d, attrs: ' class="shadow-row" data-target="' + esc(d.target) + '"' })),
+    (d) => [new Date(d.at).toLocaleTimeString(), esc(d.upstream) + " → " + esc(d.candidate), esc(d.method), "<code>" + esc(d.target) + "</code>", esc(d.outcome), esc(d.detail)], "no differences");
   rows("recent", last.recent, (r) => [new Date(r.at).toLocaleTimeString(), esc(r.upstream), "<code>" + esc(r.target) + "</code>", r.round, esc(r.event), esc(r.detail)], "no rounds yet");
 }
 function connect() {

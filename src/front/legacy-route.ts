@@ -18,7 +18,7 @@ import type { Logger } from '../telemetry/logger.js';
 import type { Upstream } from '../upstream/upstream.js';
 import { createChangeRelay } from './changes.js';
 import type { Route, RouteStatus } from '../routing/route.js';
-import { createFrontServer } from './server-factory.js';
+import { createFrontServer, type ForwardObserver } from './server-factory.js';
 import { withErrorStatuses } from './status.js';
 
 /** What the composition root hands a legacy route: the upstream, its bridge, the legacy-client relay. */
@@ -28,6 +28,8 @@ export interface LegacyRouteParts {
   /** The transparent path for clients that open with `initialize`; absent with --legacy-clients reject. */
   legacyClients: LegacyClientSessions | undefined;
   log: Logger;
+  /** Hears of forwarded requests (the shadow comparison). */
+  forwards?: ForwardObserver | undefined;
 }
 
 const READY_TIMEOUT_MS = 3000;
@@ -52,7 +54,7 @@ export class LegacyRoute implements Route {
     this.legacy = parts.legacyClients;
     this.log = parts.log;
     const bus = new InMemoryServerEventBus((err) => this.log.warn('listen subscriber failed', { error: err.message }));
-    const frontDeps = { bridge: this.bridge, upstream: this.upstream, log: this.log, principal: ANONYMOUS };
+    const frontDeps = { bridge: this.bridge, upstream: this.upstream, log: this.log, principal: ANONYMOUS, forwards: parts.forwards };
     this.handler = createMcpHandler(async () => createFrontServer(await this.upstream.describe(), frontDeps), {
       legacy: 'reject',
       responseMode: 'auto',

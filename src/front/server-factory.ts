@@ -21,6 +21,13 @@ export interface FrontDeps {
   log: Logger;
   /** The principal of a request nobody authenticated: `anonymous` over HTTP, the local user on stdio. */
   principal: string;
+  /** Told of each forwarded request once it was answered (the shadow comparison); must not block. */
+  forwards?: ForwardObserver | undefined;
+}
+
+/** Who hears of forwarded requests (lists, reads) and their outcome: the code the client got. */
+export interface ForwardObserver {
+  onForwarded(e: { method: string; params: JsonObject | undefined; capabilities: JsonObject; result?: JsonObject; error?: { code: number } }): void;
 }
 
 const PASSTHROUGH: Record<string, readonly string[]> = {
@@ -91,10 +98,16 @@ function clientCapabilities(ctx: ServerContext): FrontCapabilities {
 
 async function forward(method: string, params: JsonObject | undefined, ctx: ServerContext, deps: FrontDeps): Promise<JsonObject> {
   noteServeMode('passthrough');
+  const capabilities = clientCapabilities(ctx);
+  const sent = upstreamParams(params);
   try {
-    return await deps.upstream.forward(method, upstreamParams(params), legacyCapabilitiesFor(clientCapabilities(ctx)), ctx.mcpReq.signal);
+    const result = await deps.upstream.forward(method, sent, legacyCapabilitiesFor(capabilities), ctx.mcpReq.signal);
+    deps.forwards?.onForwarded({ method, params: sent, capabilities: capabilities as JsonObject, result });
+    return result;
   } catch (err) {
-    throw toProtocolError(err, deps.log);
+    const error = toProtocolError(err, deps.log);
+    deps.forwards?.onForwarded({ method, params: sent, capabilities: capabilities as JsonObject, error: { code: error.code } });
+    throw error;
   }
 }
 

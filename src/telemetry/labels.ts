@@ -64,6 +64,9 @@ export function inputLabel(method: string): InputLabel | undefined {
 /** How the proxy served a front request (the access log's `mode`). */
 export type ServeMode = 'interactive' | 'passthrough' | 'legacy-client' | 'relay' | 'local';
 
+/** How one shadow comparison ended (mrtr_shadow_comparisons_total's `outcome`). */
+export type ShadowOutcomeLabel = 'match' | 'differ' | 'candidate_error' | 'skipped';
+
 /** A front request's outcome (the `outcome` label). */
 export type Outcome = 'complete' | 'input_required' | 'error';
 

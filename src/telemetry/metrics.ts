@@ -3,7 +3,7 @@
 // configuration (upstream names), never from a request. Gauges are read from their owners when
 // scraped, so they cannot drift from what the pool and the bridge hold.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { InputLabel, Outcome } from './labels.js';
+import { methodLabel, type InputLabel, type Outcome, type ShadowOutcomeLabel } from './labels.js';
 
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
 const ROUND_BUCKETS = [0, 1, 2, 3, 5, 8, 13];
@@ -39,6 +39,7 @@ export class ProxyMetrics {
   readonly stateRejections: Counter<'reason'>;
   readonly sessionWait: Histogram;
   readonly upstreamRequestDuration: Histogram<'upstream' | 'method'>;
+  readonly shadowComparisons: Counter<'upstream' | 'method' | 'outcome'>;
   private readonly sources = new Map<UpstreamGaugeSource, string>();
 
   constructor(opts: { defaultMetrics: boolean } = { defaultMetrics: true }) {
@@ -122,6 +123,12 @@ export class ProxyMetrics {
       buckets: DURATION_BUCKETS,
       registers,
     });
+    this.shadowComparisons = new Counter({
+      name: 'mrtr_shadow_comparisons_total',
+      help: 'Requests compared with a shadow candidate, by primary upstream, method and outcome (match, differ, candidate_error, skipped)',
+      labelNames: ['upstream', 'method', 'outcome'],
+      registers,
+    });
   }
 
   /** Lets the gauges read one upstream's counts until the returned function is called. */
@@ -138,6 +145,10 @@ export class ProxyMetrics {
   request(upstream: string, method: string, outcome: Outcome, seconds: number): void {
     this.requests.inc({ upstream, method, outcome });
     this.requestDuration.observe({ upstream, method }, seconds);
+  }
+
+  shadowComparison(upstream: string, method: string, outcome: ShadowOutcomeLabel): void {
+    this.shadowComparisons.inc({ upstream, method: methodLabel(method), outcome });
   }
 
   input(upstream: string, method: string, input: InputLabel): void {

@@ -20,10 +20,11 @@ const ALLOWED: Record<string, readonly string[]> = {
   routing: ['config'],
   audit: ['protocol', 'runtime', 'telemetry', 'config'],
   report: ['protocol', 'runtime', 'telemetry', 'config', 'upstream', 'audit'],
+  shadow: ['base', 'protocol', 'runtime', 'telemetry', 'config', 'upstream', 'audit'],
   relay: ['protocol', 'runtime', 'telemetry', 'config', 'upstream', 'routing'],
   front: ['protocol', 'runtime', 'telemetry', 'config', 'state', 'auth', 'upstream', 'bridge', 'routing', 'relay', 'audit'],
   app: ['protocol', 'runtime', 'telemetry', 'config', 'state', 'auth', 'upstream', 'bridge', 'routing', 'relay', 'front', 'audit'],
-  cli: ['base', 'protocol', 'runtime', 'telemetry', 'config', 'state', 'auth', 'app', 'front', 'audit', 'report'],
+  cli: ['base', 'protocol', 'runtime', 'telemetry', 'config', 'state', 'auth', 'app', 'front', 'audit', 'report', 'shadow'],
 };
 
 const SRC = join(ROOT, 'src');

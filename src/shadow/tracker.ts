@@ -1,0 +1,80 @@
+// Follows one primary upstream's interactive calls from the bridge's events and, when a call the
+// shadow wants has ended with the legacy server's answer, hands over the request to replay: its
+// target params, the client's capabilities, each question asked with the client's answer, and the
+// outcome. Calls that ended otherwise (cancelled, expired, lost) have nothing to compare.
+import type { JsonObject, Root } from '../protocol/json.js';
+import type { Exchange } from './answers.js';
+import type { ShadowRequest } from './run.js';
+
+/** The bridge's observer shape (restated: shadow/ sits beside the bridge), with what a shadow needs. */
+export interface InteractionEvents {
+  onStart(e: { handle: string; method: string; params: JsonObject; mode: string; capabilities?: object; roots?: readonly Root[] | undefined }): void;
+  onRound(e: { handle: string; round: number; asked: ReadonlyArray<{ key: string; method: string; params?: Record<string, unknown> }> }): void;
+  onAnswers(e: { handle: string; round: number; answers: ReadonlyMap<string, unknown> }): void;
+  onEnd(e: { handle: string; reason: string; why?: string; result?: JsonObject; error?: { code: number; message: string } }): void;
+}
+
+export interface TrackerHooks {
+  /** The params to send the candidate when this call is to be compared, else undefined. */
+  wants(method: string, params: JsonObject): JsonObject | undefined;
+  ended(req: ShadowRequest, primaryRounds: number): void;
+  /** A wanted call ended without an outcome to compare. */
+  skipped(method: string): void;
+}
+
+interface Open {
+  method: string;
+  params: JsonObject;
+  capabilities: JsonObject;
+  rounds: number;
+  exchanges: Exchange[];
+  /** Questions of the current round by input key, in the order asked. */
+  asked: Map<string, { method: string; params?: Record<string, unknown> | undefined }>;
+}
+
+/** Calls whose end never came (should not happen) are forgotten beyond this many. */
+const MAX_OPEN = 10_000;
+
+export function trackInteractions(hooks: TrackerHooks): InteractionEvents {
+  const open = new Map<string, Open>();
+  return {
+    onStart(e) {
+      const params = hooks.wants(e.method, e.params);
+      if (!params) return;
+      if (open.size >= MAX_OPEN) open.delete(open.keys().next().value!);
+      open.set(e.handle, {
+        method: e.method,
+        params,
+        capabilities: { ...(e.capabilities ?? {}) },
+        rounds: 0,
+        exchanges: rootsExchange(e.roots),
+        asked: new Map(),
+      });
+    },
+    onRound(e) {
+      const o = open.get(e.handle);
+      if (!o) return;
+      o.rounds = e.round;
+      o.asked = new Map(e.asked.map((a) => [a.key, { method: a.method, params: a.params }]));
+    },
+    onAnswers(e) {
+      const o = open.get(e.handle);
+      if (!o) return;
+      for (const [key, q] of o.asked) if (e.answers.has(key)) o.exchanges.push({ method: q.method, params: q.params, answer: e.answers.get(key) });
+      o.asked = new Map();
+    },
+    onEnd(e) {
+      const o = open.get(e.handle);
+      if (!o) return;
+      open.delete(e.handle);
+      if (e.reason !== 'completed' || (!e.result && !e.error)) return hooks.skipped(o.method);
+      const primary = e.error ? { kind: 'error' as const, code: e.error.code } : { kind: 'result' as const, result: e.result! };
+      hooks.ended({ method: o.method, params: o.params, capabilities: o.capabilities, exchanges: o.exchanges, primary }, o.rounds);
+    },
+  };
+}
+
+/** The roots the call's session serves (given in a roots round), for any roots/list the candidate asks. */
+export function rootsExchange(roots: readonly Root[] | undefined): Exchange[] {
+  return roots ? [{ method: 'roots/list', answer: { roots: roots.map((r) => ({ ...r })) }, reusable: true }] : [];
+}
