@@ -108,14 +108,8 @@ export class Bridge {
     const interaction = new Interaction(randomUUID(), { method: call.method, params: call.params }, this.opts.log, this.clock);
     if (origin) this.origins.set(interaction, origin);
     interaction.start(lease);
-    this.opts.observer?.onStart({
-      handle: interaction.handle,
-      method: call.method,
-      params: call.params,
-      mode: 'hold',
-      capabilities: call.capabilities,
-      roots: call.roots,
-    });
+    const { method, params, capabilities, roots } = call;
+    this.opts.observer?.onStart({ handle: interaction.handle, method, params, mode: 'hold', capabilities, roots });
     return this.run(interaction, call);
   }
 

@@ -94,7 +94,7 @@ export async function runReport(argv: readonly string[], env: Record<string, str
   const declared: Declared[] = [];
   for (const u of upstreams) declared.push(await inspectUpstream(u, log.child({ upstream: u.name }), systemClock));
   for (const d of declared) if (d.error) log.warn(`upstream ${d.upstream}: ${d.error}`);
-  const model = buildReport(declared, audit.records, { files: parsed.audits, skippedLines: audit.skipped }, new Date(systemClock.now()));
+  const model = buildReport(declared, audit.records, { files: parsed.audits, skippedLines: audit.skipped }, new Date(systemClock.now()), audit.shadow);
   const text = FORMATS[parsed.format](model);
   if (parsed.out === undefined) process.stdout.write(text);
   else await writeFile(parsed.out, text);

@@ -1,6 +1,8 @@
 // The migration report as data: what each upstream declares (tools/list, prompts, resources)
 // joined with what the audit saw of each item. Pure: the CLI gathers the inputs, renderers print it.
 import type { AuditRecord } from '../audit/record.js';
+import type { ShadowRecord } from '../audit/shadow-record.js';
+import { shadowItems, type ShadowItem } from './shadow.js';
 import {
   annotationAdvice,
   proposeInputs,
@@ -63,6 +65,8 @@ export interface ReportModel {
   items: ItemReport[];
   /** Audited calls by number of rounds, over every item (the rounds chart). */
   roundsPerCall: Record<string, number>;
+  /** Shadow comparisons that did not match, per tool, prompt, resource or list. */
+  shadow: ShadowItem[];
 }
 
 const KIND_OF: Record<string, ItemKind> = { 'tools/call': 'tool', 'prompts/get': 'prompt', 'resources/read': 'resource' };
@@ -109,6 +113,7 @@ export function buildReport(
   records: readonly AuditRecord[],
   audit: { files: string[]; skippedLines: number },
   now: Date,
+  shadow: readonly ShadowRecord[] = [],
 ): ReportModel {
   const items = new Map<string, ItemReport>();
   const id = (upstream: string, kind: ItemKind, name: string) => `${upstream}\u0000${kind}\u0000${name}`;
@@ -179,5 +184,6 @@ export function buildReport(
       (a, b) => a.upstream.localeCompare(b.upstream) || order[a.asks]! - order[b.asks]! || a.kind.localeCompare(b.kind) || a.name.localeCompare(b.name),
     ),
     roundsPerCall,
+    shadow: shadowItems(shadow),
   };
 }

@@ -1,7 +1,8 @@
 // The migration report as one self-contained HTML file: inline CSS and SVG charts (rounds per
 // call, think time, questions per tool), no script, nothing fetched. Server-defined names are escaped.
 import type { ItemReport, ReportModel } from './model.js';
-import { asksLabel, ms, questionLabel } from './render-md.js';
+import { asksLabel, ms, questionLabel, shadowSummary } from './render-md.js';
+import { differenceLabel, type ShadowItem } from './shadow.js';
 import { barChart, escapeHtml as e } from './svg.js';
 
 const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:2rem;color:#1d232b;max-width:72rem}
@@ -23,6 +24,13 @@ ${i.questions.map((q) => `<li>question: ${e(questionLabel(q))}</li>`).join('\n')
 <li>safe to replay: <b>${e(i.migration.replay.safe)}</b> (${e(i.migration.replay.why)})</li>
 ${i.migration.annotate.length ? `<li>annotate: ${e(i.migration.annotate.join('; '))}</li>` : ''}
 </ul><p>A 2026-07-28 version returns, when it needs these answers:</p><pre>${e(JSON.stringify(inputs, null, 2))}</pre></section>`;
+}
+
+function shadowHtml(s: ShadowItem): string {
+  return `<section class="shadow"><h3>${e(s.method)} <code>${e(s.name)}</code> (${e(s.upstream)} → ${e(s.candidate)})</h3><ul>
+<li>${e(shadowSummary(s))}</li>
+${s.differences.map((d) => `<li>${e(differenceLabel(d))}</li>`).join('\n')}
+</ul></section>`;
 }
 
 export function renderHtml(m: ReportModel): string {
@@ -49,6 +57,7 @@ ${rows}
 </tbody></table>
 <h2>What asks</h2>
 ${asking.map(section).join('\n')}
+${m.shadow.length ? `<h2>Shadow differences</h2>\n${m.shadow.map(shadowHtml).join('\n')}` : ''}
 </body></html>
 `;
 }

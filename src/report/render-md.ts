@@ -1,5 +1,6 @@
 // The migration report as Markdown: a summary table, then one section per item that asks.
 import type { Question, ItemReport, ReportModel, Stats } from './model.js';
+import { differenceLabel, type ShadowItem } from './shadow.js';
 
 /** Markdown table cells: no pipes or newlines from server-defined names. */
 export function cell(s: string): string {
@@ -78,6 +79,30 @@ export function renderMarkdown(m: ReportModel): string {
     '## What asks',
     '',
     ...m.items.filter((i) => i.asks === 'yes').map(section),
+    ...shadowSection(m),
   ];
   return `${out.join('\n')}\n`;
+}
+
+/** What a shadow item's comparisons came to, in one line. */
+export function shadowSummary(s: ShadowItem): string {
+  const errors = Object.entries(s.errors)
+    .map(([why, n]) => `${why} (${n}×)`)
+    .join(', ');
+  return `${s.differed} comparison(s) differed, ${s.candidateErrors} candidate error(s)${errors ? `: ${errors}` : ''}`;
+}
+
+function shadowSection(m: ReportModel): string[] {
+  if (m.shadow.length === 0) return [];
+  return [
+    '## Shadow differences',
+    '',
+    ...m.shadow.flatMap((s) => [
+      `### ${s.method} \`${s.name}\` (${s.upstream} → ${s.candidate})`,
+      '',
+      `- ${shadowSummary(s)}`,
+      ...s.differences.map((d) => `- ${differenceLabel(d)}`),
+      '',
+    ]),
+  ];
 }
