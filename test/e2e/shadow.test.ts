@@ -1,0 +1,134 @@
+// Shadow comparison end to end: the proxy binary serves a client from a legacy server (v1 SDK)
+// and compares with its migrated 2026-07-28 twin (v2 SDK) aside. The pair differs on purpose in
+// exactly two ways (`average` no longer rounds down; `book` asks another question); the audit, the
+// report and /metrics name exactly those. A stuck or absent candidate never delays the client.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { ShadowRecord } from '../../src/audit/shadow-record.js';
+import type { ReportModel } from '../../src/report/model.js';
+import { connectClient, textOf } from '../support/client.js';
+import { writeConfig } from '../support/config.js';
+import { scrape } from '../support/metrics.js';
+import { PROXY_BIN, ROOT, startProcess, startProxy, type Running } from '../support/processes.js';
+import { until } from '../support/wait.js';
+
+const LEGACY = `${ROOT}dist/test/fixtures/shadow-legacy.js`;
+const MIGRATED = `${ROOT}dist/test/fixtures/shadow-migrated.js`;
+const node = JSON.stringify(process.execPath);
+const SECRET = 'planted-secret-name-9931';
+
+async function startTwin(env: NodeJS.ProcessEnv = {}): Promise<Running & { url: string }> {
+  const p = await startProcess(process.execPath, [MIGRATED], /twin listening on (http:\/\/\S+)/, { env });
+  return { ...p, url: p.ready };
+}
+
+function shadowConfig(candidateUrl: string, audit: string, shadow: string): string {
+  return writeConfig(`audit: {file: ${JSON.stringify(audit)}}
+default: legacy
+upstreams:
+  legacy:
+    stdio: {command: ${node}, args: [${JSON.stringify(LEGACY)}]}
+    shadow: ${shadow}
+  migrated:
+    era: modern
+    http: {url: ${JSON.stringify(candidateUrl)}}
+`);
+}
+
+const shadowRecords = (file: string): ShadowRecord[] =>
+  readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .filter((r): r is ShadowRecord & Record<string, unknown> => r['kind'] === 'shadow');
+
+const COMPARISONS = 'mrtr_shadow_comparisons_total';
+
+describe('shadow comparison', () => {
+  it('reports exactly the deliberate differences of a migrated twin, in the audit, the report and /metrics', async () => {
+    const twin = await startTwin();
+    const dir = mkdtempSync(join(tmpdir(), 'shadow-e2e-'));
+    const audit = join(dir, 'audit.jsonl');
+    const tools = '[add, greet, average, book, stamp]';
+    const methods = '[tools/list, prompts/list, prompts/get, resources/list, resources/read]';
+    const proxy = await startProxy(['--config', shadowConfig(twin.url, audit, `{upstream: migrated, tools: ${tools}, methods: ${methods}, ignore: [structuredContent.generatedAt]}`)]);
+    const metricsUrl = proxy.url.replace(/\/mcp$/, '/metrics');
+    const client = await connectClient(proxy.url, { elicitation: { form: {} } }, {
+      elicit: (p) => (p['message'] === 'How many people?' ? { action: 'accept', content: { people: 2 } } : { action: 'accept', content: { name: SECRET } }),
+    });
+    try {
+      await client.listTools();
+      await client.listPrompts();
+      await client.getPrompt({ name: 'brief', arguments: { topic: 'twins' } });
+      await client.listResources();
+      await client.readResource({ uri: 'twin://notes' });
+      assert.equal(textOf(await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } })), '3');
+      assert.equal(textOf(await client.callTool({ name: 'greet', arguments: {} })), `Hello, ${SECRET}!`);
+      // The client is served by the legacy server: rounded down.
+      assert.equal(textOf(await client.callTool({ name: 'average', arguments: { values: [1, 2] } })), '1');
+      assert.equal(textOf(await client.callTool({ name: 'book', arguments: {} })), 'booked for 2');
+      assert.equal(textOf(await client.callTool({ name: 'stamp', arguments: {} })), 'value 42');
+      assert.equal(textOf(await client.callTool({ name: 'delete-all', arguments: {} })), 'deleted');
+      const compared = async () => {
+        const s = await scrape(metricsUrl);
+        const n = (outcome: string) => s.samples.filter((x) => x.name === COMPARISONS && x.labels['outcome'] === outcome).reduce((a, x) => a + x.value, 0);
+        return { match: n('match'), differ: n('differ'), failed: n('candidate_error'), skipped: n('skipped') };
+      };
+      // Five lists and reads, five shadowed tools (the client may list tools again on its own).
+      await until(async () => {
+        const c = await compared();
+        return c.match + c.differ >= 10;
+      }, 10_000, 'ten comparisons');
+      const counts = await compared();
+      assert.deepEqual({ differ: counts.differ, failed: counts.failed, skipped: counts.skipped }, { differ: 2, failed: 0, skipped: 0 });
+      const s = await scrape(metricsUrl);
+      assert.equal(s.value(COMPARISONS, { upstream: 'legacy', method: 'tools/call', outcome: 'differ' }), 2);
+      assert.equal(s.value(COMPARISONS, { upstream: 'legacy', method: 'tools/call', outcome: 'match' }), 3);
+      assert.equal(s.value(COMPARISONS, { upstream: 'legacy', method: 'resources/read', outcome: 'match' }), 1);
+      assert.doesNotMatch(twin.stderr(), /tools\/call delete-all/, 'a tool not listed never reaches the candidate');
+    } finally {
+      await client.close();
+      assert.equal(await proxy.stop('SIGTERM'), 0);
+      await twin.stop();
+    }
+
+    const records = shadowRecords(audit);
+    assert.deepEqual(
+      records.map((r) => [r.method, r.target, r.outcome, r.differences.map((d) => `${d.path} ${d.kind}`)]),
+      [
+        ['tools/call', 'average', 'differ', ['content[0].text changed']],
+        ['tools/call', 'book', 'differ', ['inputRequests extra']],
+      ],
+    );
+    const book = records[1]!;
+    assert.deepEqual(book.differences[0]!.question, {
+      method: 'elicitation/create',
+      elicitationMode: 'form',
+      schema: { properties: { people: { type: 'integer', required: true }, time: { type: 'string', required: true } } },
+    });
+    assert.equal(book.primaryRounds, 1);
+    assert.equal(records[0]!.differences[0]!.primary, undefined, 'no values without --audit-content');
+    assert.doesNotMatch(readFileSync(audit, 'utf8'), new RegExp(SECRET), 'the answer the candidate got is not in the audit');
+
+    const run = promisify(execFile);
+    const { stdout } = await run(process.execPath, [PROXY_BIN, 'report', '--audit', audit, '--format', 'json', '--', process.execPath, LEGACY], { timeout: 20_000 });
+    const model = JSON.parse(stdout) as ReportModel;
+    assert.deepEqual(
+      model.shadow.map((i) => [i.name, i.candidate, i.differed, i.differences.map((d) => `${d.path} ${d.kind}`)]),
+      [
+        ['average', 'migrated', 1, ['content[0].text changed']],
+        ['book', 'migrated', 1, ['inputRequests extra']],
+      ],
+    );
+    const md = (await run(process.execPath, [PROXY_BIN, 'report', '--audit', audit, '--', process.execPath, LEGACY], { timeout: 20_000 })).stdout;
+    assert.match(md, /## Shadow differences\n\n### tools\/call `average` \(legacy → migrated\)/);
+    assert.match(md, /inputRequests extra: elicitation\/create \(form\): people: integer, time: string \(1×\)/);
+    const html = (await run(process.execPath, [PROXY_BIN, 'report', '--audit', audit, '--format', 'html', '--', process.execPath, LEGACY], { timeout: 20_000 })).stdout;
+    assert.match(html, /<h2>Shadow differences<\/h2>/);
+  });
+});
