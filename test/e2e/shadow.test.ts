@@ -128,7 +128,55 @@ describe('shadow comparison', () => {
     const md = (await run(process.execPath, [PROXY_BIN, 'report', '--audit', audit, '--', process.execPath, LEGACY], { timeout: 20_000 })).stdout;
     assert.match(md, /## Shadow differences\n\n### tools\/call `average` \(legacy → migrated\)/);
     assert.match(md, /inputRequests extra: elicitation\/create \(form\): people: integer, time: string \(1×\)/);
-    const html = (await run(process.execPath, [PROXY_BIN, 'report', '--audit', audit, '--format', 'html', '--', process.execPath, LEGACY], { timeout: 20_000 })).stdout;
-    assert.match(html, /<h2>Shadow differences<\/h2>/);
+  });
+
+  it('never delays the client: a stuck candidate times out, an absent one fails, both are counted', async () => {
+    const stuck = await startTwin({ TWIN_HANG: '1' });
+    const gone = await startTwin();
+    await gone.stop();
+    const legacy = `stdio: {command: ${node}, args: [${JSON.stringify(LEGACY)}]}`;
+    const config = writeConfig(`upstreams:
+  slow:
+    ${legacy}
+    shadow: {upstream: stuck, tools: [add], timeoutMs: 1500, maxConcurrent: 1}
+  lost:
+    ${legacy}
+    shadow: {upstream: gone, tools: [add]}
+  stuck: {era: modern, http: {url: ${JSON.stringify(stuck.url)}}}
+  gone: {era: modern, http: {url: ${JSON.stringify(gone.url)}}}
+`);
+    const proxy = await startProxy(['--config', config]);
+    const base = proxy.url.replace(/\/mcp$/, '');
+    const slow = await connectClient(`${base}/servers/slow/mcp`, {});
+    const lost = await connectClient(`${base}/servers/lost/mcp`, {});
+    const bounded = <T>(p: Promise<T>): Promise<T> =>
+      Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error('the client answer was delayed')), 5000))]);
+    try {
+      const add = (c: typeof slow) => bounded(c.callTool({ name: 'add', arguments: { a: 1, b: 2 } })).then(textOf);
+      assert.equal(await add(slow), '3');
+      // The first comparison still waits on the stuck candidate: with maxConcurrent 1 this one is skipped.
+      assert.equal(await add(slow), '3');
+      assert.equal(await add(lost), '3');
+      const value = async (upstream: string, outcome: string) => (await scrape(`${base}/metrics`)).value(COMPARISONS, { upstream, method: 'tools/call', outcome });
+      await until(async () => (await value('slow', 'candidate_error')) === 1 && (await value('lost', 'candidate_error')) === 1, 8000, 'both candidates counted as failed');
+      assert.equal(await value('slow', 'skipped'), 1);
+      assert.equal(await value('slow', 'match'), 0);
+      const failures = proxy
+        .stderr()
+        .split('\n')
+        .filter((l) => l.includes('shadow candidate failed'))
+        .map((l) => JSON.parse(l) as { upstream: string; candidate: string; error: string })
+        .map((f) => [f.upstream, f.candidate, f.error.split(':')[0]])
+        .sort();
+      assert.deepEqual(failures, [
+        ['lost', 'gone', 'unreachable'],
+        ['slow', 'stuck', 'timed out'],
+      ]);
+      assert.match(stuck.stderr(), /twin: tools\/call add/, 'the stuck candidate did get the call');
+    } finally {
+      await Promise.all([slow.close(), lost.close()]);
+      assert.equal(await proxy.stop('SIGTERM'), 0);
+      await stuck.stop();
+    }
   });
 });
