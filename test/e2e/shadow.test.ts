@@ -14,31 +14,13 @@ import type { ReportModel } from '../../src/report/model.js';
 import { connectClient, textOf } from '../support/client.js';
 import { writeConfig } from '../support/config.js';
 import { scrape } from '../support/metrics.js';
-import { PROXY_BIN, ROOT, startProcess, startProxy, type Running } from '../support/processes.js';
+import { PROXY_BIN, startProxy } from '../support/processes.js';
+import { COMPARISONS, LEGACY_TWIN, shadowConfig, startTwin } from '../support/shadow.js';
 import { until } from '../support/wait.js';
 
-const LEGACY = `${ROOT}dist/test/fixtures/shadow-legacy.js`;
-const MIGRATED = `${ROOT}dist/test/fixtures/shadow-migrated.js`;
+const LEGACY = LEGACY_TWIN;
 const node = JSON.stringify(process.execPath);
 const SECRET = 'planted-secret-name-9931';
-
-async function startTwin(env: NodeJS.ProcessEnv = {}): Promise<Running & { url: string }> {
-  const p = await startProcess(process.execPath, [MIGRATED], /twin listening on (http:\/\/\S+)/, { env });
-  return { ...p, url: p.ready };
-}
-
-function shadowConfig(candidateUrl: string, audit: string, shadow: string): string {
-  return writeConfig(`audit: {file: ${JSON.stringify(audit)}}
-default: legacy
-upstreams:
-  legacy:
-    stdio: {command: ${node}, args: [${JSON.stringify(LEGACY)}]}
-    shadow: ${shadow}
-  migrated:
-    era: modern
-    http: {url: ${JSON.stringify(candidateUrl)}}
-`);
-}
 
 const shadowRecords = (file: string): ShadowRecord[] =>
   readFileSync(file, 'utf8')
@@ -47,8 +29,6 @@ const shadowRecords = (file: string): ShadowRecord[] =>
     .map((l) => JSON.parse(l) as Record<string, unknown>)
     .filter((r): r is ShadowRecord & Record<string, unknown> => r['kind'] === 'shadow');
 
-const COMPARISONS = 'mrtr_shadow_comparisons_total';
-
 describe('shadow comparison', () => {
   it('reports exactly the deliberate differences of a migrated twin, in the audit, the report and /metrics', async () => {
     const twin = await startTwin();
@@ -56,11 +36,22 @@ describe('shadow comparison', () => {
     const audit = join(dir, 'audit.jsonl');
     const tools = '[add, greet, average, book, stamp]';
     const methods = '[tools/list, prompts/list, prompts/get, resources/list, resources/read]';
-    const proxy = await startProxy(['--config', shadowConfig(twin.url, audit, `{upstream: migrated, tools: ${tools}, methods: ${methods}, ignore: [structuredContent.generatedAt]}`)]);
+    const proxy = await startProxy([
+      '--config',
+      shadowConfig(
+        twin.url,
+        `{upstream: migrated, tools: ${tools}, methods: ${methods}, ignore: [structuredContent.generatedAt]}`,
+        `audit: {file: ${JSON.stringify(audit)}}`,
+      ),
+    ]);
     const metricsUrl = proxy.url.replace(/\/mcp$/, '/metrics');
-    const client = await connectClient(proxy.url, { elicitation: { form: {} } }, {
-      elicit: (p) => (p['message'] === 'How many people?' ? { action: 'accept', content: { people: 2 } } : { action: 'accept', content: { name: SECRET } }),
-    });
+    const client = await connectClient(
+      proxy.url,
+      { elicitation: { form: {} } },
+      {
+        elicit: (p) => (p['message'] === 'How many people?' ? { action: 'accept', content: { people: 2 } } : { action: 'accept', content: { name: SECRET } }),
+      },
+    );
     try {
       await client.listTools();
       await client.listPrompts();
@@ -80,10 +71,14 @@ describe('shadow comparison', () => {
         return { match: n('match'), differ: n('differ'), failed: n('candidate_error'), skipped: n('skipped') };
       };
       // Five lists and reads, five shadowed tools (the client may list tools again on its own).
-      await until(async () => {
-        const c = await compared();
-        return c.match + c.differ >= 10;
-      }, 10_000, 'ten comparisons');
+      await until(
+        async () => {
+          const c = await compared();
+          return c.match + c.differ >= 10;
+        },
+        10_000,
+        'ten comparisons',
+      );
       const counts = await compared();
       assert.deepEqual({ differ: counts.differ, failed: counts.failed, skipped: counts.skipped }, { differ: 2, failed: 0, skipped: 0 });
       const s = await scrape(metricsUrl);
@@ -116,7 +111,9 @@ describe('shadow comparison', () => {
     assert.doesNotMatch(readFileSync(audit, 'utf8'), new RegExp(SECRET), 'the answer the candidate got is not in the audit');
 
     const run = promisify(execFile);
-    const { stdout } = await run(process.execPath, [PROXY_BIN, 'report', '--audit', audit, '--format', 'json', '--', process.execPath, LEGACY], { timeout: 20_000 });
+    const { stdout } = await run(process.execPath, [PROXY_BIN, 'report', '--audit', audit, '--format', 'json', '--', process.execPath, LEGACY], {
+      timeout: 20_000,
+    });
     const model = JSON.parse(stdout) as ReportModel;
     assert.deepEqual(
       model.shadow.map((i) => [i.name, i.candidate, i.differed, i.differences.map((d) => `${d.path} ${d.kind}`)]),
@@ -157,8 +154,13 @@ describe('shadow comparison', () => {
       // The first comparison still waits on the stuck candidate: with maxConcurrent 1 this one is skipped.
       assert.equal(await add(slow), '3');
       assert.equal(await add(lost), '3');
-      const value = async (upstream: string, outcome: string) => (await scrape(`${base}/metrics`)).value(COMPARISONS, { upstream, method: 'tools/call', outcome });
-      await until(async () => (await value('slow', 'candidate_error')) === 1 && (await value('lost', 'candidate_error')) === 1, 8000, 'both candidates counted as failed');
+      const value = async (upstream: string, outcome: string) =>
+        (await scrape(`${base}/metrics`)).value(COMPARISONS, { upstream, method: 'tools/call', outcome });
+      await until(
+        async () => (await value('slow', 'candidate_error')) === 1 && (await value('lost', 'candidate_error')) === 1,
+        8000,
+        'both candidates counted as failed',
+      );
       assert.equal(await value('slow', 'skipped'), 1);
       assert.equal(await value('slow', 'match'), 0);
       const failures = proxy

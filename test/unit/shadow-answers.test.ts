@@ -51,7 +51,11 @@ describe('matchAnswers', () => {
       },
     ]);
     assert.equal(unasked(exchanges, used).length, 3);
-    assert.notEqual(shapeDigest(questionShape('elicitation/create', NAME)), shapeDigest(questionShape('elicitation/create', form({ name: { type: 'string' } }))), 'required counts');
+    assert.notEqual(
+      shapeDigest(questionShape('elicitation/create', NAME)),
+      shapeDigest(questionShape('elicitation/create', form({ name: { type: 'string' } }))),
+      'required counts',
+    );
   });
 
   it('answers any number of roots/list from the roots the client gave in a roots round', () => {
@@ -66,7 +70,10 @@ describe('matchAnswers', () => {
 describe('eligibility', () => {
   const shadow = { tools: ['add'], methods: ['tools/list', 'resources/read'] as never };
   it('shadows listed tools and methods only, with their target params', () => {
-    assert.deepEqual(eligibility(shadow, 'tools/call', { name: 'add', arguments: { a: 1 }, _meta: { x: 1 } }), { kind: 'yes', params: { name: 'add', arguments: { a: 1 } } });
+    assert.deepEqual(eligibility(shadow, 'tools/call', { name: 'add', arguments: { a: 1 }, _meta: { x: 1 } }), {
+      kind: 'yes',
+      params: { name: 'add', arguments: { a: 1 } },
+    });
     assert.deepEqual(eligibility(shadow, 'tools/call', { name: 'delete-all', arguments: {} }), { kind: 'no' });
     assert.deepEqual(eligibility(shadow, 'prompts/list', {}), { kind: 'no' });
     assert.deepEqual(eligibility(shadow, 'resources/read', { uri: 'u://x', _meta: {} }), { kind: 'yes', params: { uri: 'u://x' } });
@@ -107,7 +114,12 @@ describe('compareWithCandidate', () => {
   it('completes the rounds with the matched answers and the echoed requestState, then compares', async () => {
     const candidate = scripted([asks('n', NAME, 'state-1'), done('Hello, Ada!')]);
     assert.deepEqual(await compareWithCandidate(request, candidate, [], never), { outcome: 'match', differences: [], truncated: 0, rounds: 1 });
-    assert.deepEqual(candidate.sent[1], { name: 'greet', arguments: {}, inputResponses: { n: { action: 'accept', content: { name: 'Ada' } } }, requestState: 'state-1' });
+    assert.deepEqual(candidate.sent[1], {
+      name: 'greet',
+      arguments: {},
+      inputResponses: { n: { action: 'accept', content: { name: 'Ada' } } },
+      requestState: 'state-1',
+    });
   });
 
   it('reports an answer the candidate never asked for and a different result', async () => {

@@ -16,7 +16,9 @@ describe('compareOutcomes', () => {
     assert.deepEqual(paths(compareOutcomes('tools/call', legacy, result({ content: text('6.0') }), [])), ['content[0].text changed']);
     assert.deepEqual(paths(compareOutcomes('tools/call', legacy, result({ content: text('6'), isError: true }), [])), ['isError changed']);
     assert.deepEqual(paths(compareOutcomes('tools/call', legacy, result({ content: [...text('6'), ...text('more')] }), [])), ['content[1] extra']);
-    assert.deepEqual(paths(compareOutcomes('tools/call', result({ content: text('6'), structuredContent: { n: 6 } }), legacy, [])), ['structuredContent missing']);
+    assert.deepEqual(paths(compareOutcomes('tools/call', result({ content: text('6'), structuredContent: { n: 6 } }), legacy, [])), [
+      'structuredContent missing',
+    ]);
   });
 
   it('keeps the values of a difference for the caller to drop', () => {
@@ -27,10 +29,18 @@ describe('compareOutcomes', () => {
   it('ignores volatile fields by path, with wildcards, and everything under them', () => {
     const a = result({ content: text('at 1'), structuredContent: { value: 1, generatedAt: '2026-01-01', meta: { seq: 1 } } });
     const b = result({ content: text('at 2'), structuredContent: { value: 1, generatedAt: '2026-01-02', meta: { seq: 2 } } });
-    assert.deepEqual(paths(compareOutcomes('tools/call', a, b, [])), ['content[0].text changed', 'structuredContent.generatedAt changed', 'structuredContent.meta.seq changed']);
+    assert.deepEqual(paths(compareOutcomes('tools/call', a, b, [])), [
+      'content[0].text changed',
+      'structuredContent.generatedAt changed',
+      'structuredContent.meta.seq changed',
+    ]);
     const ignore = ['content[*].text', 'structuredContent.generatedAt', '$.structuredContent.meta'].map(parseIgnorePath);
     assert.deepEqual(compareOutcomes('tools/call', a, b, ignore), []);
-    assert.deepEqual(compareOutcomes('tools/call', a, result({ content: text('x'), structuredContent: { value: 1 } }), ignore), [], 'an ignored field may also be absent');
+    assert.deepEqual(
+      compareOutcomes('tools/call', a, result({ content: text('x'), structuredContent: { value: 1 } }), ignore),
+      [],
+      'an ignored field may also be absent',
+    );
   });
 
   it('compares list items by name, dropping legacy task support, in any order', () => {
@@ -40,17 +50,25 @@ describe('compareOutcomes', () => {
     const changed = result({ tools: [tool('a', { inputSchema: { type: 'object', required: ['x'] } }), tool('c')] });
     assert.deepEqual(paths(compareOutcomes('tools/list', legacy, changed, [])), ['tools.a.inputSchema.required extra', 'tools.b missing', 'tools.c extra']);
     assert.deepEqual(
-      paths(compareOutcomes('tools/list', legacy, result({ tools: [tool('a', { description: 'new' }), tool('b')] }), ['tools[*].description'].map(parseIgnorePath))),
+      paths(
+        compareOutcomes('tools/list', legacy, result({ tools: [tool('a', { description: 'new' }), tool('b')] }), ['tools[*].description'].map(parseIgnorePath)),
+      ),
       [],
     );
-    assert.deepEqual(comparableView('resources/list', { resources: [{ uri: 'u://1', name: 'one' }] }), { resources: { 'u://1': { uri: 'u://1', name: 'one' } } });
+    assert.deepEqual(comparableView('resources/list', { resources: [{ uri: 'u://1', name: 'one' }] }), {
+      resources: { 'u://1': { uri: 'u://1', name: 'one' } },
+    });
   });
 
   it('compares error codes, and an error against a result', () => {
     const err = (code: number): SideOutcome => ({ kind: 'error', code });
     assert.deepEqual(compareOutcomes('resources/read', err(-32602), err(-32602), []), []);
-    assert.deepEqual(compareOutcomes('resources/read', err(-32602), err(-32603), []), [{ path: 'error.code', kind: 'changed', primary: -32602, candidate: -32603 }]);
-    assert.deepEqual(compareOutcomes('prompts/get', err(-32602), result({ messages: [] }), []), [{ path: 'outcome', kind: 'changed', primary: 'error -32602', candidate: 'result' }]);
+    assert.deepEqual(compareOutcomes('resources/read', err(-32602), err(-32603), []), [
+      { path: 'error.code', kind: 'changed', primary: -32602, candidate: -32603 },
+    ]);
+    assert.deepEqual(compareOutcomes('prompts/get', err(-32602), result({ messages: [] }), []), [
+      { path: 'outcome', kind: 'changed', primary: 'error -32602', candidate: 'result' },
+    ]);
   });
 });
 

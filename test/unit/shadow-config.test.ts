@@ -35,7 +35,10 @@ describe('shadow configuration', () => {
   it('refuses a candidate that is not another modern http upstream', () => {
     refused(upstreams('{ upstream: nowhere, tools: [add] }'), /upstreams\.old\.shadow\.upstream: 'nowhere' is not one of the upstreams/);
     refused(upstreams('{ upstream: old, tools: [add] }'), /cannot shadow itself/);
-    refused(upstreams('{ upstream: new, tools: [add] }', '{ http: { url: "http://127.0.0.1:1/mcp" } }'), /must be a 2026-07-28 server: era: modern with an http transport/);
+    refused(
+      upstreams('{ upstream: new, tools: [add] }', '{ http: { url: "http://127.0.0.1:1/mcp" } }'),
+      /must be a 2026-07-28 server: era: modern with an http transport/,
+    );
     refused(upstreams('{ upstream: new, tools: [add] }', '{ era: modern, stdio: { command: node } }'), /era: modern with an http transport/);
   });
 
