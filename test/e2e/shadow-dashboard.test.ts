@@ -35,9 +35,10 @@ describe('--dashboard shadow differences', { skip }, () => {
     await page.waitForFunction("document.getElementById('conn').textContent === 'live'", { timeout: 10_000 });
     assert.equal(await page.$eval('#shadow', (e) => e.textContent), 'no differences');
     const add = await rpc(proxy.url, 'tools/call', { name: 'add', arguments: { a: 2, b: 2 } });
-    assert.equal((add.body.result?.['content'] as Array<{ text: string }>)[0]!.text, '4');
+    const textOf = (r: typeof add) => JSON.stringify(r.body.result?.['content']);
+    assert.equal(textOf(add), '[{"type":"text","text":"4"}]');
     const average = await rpc(proxy.url, 'tools/call', { name: 'average', arguments: { values: [1, 2] } });
-    assert.equal((average.body.result?.['content'] as Array<{ text: string }>)[0]!.text, '1', 'the client gets the primary’s answer');
+    assert.equal(textOf(average), '[{"type":"text","text":"1"}]', 'the client gets the primary’s answer');
     await page.waitForSelector('tr.shadow-row[data-target="average"]', { timeout: 10_000 });
     const row = await page.$eval('tr.shadow-row', (tr) => tr.textContent ?? '');
     assert.match(row, /legacy → migrated.*tools\/call.*average.*differ.*content\[0\]\.text changed/);
