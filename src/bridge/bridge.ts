@@ -3,55 +3,28 @@
 // resuming the suspended call when the retry arrives.
 import { randomUUID } from 'node:crypto';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { adaptAnswer, partitionAnswers } from '../protocol/answers.js';
-import { describeCapabilities, legacyCapabilitiesFor, missingCapabilities, type FrontCapabilities } from '../protocol/capabilities.js';
+import { describeCapabilities, legacyCapabilitiesFor, missingCapabilities } from '../protocol/capabilities.js';
 import { JSONRPC, LEGACY, ProxyError, UpstreamError } from '../protocol/errors.js';
-import type { JsonObject, Root } from '../protocol/json.js';
+import type { JsonObject } from '../protocol/json.js';
 import { translateLegacyError } from '../protocol/legacy-errors.js';
-import type { InteractiveMethod } from '../protocol/methods.js';
 import { declaresRoots, planRoots } from '../protocol/roots.js';
 import type { Clock } from '../runtime/clock.js';
-import { fingerprint, type RequestIdentity } from '../state/fingerprint.js';
-import { StateError, type Sealer, type StateClaims } from '../state/seal.js';
-import type { Logger } from '../telemetry/logger.js';
-import { Interaction, type FrontSink, type PendingInput } from './interaction.js';
-import type { SessionLease, SessionSource } from './ports.js';
-import { recoveryFor } from './recovery.js';
+import { fingerprint } from '../state/fingerprint.js';
+import type { StateClaims } from '../state/seal.js';
+import type { SessionLease } from './ports.js';
+import type { RecordEntry } from '../protocol/replay-match.js';
+import type { BoundCall, BridgeLimits, BridgeOptions, FrontCall } from './bridge-types.js';
+import { Interaction, type PendingInput, type Stop } from './interaction.js';
+import { openState } from './open-state.js';
+import { goneError } from './recovery.js';
 import { answerWithOperatorRoots, readRootsAnswer, RootsRound, rootsRoundResult } from './roots-round.js';
-import { MISS_MESSAGES, SuspensionTable, type EndReason } from './suspensions.js';
+import { takeReplayRecord } from './replay-retry.js';
+import { ReplayRun, type ReplayContext } from './replay-run.js';
+import { checkAnswers } from './check-answers.js';
+import { chooseMode } from './choose-mode.js';
+import { SuspensionTable, type EndReason } from './suspensions.js';
 
-/** One front request, as the front hands it over: envelope lifted, nothing of HTTP or stdio. */
-export interface FrontCall {
-  method: InteractiveMethod;
-  /** Params to send upstream: envelope keys, inputResponses and requestState already removed. */
-  params: JsonObject;
-  identity: RequestIdentity;
-  capabilities: FrontCapabilities;
-  principal: string;
-  requestState?: string | undefined;
-  inputResponses?: unknown;
-  droppedInputKeys?: readonly string[];
-  sink: FrontSink;
-  signal: AbortSignal;
-}
-
-/** A front call with the roots its session serves, once the client gave them (sealed in every later round). */
-type BoundCall = FrontCall & { roots?: readonly Root[] | undefined };
-
-export interface BridgeLimits {
-  interactionTtlMs: number;
-  gatherWindowMs: number;
-  callTimeoutMs: number;
-}
-
-export interface BridgeOptions {
-  sessions: SessionSource;
-  sealer: Sealer;
-  instance: string;
-  limits: BridgeLimits;
-  log: Logger;
-  clock: Clock;
-}
+export type { BridgeLimits, BridgeOptions, FrontCall } from './bridge-types.js';
 
 /** How often suspensions nobody resumed are looked for. */
 const EXPIRY_SWEEP_MS = 1000;
@@ -62,11 +35,18 @@ export class Bridge {
   private readonly clock: Clock;
   private readonly stopSweeper: () => void;
   private limits: BridgeLimits;
+  private readonly replay: ReplayContext;
 
   constructor(private readonly opts: BridgeOptions) {
     this.clock = opts.clock;
     this.limits = { ...opts.limits };
     this.stopSweeper = this.clock.every(EXPIRY_SWEEP_MS, () => this.expire());
+    this.replay = {
+      ...opts,
+      limits: () => this.limits,
+      checkCapabilities: (interaction, front, pending) => this.checkCapabilities(interaction, front as BoundCall, pending),
+      hold: (interaction, front, pending) => this.ask(interaction, front as BoundCall, pending),
+    };
   }
 
   get suspendedCount(): number {
@@ -75,7 +55,14 @@ export class Bridge {
 
   async call(front: FrontCall): Promise<JsonObject> {
     if (front.requestState === undefined) return this.begin(front);
-    return this.resume(front, front.requestState);
+    const claims = await openState(this.opts.sealer, front.requestState, {
+      instance: this.opts.instance,
+      upstream: this.opts.upstream,
+      principal: front.principal,
+      fingerprint: fingerprint(front.identity),
+    });
+    if (claims.k === 'replay') return this.rerun({ ...front, roots: claims.rt }, await takeReplayRecord(claims, front, this.opts.ledger), claims.r + 1);
+    return this.resume(front, claims);
   }
 
   /** Ends suspensions nobody resumed in time. */
@@ -98,6 +85,7 @@ export class Bridge {
 
   private async begin(front: FrontCall): Promise<JsonObject> {
     if (this.needsRootsRound(front)) return this.askRoots(front, new RootsRound(randomUUID()));
+    if ((await chooseMode(front, this.limits.suspend, this.opts.toolHints, this.opts.log)).mode === 'replay') return this.rerun(front, [], 1);
     const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive');
     // The session just opened may be the first to show that the server asks for roots at initialize.
     if (this.needsRootsRound(front)) {
@@ -112,13 +100,13 @@ export class Bridge {
     return planRoots(facts).kind === 'ask';
   }
 
-  private startCall(call: BoundCall, lease: SessionLease): Promise<JsonObject> {
+  private startCall(call: BoundCall, lease: SessionLease, replay?: { record: RecordEntry[]; round: number }): Promise<JsonObject> {
     const interaction = new Interaction(randomUUID(), { method: call.method, params: call.params }, this.opts.log, this.clock);
     interaction.start(lease);
-    return this.run(interaction, call);
+    return this.run(interaction, call, replay && new ReplayRun(interaction, replay.record, replay.round, this.replay));
   }
 
-  /** Suspends a roots round: the client answers roots/list, and its retry starts the call. */
+  /** Suspends a roots round: the client answers roots/list, and its retry starts the call (held). */
   private async askRoots(front: FrontCall, round: RootsRound): Promise<JsonObject> {
     const r = round.nextRound();
     const expiresAt = this.clock.now() + this.limits.interactionTtlMs;
@@ -131,44 +119,29 @@ export class Bridge {
   private async resumeRoots(front: FrontCall, round: RootsRound, r: number): Promise<JsonObject> {
     const roots = readRootsAnswer(front.inputResponses, front.droppedInputKeys);
     const claimed = this.suspended.claim(round.handle, r, this.clock.now());
-    if (!claimed.ok) throw new ProxyError('interaction_gone', MISS_MESSAGES[claimed.miss], recoveryFor(claimed.miss));
+    if (!claimed.ok) throw goneError(claimed);
     if (roots === undefined) return this.askRoots(front, round);
     const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive', roots);
     return this.startCall({ ...front, roots }, lease);
   }
 
-  private async resume(front: FrontCall, token: string): Promise<JsonObject> {
-    let claims: StateClaims;
-    try {
-      claims = await this.opts.sealer.open(token, {
-        instance: this.opts.instance,
-        principal: front.principal,
-        fingerprint: fingerprint(front.identity),
-      });
-    } catch (err) {
-      if (err instanceof StateError) throw new ProxyError('state_invalid', err.message, recoveryFor(err.reason));
-      throw err;
-    }
+  /** Runs a replayed call (again) on any session, answering from `record` what it can. */
+  private async rerun(call: BoundCall, record: RecordEntry[], round: number): Promise<JsonObject> {
+    const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(call.capabilities), 'exclusive', call.roots);
+    return this.startCall(call, lease, { record, round });
+  }
+
+  private async resume(front: FrontCall, claims: StateClaims): Promise<JsonObject> {
     const seen = this.suspended.peek(claims.h, claims.r, this.clock.now());
-    if (!seen.ok) throw new ProxyError('interaction_gone', MISS_MESSAGES[seen.miss], recoveryFor(seen.miss));
+    if (!seen.ok) throw goneError(seen);
     if (seen.item instanceof RootsRound) return this.resumeRoots(front, seen.item, claims.r);
     const interaction = seen.item;
     const call: BoundCall = { ...front, roots: claims.rt };
     // Validate before consuming the round: a malformed retry loses nothing and may be sent again.
-    const asked = interaction.unanswered();
-    const split = partitionAnswers(asked, front.inputResponses, front.droppedInputKeys);
-    if (!split.ok) throw new ProxyError('input_invalid', split.message, { ...(split.key ? { key: split.key } : {}), action: 'fix' });
-    const version = interaction.session?.negotiatedVersion ?? '2025-11-25';
-    const shaped = new Map<string, JsonObject>();
-    for (const [key, answer] of split.answers) {
-      const method = asked.find((a) => a.key === key)!.method;
-      const adapted = adaptAnswer(method, answer, version);
-      if (!adapted.ok) throw new ProxyError('input_invalid', `inputResponses['${key}']: ${adapted.message}`, { key, action: 'fix' });
-      shaped.set(key, adapted.result);
-    }
+    const { shaped, missing } = checkAnswers(interaction.unanswered(), front, interaction.session?.negotiatedVersion ?? '2025-11-25');
     const claimed = this.suspended.claim(claims.h, claims.r, this.clock.now());
-    if (!claimed.ok) throw new ProxyError('interaction_gone', MISS_MESSAGES[claimed.miss], recoveryFor(claimed.miss));
-    this.opts.log.debug('interaction resumed', { handle: interaction.handle, round: claims.r, answered: shaped.size, missing: split.missing.length });
+    if (!claimed.ok) throw goneError(claimed);
+    this.opts.log.debug('interaction resumed', { handle: interaction.handle, round: claims.r, answered: shaped.size, missing: missing.length });
     interaction.stopWaiting();
     for (const [key, result] of shaped) interaction.answer(key, result);
 
@@ -189,11 +162,11 @@ export class Bridge {
   }
 
   /** One round: wait for the legacy call's next event and turn it into the front's answer. */
-  private async run(interaction: Interaction, front: BoundCall): Promise<JsonObject> {
+  private async run(interaction: Interaction, front: BoundCall, replay?: ReplayRun): Promise<JsonObject> {
     this.active.add(interaction);
     interaction.attachFront(front.sink);
     try {
-      return await this.decide(interaction, front);
+      return await this.decide(interaction, front, replay);
     } finally {
       // Progress and log lines the legacy server sent before its answer go out before it.
       await interaction.detachFront();
@@ -201,20 +174,31 @@ export class Bridge {
     }
   }
 
-  private async decide(interaction: Interaction, front: BoundCall): Promise<JsonObject> {
-    const stop = interaction.awaitingUrlConsent
-      ? { kind: 'input' as const, pending: interaction.unanswered() }
-      : await interaction.next({ gatherMs: this.limits.gatherWindowMs, timeoutMs: this.limits.callTimeoutMs, signal: front.signal });
+  private async decide(interaction: Interaction, front: BoundCall, replay?: ReplayRun): Promise<JsonObject> {
+    for (;;) {
+      const stop = interaction.awaitingUrlConsent
+        ? { kind: 'input' as const, pending: interaction.unanswered() }
+        : await interaction.next({ gatherMs: this.limits.gatherWindowMs, timeoutMs: this.limits.callTimeoutMs, signal: front.signal });
+      if (stop.kind === 'input' && !interaction.awaitingUrlConsent) {
+        const rest = answerWithOperatorRoots(interaction, stop.pending, declaresRoots(front.capabilities), this.opts.sessions.operatorRoots());
+        // Undefined or nothing left: everything was answered here and the call goes on.
+        const answer = rest.length === 0 ? undefined : replay ? await replay.onInput(rest, front) : await this.ask(interaction, front, rest);
+        if (answer !== undefined) return answer;
+        continue;
+      }
+      return await this.settle(interaction, front, stop);
+    }
+  }
+
+  private async settle(interaction: Interaction, front: BoundCall, stop: Stop): Promise<JsonObject> {
     switch (stop.kind) {
       case 'complete':
         this.finish(interaction, 'completed');
         return stop.result;
       case 'error':
         return await this.failed(interaction, front, stop.error, stop.lost);
-      case 'input': {
-        const rest = answerWithOperatorRoots(interaction, stop.pending, declaresRoots(front.capabilities), this.opts.sessions.operatorRoots());
-        return rest.length === 0 ? await this.decide(interaction, front) : await this.ask(interaction, front, rest);
-      }
+      case 'input':
+        return await this.ask(interaction, front, stop.pending);
       case 'timeout':
         this.finish(interaction, 'cancelled', 'the proxy call timeout fired');
         throw new ProxyError(
@@ -228,7 +212,42 @@ export class Bridge {
   }
 
   private async ask(interaction: Interaction, front: BoundCall, pending: PendingInput[]): Promise<JsonObject> {
-    // Never forward what this request did not declare (2026-07-28 capabilities are per request).
+    this.checkCapabilities(interaction, front, pending);
+    if (!interaction.startWaiting()) {
+      this.finish(interaction, 'cancelled', 'too many interactions are waiting for clients');
+      throw new ProxyError(
+        'overloaded',
+        'too many calls are waiting for input from their clients: the legacy sessions they may hold (--waiting-share of --max-sessions) are all taken, so this call was cancelled rather than left waiting; try again later',
+        { reason: 'waiting_limit' },
+      );
+    }
+    const round = interaction.nextRound();
+    const expiresAt = this.clock.now() + this.limits.interactionTtlMs;
+    const requestState = await this.opts.sealer.seal(this.claims(interaction.handle, round, front), expiresAt);
+    this.suspended.put(interaction.handle, interaction, round, expiresAt);
+    interaction.onGaveUp = (waitedMs) => this.gaveUp(interaction, waitedMs);
+    this.opts.log.debug('interaction suspended', { handle: interaction.handle, round, inputs: pending.map((p) => p.key) });
+    const inputRequests: JsonObject = {};
+    for (const p of pending) inputRequests[p.key] = p.request;
+    return { resultType: 'input_required', inputRequests, requestState };
+  }
+
+  /** What a held round's requestState seals: its owner, and the call's roots once given (every later round). */
+  private claims(handle: string, round: number, call: BoundCall): StateClaims {
+    const owner = this.opts.advertiseUrl === undefined ? {} : { o: this.opts.advertiseUrl };
+    return {
+      h: handle,
+      i: this.opts.instance,
+      r: round,
+      p: call.principal,
+      fp: fingerprint(call.identity),
+      ...owner,
+      ...(call.roots && { rt: [...call.roots] }),
+    };
+  }
+
+  /** Never forward what this request did not declare (2026-07-28 capabilities are per request). */
+  private checkCapabilities(interaction: Interaction, front: BoundCall, pending: PendingInput[]): void {
     for (const p of pending) {
       const required = missingCapabilities(p.method, p.request.params, front.capabilities);
       if (!required) continue;
@@ -242,32 +261,9 @@ export class Bridge {
       throw new ProxyError(
         'capability_missing',
         `the legacy server asked for ${p.method}, which needs the ${names} client capability this request did not declare`,
-        {
-          requiredCapabilities: required,
-        },
+        { requiredCapabilities: required },
       );
     }
-    if (!interaction.startWaiting()) {
-      this.finish(interaction, 'cancelled', 'too many interactions are waiting for clients');
-      throw new ProxyError(
-        'overloaded',
-        'too many calls are waiting for input from their clients: the legacy sessions they may hold (--waiting-share of --max-sessions) are all taken, so this call was cancelled rather than left waiting; try again later',
-        { reason: 'waiting_limit' },
-      );
-    }
-    const round = interaction.nextRound();
-    const expiresAt = this.clock.now() + this.limits.interactionTtlMs;
-    const requestState = await this.opts.sealer.seal(this.claims(interaction.handle, round, front), expiresAt);
-    this.suspended.put(interaction.handle, interaction, round, expiresAt);
-    this.opts.log.debug('interaction suspended', { handle: interaction.handle, round, inputs: pending.map((p) => p.key) });
-    const inputRequests: JsonObject = {};
-    for (const p of pending) inputRequests[p.key] = p.request;
-    return { resultType: 'input_required', inputRequests, requestState };
-  }
-
-  /** What a round's requestState seals; a call's roots, once given, ride in every later one. */
-  private claims(handle: string, round: number, call: BoundCall): StateClaims {
-    return { h: handle, i: this.opts.instance, r: round, p: call.principal, fp: fingerprint(call.identity), ...(call.roots && { rt: [...call.roots] }) };
   }
 
   private async failed(interaction: Interaction, front: BoundCall, error: unknown, lost: string | undefined): Promise<JsonObject> {
@@ -286,6 +282,14 @@ export class Bridge {
     }
     this.finish(interaction, 'completed');
     throw new UpstreamError(translated.error);
+  }
+
+  /** A held call whose legacy server stopped waiting ends now; its retry learns after how long. */
+  private gaveUp(interaction: Interaction, waitedMs: number): void {
+    if (!this.suspended.has(interaction.handle)) return;
+    this.opts.log.info('the legacy server gave up waiting for the user; the held call ends', { handle: interaction.handle, waitedMs });
+    this.suspended.end(interaction.handle, 'legacy_gave_up', waitedMs);
+    interaction.end('the legacy server gave up waiting');
   }
 
   private finish(interaction: Interaction | RootsRound, reason: EndReason, why?: string): void {

@@ -7,6 +7,9 @@ import { startHttpListener } from '../front/http.js';
 import { startStdioFront } from '../front/stdio.js';
 import { ConfigError } from '../protocol/errors.js';
 import { systemClock } from '../runtime/clock.js';
+import { MemoryLedger, type ConsumedLedger } from '../state/ledger.js';
+import { RedisLedger } from '../state/redis-ledger.js';
+import { forwardKey } from '../state/forward-auth.js';
 import { createSealer } from '../state/seal.js';
 import { createLogger } from '../telemetry/logger.js';
 import { VERSION } from '../version.js';
@@ -41,15 +44,22 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
   if (config.stateKey.generated) {
     log.warn('no --state-key or MRTR_STATE_KEY: generated a key for this process; retries must come back to this process');
   }
+  const ledger: ConsumedLedger = config.stateStore ? new RedisLedger(config.stateStore, log) : new MemoryLedger(systemClock);
   const app = new ProxyApp({
-    sealer: createSealer(config.stateKey.bytes, systemClock.now),
+    sealer: createSealer(config.stateKey.generated ? [config.stateKey.bytes] : config.stateKey.keys, systemClock.now),
+    ledger,
+    ...(config.advertiseUrl === undefined ? {} : { advertiseUrl: config.advertiseUrl.origin }),
+    ...(config.stateKey.generated ? {} : { forwardKeys: config.stateKey.keys.map(forwardKey) }),
     instance,
     legacyClients: config.legacyClients,
     log,
     clock: systemClock,
   });
   const { started } = await app.start(config);
-  const closeRoutes = () => app.close();
+  const closeRoutes = async () => {
+    await app.close();
+    await ledger.close();
+  };
   if (started === 0) {
     await closeRoutes();
     process.exit(1);
@@ -96,7 +106,8 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
       return;
     }
     if (next.host !== config.host || next.port !== config.port || next.stdio !== config.stdio) log.warn('listen address changes take effect after a restart');
-    if (!next.stateKey.generated && Buffer.compare(next.stateKey.bytes, config.stateKey.bytes) !== 0) log.warn('a new state key takes effect after a restart');
+    if (next.stateStore?.href !== config.stateStore?.href) log.warn('a changed --state-store takes effect after a restart');
+    if (!next.stateKey.generated && !sameKeys(next.stateKey.keys, config.stateKey.keys)) log.warn('changed state keys take effect after a restart');
     await app.apply(next);
     log.info('configuration reloaded', { upstreams: app.table.all().map((r) => r.name) });
   }
@@ -117,4 +128,8 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
   }
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+function sameKeys(a: readonly Uint8Array[], b: readonly Uint8Array[]): boolean {
+  return a.length === b.length && a.every((k, i) => Buffer.compare(k, b[i]!) === 0);
 }

@@ -8,7 +8,7 @@ import { LOG_LEVELS, type LogLevel } from '../telemetry/logger.js';
 import * as D from './defaults.js';
 import { limits, loadConfigFile, type FileConfig } from './file.js';
 import { buildLimits, LIMIT_ROWS, scaleOf, type LimitOption } from './limits.js';
-import type { LegacyClients, ProxyConfig, Root, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
+import type { LegacyClients, ProxyConfig, Root, SuspendMode, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
 
 /** One string option per row of the limits table: `--interaction-ttl`, `--max-sessions`, ... */
 const LIMIT_OPTIONS = Object.fromEntries(LIMIT_ROWS.map((r) => [r.option, { type: 'string' }])) as { [O in LimitOption]: { type: 'string' } };
@@ -20,7 +20,10 @@ const OPTIONS = {
   host: { type: 'string' },
   port: { type: 'string' },
   upstream: { type: 'string' },
-  'state-key': { type: 'string' },
+  'state-key': { type: 'string', multiple: true },
+  suspend: { type: 'string' },
+  'state-store': { type: 'string' },
+  'advertise-url': { type: 'string' },
   ...LIMIT_OPTIONS,
   root: { type: 'string', multiple: true },
   'log-level': { type: 'string' },
@@ -61,7 +64,16 @@ function resolveConfig(v: Values, command: readonly string[], env: Record<string
   const flagTarget = upstreamTarget(v.upstream, command, file !== undefined);
   const upstreams = file
     ? overrideUpstreams(file, v, flagTarget)
-    : [{ name: 'default', era: 'legacy' as const, target: flagTarget!, roots: (v.root ?? []).map(rootFromFlag), ...flagLimits(v, limits({})) }];
+    : [
+        {
+          name: 'default',
+          era: 'legacy' as const,
+          target: flagTarget!,
+          roots: (v.root ?? []).map(rootFromFlag),
+          suspend: { default: suspendMode(v.suspend) ?? 'auto', replay: [], hold: [] },
+          ...flagLimits(v, limits({})),
+        },
+      ];
   const defaultUpstream = file ? file.defaultUpstream : 'default';
   if (v.stdio && defaultUpstream === undefined) throw new ConfigError('--stdio serves one upstream: name it with `default:` in the configuration file');
   const keyEnv = file?.stateKeyEnv ?? 'MRTR_STATE_KEY';
@@ -73,8 +85,10 @@ function resolveConfig(v: Values, command: readonly string[], env: Record<string
     legacyClients: legacyClients(v['legacy-clients'] ?? file?.legacyClients),
     host: v.host ?? file?.host ?? D.DEFAULT_HOST,
     port: integer('--port', v.port, file?.port ?? D.DEFAULT_PORT, 0, 65535),
-    stateKey: stateKey(v['state-key'] ?? env[keyEnv], v['state-key'] !== undefined ? '--state-key' : keyEnv),
+    stateKey: stateKeys(v['state-key'], env[keyEnv], keyEnv),
     logLevel: logLevel(v['log-level'] ?? file?.logLevel),
+    ...advertiseUrl(v['advertise-url']),
+    ...stateStore(v['state-store'] ?? file?.stateStore, v['state-store'] !== undefined ? '--state-store' : `${v.config}: stateStore`),
     upstreams,
     defaultUpstream,
     ...(v.config === undefined ? {} : { configFile: v.config }),
@@ -90,9 +104,11 @@ function overrideUpstreams(file: FileConfig, v: Values, flagTarget: UpstreamTarg
   if (flagTarget && file.defaultUpstream === undefined) {
     throw new ConfigError('--upstream or -- COMMAND with --config replaces the default upstream, but the file names none (default:)');
   }
+  const mode = suspendMode(v.suspend);
   return file.upstreams.map((u) => ({
     ...u,
     ...flagLimits(v, u),
+    ...(mode === undefined ? {} : { suspend: { ...u.suspend, default: mode } }),
     ...(flagTarget && u.name === file.defaultUpstream ? { target: flagTarget } : {}),
     ...(v.root && u.name === file.defaultUpstream ? { roots: v.root.map(rootFromFlag) } : {}),
   }));
@@ -130,15 +146,31 @@ function integer(flag: string, raw: string | undefined, fallback: number, min: n
   return n;
 }
 
-function stateKey(raw: string | undefined, source: string): ProxyConfig['stateKey'] {
-  // An empty flag is a mistake (`--state-key "$UNSET"`), not a request for a throw-away key.
-  if (source === '--state-key' && raw === '') throw new ConfigError('--state-key: empty; give a base64url 32-byte key or leave the option out');
-  if (raw === undefined || raw === '') return { bytes: new Uint8Array(randomBytes(32)), generated: true };
+/**
+ * The state keys: `--state-key` (repeatable) or the variable's comma-separated list. The first
+ * seals, every one opens (rotation: put the new key first, keep the old one until its states expire).
+ */
+function stateKeys(flags: string[] | undefined, fromEnv: string | undefined, keyEnv: string): ProxyConfig['stateKey'] {
+  let keys: Uint8Array[];
+  if (flags !== undefined) {
+    // An empty flag is a mistake (`--state-key "$UNSET"`), not a request for a throw-away key.
+    if (flags.some((f) => f === '')) throw new ConfigError('--state-key: empty; give a base64url 32-byte key or leave the option out');
+    keys = flags.map((raw, i) => stateKey(raw, flags.length === 1 ? '--state-key' : `--state-key (#${i + 1})`));
+  } else {
+    if (fromEnv === undefined || fromEnv === '') return { bytes: new Uint8Array(randomBytes(32)), keys: [], generated: true };
+    const parts = fromEnv.split(',').map((p) => p.trim());
+    keys = parts.map((raw, i) => stateKey(raw, parts.length === 1 ? keyEnv : `${keyEnv} (key #${i + 1})`));
+  }
+  return { bytes: keys[0]!, keys, generated: false };
+}
+
+function stateKey(raw: string, source: string): Uint8Array {
+  if (raw === '') throw new ConfigError(`${source}: empty`);
   if (!/^[A-Za-z0-9_-]+$/.test(raw)) throw new ConfigError(`${source}: not base64url`);
   const bytes = new Uint8Array(Buffer.from(raw, 'base64url'));
   // Never echo the value: it is a secret.
   if (bytes.length !== 32) throw new ConfigError(`${source}: must decode to 32 bytes, got ${bytes.length}`);
-  return { bytes, generated: false };
+  return bytes;
 }
 
 function rootFromFlag(raw: string): Root {
@@ -148,6 +180,43 @@ function rootFromFlag(raw: string): Root {
   const name = eq === -1 ? undefined : raw.slice(eq + 1);
   if (!uri.startsWith('file://')) throw new ConfigError(`--root: '${uri}' must be a file:// URI`);
   return name ? { uri, name } : { uri };
+}
+
+/** This instance's base URL for the others: http(s), no path, query or fragment. */
+function advertiseUrl(raw: string | undefined): { advertiseUrl?: URL } {
+  if (raw === undefined) return {};
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`--advertise-url: '${raw}' is not a URL (expected http://HOST:PORT)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConfigError(`--advertise-url: only http and https URLs are supported, got '${url.protocol}'`);
+  if (url.pathname !== '/' || url.search || url.hash) throw new ConfigError('--advertise-url: give the base URL only (http://HOST:PORT), without a path');
+  return { advertiseUrl: url };
+}
+
+/** `redis://HOST:PORT[/DB]` (or rediss://) for the shared single-use ledger; absent: in memory. */
+function stateStore(raw: string | undefined, source: string): { stateStore?: URL } {
+  if (raw === undefined) return {};
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${source}: not a URL (expected redis://HOST:PORT[/DB])`);
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:')
+    throw new ConfigError(`${source}: only redis:// and rediss:// are supported, got '${url.protocol}'`);
+  if (url.hostname === '') throw new ConfigError(`${source}: names no host (expected redis://HOST:PORT[/DB])`);
+  if (!/^\/?(\d+)?$/.test(url.pathname)) throw new ConfigError(`${source}: the path must be a database number, got '${url.pathname}'`);
+  return { stateStore: url };
+}
+
+function suspendMode(raw: string | undefined): SuspendMode | undefined {
+  if (raw === undefined) return undefined;
+  if (raw !== 'auto' && raw !== 'hold' && raw !== 'replay') throw new ConfigError(`--suspend: expected auto, hold or replay, got '${raw}'`);
+  return raw;
 }
 
 function legacyClients(raw: string | undefined): LegacyClients {

@@ -12,6 +12,16 @@ export type UpstreamTarget =
 /** legacy: bridge it; modern: relay 2026-07-28 as is; auto: probe and decide. */
 export type Era = 'legacy' | 'modern' | 'auto';
 
+/** How an interactive call waits for the client: see bridge/suspend-mode.ts. */
+export type SuspendMode = 'auto' | 'hold' | 'replay';
+
+export interface SuspendConfig {
+  default: SuspendMode;
+  /** Tools always replayed / always held, whatever their annotations say. */
+  replay: string[];
+  hold: string[];
+}
+
 /** What happens to clients that open with a legacy `initialize`. */
 export type LegacyClients = 'pass' | 'reject';
 
@@ -30,6 +40,7 @@ export interface UpstreamConfig extends UpstreamLimits {
   era: Era;
   /** Roots the proxy answers with when the legacy server asks outside an interactive call. */
   roots: Root[];
+  suspend: SuspendConfig;
 }
 
 /** The resolved configuration: validated once at the edge and passed down through constructors. */
@@ -39,9 +50,16 @@ export interface ProxyConfig {
   legacyClients: LegacyClients;
   host: string;
   port: number;
-  /** 32-byte AEAD key for requestState; `generated` when the operator configured none. */
-  stateKey: { bytes: Uint8Array; generated: boolean };
+  /**
+   * 32-byte AEAD keys for requestState: `bytes` seals, every one of `keys` opens (`bytes` is
+   * `keys[0]`); `generated` (and `keys` empty) when the operator configured none.
+   */
+  stateKey: { bytes: Uint8Array; keys: Uint8Array[]; generated: boolean };
   logLevel: LogLevel;
+  /** This instance's base URL as the other instances reach it (forwarding of held calls). */
+  advertiseUrl?: URL;
+  /** The shared single-use ledger of replay states (redis://); absent: in this process's memory. */
+  stateStore?: URL;
   upstreams: UpstreamConfig[];
   /** The upstream served at /mcp (and the one a stdio front serves). */
   defaultUpstream: string | undefined;

@@ -5,6 +5,8 @@ import { Bridge, type FrontCall } from '../../src/bridge/bridge.js';
 import { ProxyError } from '../../src/protocol/errors.js';
 import type { JsonObject, Root } from '../../src/protocol/json.js';
 import type { RootsBinding } from '../../src/protocol/roots.js';
+import type { SuspendMode } from '../../src/bridge/suspend-mode.js';
+import { MemoryLedger } from '../../src/state/ledger.js';
 import { createSealer } from '../../src/state/seal.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import { SessionPool } from '../../src/upstream/pool.js';
@@ -23,10 +25,13 @@ export interface SetupOptions {
   operatorRoots?: Root[];
   /** Runs as each session opens (e.g. to play a server that asks for roots at initialize). */
   onConnect?: () => void;
+  maxStateBytes?: number;
+  suspend?: SuspendMode;
 }
 
 export function setup(opts: SetupOptions = {}) {
   const clock = testClock();
+  const ledger = new MemoryLedger(clock);
   const sessions: FakeSession[] = [];
   /** The roots each session was opened to serve (undefined: the operator's). */
   const servedRoots = new Map<FakeSession, RootsBinding>();
@@ -56,11 +61,19 @@ export function setup(opts: SetupOptions = {}) {
     },
     sealer: createSealer(KEY, clock.now),
     instance: 'instance-A',
-    limits: { interactionTtlMs: opts.ttlMs ?? 60_000, gatherWindowMs: opts.gatherMs ?? 5, callTimeoutMs: opts.callTimeoutMs ?? 5_000 },
+    upstream: 'default',
+    ledger,
+    limits: {
+      interactionTtlMs: opts.ttlMs ?? 60_000,
+      gatherWindowMs: opts.gatherMs ?? 5,
+      callTimeoutMs: opts.callTimeoutMs ?? 5_000,
+      maxStateBytes: opts.maxStateBytes ?? 16_384,
+      suspend: { default: opts.suspend ?? 'hold', replay: [], hold: [] },
+    },
     log,
     clock,
   });
-  return { bridge, pool, sessions, servedRoots, upstream, clock, last: () => sessions.at(-1)! };
+  return { bridge, pool, sessions, servedRoots, upstream, clock, ledger, last: () => sessions.at(-1)! };
 }
 
 export interface Sent {
