@@ -1,7 +1,8 @@
 // Issue 14, item 1, measured: N concurrent interactive calls over a legacy Streamable HTTP upstream,
 // each to a tool that asks without tying its question to the call (the v1 SDK sends it on the
 // standalone GET stream). Counts calls whose question was lost (the fixture reports "lost" when no
-// GET stream was open) and checks every answer reached its own call. Not part of `npm run bench`
+// GET stream was open) or never answered (hung: the question went nowhere), and checks every answer
+// reached its own call. Not part of `npm run bench`
 // (it is a correctness count, not a ratio); run it by hand:
 //
 //   npm run build && node dist/bench/lost-questions.js [--calls 5000]
@@ -33,11 +34,21 @@ async function main(): Promise<void> {
         });
         const text = String(done['content']?.[0]?.text);
         return text === `unrelated answer: v${i}` ? 'ok' : `wrong: ${text}`;
-      }).map((p) => p.catch((err: Error) => `failed: ${err.message.slice(0, 120)}`)),
+      })
+        .map((p) => Promise.race([p, new Promise<string>((resolve) => setTimeout(() => resolve('hung: no outcome within 90 s'), 90_000).unref())]))
+        .map((p) => p.catch((err: Error) => `failed: ${err.message.slice(0, 120)}`)),
     );
     const count = (prefix: string) => outcomes.filter((o) => o.startsWith(prefix)).length;
     console.log(
-      JSON.stringify({ calls, ok: count('ok'), lost: count('lost'), wrong: count('wrong'), failed: count('failed'), seconds: (Date.now() - started) / 1000 }),
+      JSON.stringify({
+        calls,
+        ok: count('ok'),
+        lost: count('lost'),
+        wrong: count('wrong'),
+        failed: count('failed'),
+        hung: count('hung'),
+        seconds: (Date.now() - started) / 1000,
+      }),
     );
     const sample = outcomes.find((o) => o !== 'ok');
     if (sample) console.log('first problem:', sample);

@@ -72,7 +72,15 @@ async function bridgeCosts(n: number): Promise<{ echo: number; ask: number }> {
     instance: 'bench',
     upstream: 'bench',
     ledger: new MemoryLedger(systemClock),
-    limits: { interactionTtlMs: 600_000, gatherWindowMs: 0, callTimeoutMs: 600_000, maxStateBytes: 16_384, suspend: { default: 'hold', replay: [], hold: [] } },
+    limits: {
+      interactionTtlMs: 600_000,
+      gatherWindowMs: 0,
+      callTimeoutMs: 600_000,
+      maxCallsPerPrincipal: 100_000,
+      maxInteractionsPerPrincipal: 100_000,
+      maxStateBytes: 16_384,
+      suspend: { default: 'hold', replay: [], hold: [] },
+    },
     log: createLogger('warn'),
     clock: systemClock,
   });

@@ -2,6 +2,7 @@
 // Bridge (MRTR), the transparent legacy-client relay and the HTTP route; for a modern one a relay.
 // The assembly owns these parts: it reconfigures them on reload and closes them in order.
 import { Bridge } from '../bridge/bridge.js';
+import type { InteractionObserver } from '../bridge/ports.js';
 import type { LegacyClients, UpstreamConfig } from '../config/types.js';
 import { LegacyRoute } from '../front/legacy-route.js';
 import type { Route } from '../routing/route.js';
@@ -13,6 +14,8 @@ import type { ConsumedLedger } from '../state/ledger.js';
 import type { Sealer } from '../state/seal.js';
 import { legacyCapabilitiesFor } from '../protocol/capabilities.js';
 import type { Logger } from '../telemetry/logger.js';
+import type { ProxyMetrics } from '../telemetry/metrics.js';
+import { upstreamTelemetry } from '../telemetry/upstream-telemetry.js';
 import { probeEra } from '../upstream/probe.js';
 import { Upstream } from '../upstream/upstream.js';
 
@@ -29,6 +32,10 @@ export interface AssemblyDeps {
   legacyClients: LegacyClients;
   log: Logger;
   clock: Clock;
+  /** The observer of an upstream's interactions (the audit), if any. */
+  observerFor?: (upstream: string) => InteractionObserver | undefined;
+  /** The proxy's metrics; none in tests that do not look at them. */
+  metrics?: ProxyMetrics;
 }
 
 /** The parts a front needs to serve a legacy upstream itself (the stdio front). */
@@ -56,7 +63,8 @@ export async function assemble(config: UpstreamConfig, deps: AssemblyDeps): Prom
 }
 
 function assembleLegacy(config: UpstreamConfig, deps: AssemblyDeps, log: Logger): Assembly {
-  const upstream = new Upstream(config, log, deps.clock);
+  const telemetry = upstreamTelemetry(config.name, deps.metrics);
+  const upstream = new Upstream(config, log, deps.clock, telemetry);
   const bridge = new Bridge({
     sessions: upstream,
     sealer: deps.sealer,
@@ -68,6 +76,15 @@ function assembleLegacy(config: UpstreamConfig, deps: AssemblyDeps, log: Logger)
     limits: config,
     log,
     clock: deps.clock,
+    observer: deps.observerFor?.(config.name),
+    telemetry,
+  });
+  const unwatch = deps.metrics?.watch(config.name, {
+    interactions: () => ({ suspended: bridge.suspendedCount, running: bridge.runningCount }),
+    sessions: () => {
+      const s = upstream.stats();
+      return { idle: s.sessions - s.held - s.shared, exclusive: s.held, shared: s.shared, connecting: s.connecting };
+    },
   });
   const clients = deps.legacyClients === 'pass' ? new LegacyClientSessions(upstream, config.maxSessions, config.idleSessionTtlMs, log, deps.clock) : undefined;
   const forwarding = deps.forwardKeys
@@ -87,6 +104,7 @@ function assembleLegacy(config: UpstreamConfig, deps: AssemblyDeps, log: Logger)
       return true;
     },
     async close() {
+      unwatch?.();
       await route.close();
       await bridge.close();
       await clients?.closeAll();

@@ -2,29 +2,30 @@
 // against a legacy server, turning the server's mid-call requests into `input_required` rounds and
 // resuming the suspended call when the retry arrives.
 import { randomUUID } from 'node:crypto';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { describeCapabilities, legacyCapabilitiesFor, missingCapabilities } from '../protocol/capabilities.js';
-import { JSONRPC, LEGACY, ProxyError, UpstreamError } from '../protocol/errors.js';
+import { legacyCapabilitiesFor } from '../protocol/capabilities.js';
+import { ProxyError, UpstreamError, type WireError } from '../protocol/errors.js';
 import type { JsonObject } from '../protocol/json.js';
-import { translateLegacyError } from '../protocol/legacy-errors.js';
 import { declaresRoots, planRoots } from '../protocol/roots.js';
 import type { Clock } from '../runtime/clock.js';
 import { fingerprint } from '../state/fingerprint.js';
-import type { StateClaims } from '../state/seal.js';
-import type { SessionLease } from './ports.js';
-import type { RecordEntry } from '../protocol/replay-match.js';
-import type { BoundCall, BridgeLimits, BridgeOptions, FrontCall } from './bridge-types.js';
+import { principalTag } from '../state/principal.js';
+import { NO_TELEMETRY, type TraceOrigin, type UpstreamTelemetry } from '../telemetry/ports.js';
+import type { BoundCall, BridgeLimits, BridgeOptions, FrontCall } from './front-call.js';
 import { Interaction, type PendingInput, type Stop } from './interaction.js';
-import { openState } from './open-state.js';
+import type { SessionLease } from './ports.js';
+import { PrincipalLoad } from './principal-load.js';
+import { classifyFailure } from './call-failure.js';
+import { heldClaims } from './held-state.js';
 import { goneError } from './recovery.js';
+import { inputRequired, refuseUndeclared, takeWaitingSlot } from './refusals.js';
+import { checkRetryAnswers, openState } from './retry-checks.js';
 import { answerWithOperatorRoots, readRootsAnswer, RootsRound, rootsRoundResult } from './roots-round.js';
-import { takeReplayRecord } from './replay-retry.js';
+import { type Rerun, replayRetry } from './replay-retry.js';
 import { ReplayRun, type ReplayContext } from './replay-run.js';
-import { checkAnswers } from './check-answers.js';
 import { chooseMode } from './choose-mode.js';
 import { SuspensionTable, type EndReason } from './suspensions.js';
 
-export type { BridgeLimits, BridgeOptions, FrontCall } from './bridge-types.js';
+export type { BridgeLimits, BridgeOptions, FrontCall } from './front-call.js';
 
 /** How often suspensions nobody resumed are looked for. */
 const EXPIRY_SWEEP_MS = 1000;
@@ -32,17 +33,23 @@ const EXPIRY_SWEEP_MS = 1000;
 export class Bridge {
   private readonly suspended = new SuspensionTable<Interaction | RootsRound>();
   private readonly active = new Set<Interaction>();
+  private readonly load = new PrincipalLoad();
   private readonly clock: Clock;
   private readonly stopSweeper: () => void;
   private limits: BridgeLimits;
   private readonly replay: ReplayContext;
+  private readonly telemetry: UpstreamTelemetry;
+  /** Each interaction's first-round span, which its later rounds link to. */
+  private readonly origins = new WeakMap<Interaction | RootsRound, TraceOrigin>();
 
   constructor(private readonly opts: BridgeOptions) {
     this.clock = opts.clock;
     this.limits = { ...opts.limits };
+    this.telemetry = opts.telemetry ?? NO_TELEMETRY;
     this.stopSweeper = this.clock.every(EXPIRY_SWEEP_MS, () => this.expire());
     this.replay = {
       ...opts,
+      telemetry: this.telemetry,
       limits: () => this.limits,
       checkCapabilities: (interaction, front, pending) => this.checkCapabilities(interaction, front as BoundCall, pending),
       hold: (interaction, front, pending) => this.ask(interaction, front as BoundCall, pending),
@@ -53,23 +60,29 @@ export class Bridge {
     return this.suspended.size;
   }
 
+  /** Interactions a front request is attached to (waiting on the legacy server). */
+  get runningCount(): number {
+    return this.active.size;
+  }
+
   async call(front: FrontCall): Promise<JsonObject> {
-    if (front.requestState === undefined) return this.begin(front);
-    const claims = await openState(this.opts.sealer, front.requestState, {
-      instance: this.opts.instance,
-      upstream: this.opts.upstream,
-      principal: front.principal,
-      fingerprint: fingerprint(front.identity),
-    });
-    if (claims.k === 'replay') return this.rerun({ ...front, roots: claims.rt }, await takeReplayRecord(claims, front, this.opts.ledger), claims.r + 1);
-    return this.resume(front, claims);
+    const state = front.requestState;
+    // A retry refused for its requestState: `data.reason` says why (recovery.ts).
+    const resume = (token: string) =>
+      this.resume(front, token).catch((err: unknown) => {
+        if (err instanceof ProxyError && (err.code === 'state_invalid' || err.code === 'interaction_gone'))
+          this.telemetry.stateRejected(String(err.data?.['reason']));
+        throw err;
+      });
+    const work = () => (state === undefined ? this.begin(front) : resume(state));
+    return this.load.run(front.principal, state === undefined ? 'begin' : 'resume', this.limits, work);
   }
 
   /** Ends suspensions nobody resumed in time. */
   expire(): void {
     for (const interaction of this.suspended.expire(this.clock.now())) {
       this.opts.log.info('interaction expired', { handle: interaction.handle, round: interaction.round });
-      interaction.end('the interaction expired');
+      this.finish(interaction, 'expired', 'the interaction expired');
     }
   }
 
@@ -80,12 +93,14 @@ export class Bridge {
 
   async close(): Promise<void> {
     this.stopSweeper();
-    for (const i of [...this.suspended.items(), ...this.active]) i.end('the proxy is shutting down');
+    for (const i of [...this.suspended.items(), ...this.active]) this.finish(i, 'cancelled', 'the proxy is shutting down');
   }
 
   private async begin(front: FrontCall): Promise<JsonObject> {
+    this.telemetry.roundServed(0, undefined);
     if (this.needsRootsRound(front)) return this.askRoots(front, new RootsRound(randomUUID()));
-    if ((await chooseMode(front, this.limits.suspend, this.opts.toolHints, this.opts.log)).mode === 'replay') return this.rerun(front, [], 1);
+    if ((await chooseMode(front, this.limits.suspend, this.opts.toolHints, this.opts.log)).mode === 'replay')
+      return this.rerun({ call: front, record: [], round: 1 });
     const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive');
     // The session just opened may be the first to show that the server asks for roots at initialize.
     if (this.needsRootsRound(front)) {
@@ -96,13 +111,16 @@ export class Bridge {
   }
 
   private needsRootsRound(front: FrontCall): boolean {
-    const facts = { declaresRoots: declaresRoots(front.capabilities), serverAsksOutsideCalls: this.opts.sessions.asksRootsOutsideCalls(), known: undefined };
-    return planRoots(facts).kind === 'ask';
+    const serverAsksOutsideCalls = this.opts.sessions.asksRootsOutsideCalls();
+    return planRoots({ declaresRoots: declaresRoots(front.capabilities), serverAsksOutsideCalls, known: undefined }).kind === 'ask';
   }
 
-  private startCall(call: BoundCall, lease: SessionLease, replay?: { record: RecordEntry[]; round: number }): Promise<JsonObject> {
+  /** `origin`: the span of the interaction's first round (this request's, unless a roots round came first). */
+  private startCall(call: BoundCall, lease: SessionLease, origin = this.telemetry.traceOrigin(), replay?: Rerun): Promise<JsonObject> {
     const interaction = new Interaction(randomUUID(), { method: call.method, params: call.params }, this.opts.log, this.clock);
+    if (origin) this.origins.set(interaction, origin);
     interaction.start(lease);
+    this.opts.observer?.onStart({ handle: interaction.handle, method: call.method, params: call.params, mode: replay ? 'replay' : 'hold' });
     return this.run(interaction, call, replay && new ReplayRun(interaction, replay.record, replay.round, this.replay));
   }
 
@@ -110,8 +128,11 @@ export class Bridge {
   private async askRoots(front: FrontCall, round: RootsRound): Promise<JsonObject> {
     const r = round.nextRound();
     const expiresAt = this.clock.now() + this.limits.interactionTtlMs;
-    const requestState = await this.opts.sealer.seal(this.claims(round.handle, r, front), expiresAt);
+    const requestState = await this.opts.sealer.seal(heldClaims(this.opts, round.handle, r, front), expiresAt);
     this.suspended.put(round.handle, round, r, expiresAt);
+    const origin = this.origins.get(round) ?? this.telemetry.traceOrigin();
+    if (origin) this.origins.set(round, origin);
+    this.telemetry.inputRequired(front.method, ['roots/list']);
     this.opts.log.debug('asking the client for its roots before the call', { handle: round.handle, round: r });
     return rootsRoundResult(requestState);
   }
@@ -122,32 +143,43 @@ export class Bridge {
     if (!claimed.ok) throw goneError(claimed);
     if (roots === undefined) return this.askRoots(front, round);
     const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive', roots);
-    return this.startCall({ ...front, roots }, lease);
+    return this.startCall({ ...front, roots }, lease, this.origins.get(round));
   }
 
-  /** Runs a replayed call (again) on any session, answering from `record` what it can. */
-  private async rerun(call: BoundCall, record: RecordEntry[], round: number): Promise<JsonObject> {
-    const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(call.capabilities), 'exclusive', call.roots);
-    return this.startCall(call, lease, { record, round });
+  /** Runs a replayed call (again) on any session, answering from its record what it can. */
+  private async rerun(run: Rerun): Promise<JsonObject> {
+    const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(run.call.capabilities), 'exclusive', run.call.roots);
+    return this.startCall(run.call, lease, this.telemetry.traceOrigin(), run);
   }
 
-  private async resume(front: FrontCall, claims: StateClaims): Promise<JsonObject> {
+  private async resume(front: FrontCall, token: string): Promise<JsonObject> {
+    const claims = await openState(this.opts.sealer, token, {
+      instance: this.opts.instance,
+      upstream: this.opts.upstream,
+      principal: front.principal,
+      fingerprint: fingerprint(front.identity),
+    });
+    if (claims.k === 'replay') return this.rerun(await replayRetry(claims, front, this.opts.ledger, this.telemetry));
     const seen = this.suspended.peek(claims.h, claims.r, this.clock.now());
     if (!seen.ok) throw goneError(seen);
+    this.telemetry.roundServed(claims.r, this.origins.get(seen.item));
     if (seen.item instanceof RootsRound) return this.resumeRoots(front, seen.item, claims.r);
     const interaction = seen.item;
     const call: BoundCall = { ...front, roots: claims.rt };
     // Validate before consuming the round: a malformed retry loses nothing and may be sent again.
-    const { shaped, missing } = checkAnswers(interaction.unanswered(), front, interaction.session?.negotiatedVersion ?? '2025-11-25');
+    const { answers, shaped, missing } = checkRetryAnswers(interaction.unanswered(), front, interaction.session?.negotiatedVersion ?? '2025-11-25');
     const claimed = this.suspended.claim(claims.h, claims.r, this.clock.now());
     if (!claimed.ok) throw goneError(claimed);
+    this.load.settle(claims.h);
+    // The principal's hash is on the 'interaction suspended' line of the same handle.
     this.opts.log.debug('interaction resumed', { handle: interaction.handle, round: claims.r, answered: shaped.size, missing: missing.length });
     interaction.stopWaiting();
     for (const [key, result] of shaped) interaction.answer(key, result);
+    this.opts.observer?.onAnswers({ handle: interaction.handle, round: claims.r, answers });
 
     const consent = interaction.urlConsent();
     if (consent.kind === 'declined') {
-      this.finish(interaction, 'completed');
+      this.finish(interaction, 'completed', `the user did not complete the URL elicitation (${consent.action})`);
       throw new ProxyError('declined', `the user did not complete the URL elicitation the server requires (${consent.action}): ${consent.message}`);
     }
     if (consent.kind === 'granted') {
@@ -193,7 +225,7 @@ export class Bridge {
   private async settle(interaction: Interaction, front: BoundCall, stop: Stop): Promise<JsonObject> {
     switch (stop.kind) {
       case 'complete':
-        this.finish(interaction, 'completed');
+        this.finish(interaction, 'completed', undefined, { result: stop.result });
         return stop.result;
       case 'error':
         return await this.failed(interaction, front, stop.error, stop.lost);
@@ -213,87 +245,52 @@ export class Bridge {
 
   private async ask(interaction: Interaction, front: BoundCall, pending: PendingInput[]): Promise<JsonObject> {
     this.checkCapabilities(interaction, front, pending);
-    if (!interaction.startWaiting()) {
-      this.finish(interaction, 'cancelled', 'too many interactions are waiting for clients');
-      throw new ProxyError(
-        'overloaded',
-        'too many calls are waiting for input from their clients: the legacy sessions they may hold (--waiting-share of --max-sessions) are all taken, so this call was cancelled rather than left waiting; try again later',
-        { reason: 'waiting_limit' },
-      );
-    }
+    takeWaitingSlot(interaction, (why) => this.finish(interaction, 'cancelled', why));
     const round = interaction.nextRound();
     const expiresAt = this.clock.now() + this.limits.interactionTtlMs;
-    const requestState = await this.opts.sealer.seal(this.claims(interaction.handle, round, front), expiresAt);
+    const requestState = await this.opts.sealer.seal(heldClaims(this.opts, interaction.handle, round, front), expiresAt);
     this.suspended.put(interaction.handle, interaction, round, expiresAt);
+    this.load.wait(front.principal, interaction.handle);
     interaction.onGaveUp = (waitedMs) => this.gaveUp(interaction, waitedMs);
-    this.opts.log.debug('interaction suspended', { handle: interaction.handle, round, inputs: pending.map((p) => p.key) });
-    const inputRequests: JsonObject = {};
-    for (const p of pending) inputRequests[p.key] = p.request;
-    return { resultType: 'input_required', inputRequests, requestState };
+    this.opts.observer?.onRound({ handle: interaction.handle, round, asked: pending.map((p) => ({ key: p.key, ...p.request })) });
+    const [methods, inputs] = [pending.map((p) => p.method), pending.map((p) => p.key)];
+    this.telemetry.inputRequired(front.method, methods);
+    this.opts.log.debug('interaction suspended', { handle: interaction.handle, principal: principalTag(front.principal), round, inputs });
+    return inputRequired(pending, requestState);
   }
 
-  /** What a held round's requestState seals: its owner, and the call's roots once given (every later round). */
-  private claims(handle: string, round: number, call: BoundCall): StateClaims {
-    const owner = this.opts.advertiseUrl === undefined ? {} : { o: this.opts.advertiseUrl };
-    return {
-      h: handle,
-      i: this.opts.instance,
-      r: round,
-      p: call.principal,
-      fp: fingerprint(call.identity),
-      ...owner,
-      ...(call.roots && { rt: [...call.roots] }),
-    };
-  }
-
-  /** Never forward what this request did not declare (2026-07-28 capabilities are per request). */
   private checkCapabilities(interaction: Interaction, front: BoundCall, pending: PendingInput[]): void {
-    for (const p of pending) {
-      const required = missingCapabilities(p.method, p.request.params, front.capabilities);
-      if (!required) continue;
-      const names = describeCapabilities(required);
-      interaction.refuse(
-        p.key,
-        p.method === 'elicitation/create' ? JSONRPC.INVALID_PARAMS : JSONRPC.METHOD_NOT_FOUND,
-        `the client did not declare the ${names} capability`,
-      );
-      this.finish(interaction, 'cancelled', `undeclared capability ${names}`);
-      throw new ProxyError(
-        'capability_missing',
-        `the legacy server asked for ${p.method}, which needs the ${names} client capability this request did not declare`,
-        { requiredCapabilities: required },
-      );
-    }
+    refuseUndeclared(interaction, front.capabilities, pending, (why) => this.finish(interaction, 'cancelled', why));
   }
 
   private async failed(interaction: Interaction, front: BoundCall, error: unknown, lost: string | undefined): Promise<JsonObject> {
-    if (lost !== undefined || (error instanceof McpError && error.code === LEGACY.CONNECTION_CLOSED)) {
-      this.finish(interaction, 'lost');
-      throw new ProxyError('upstream_failed', `the legacy server session ended during the call (${lost || 'connection closed'})`);
-    }
-    if (!(error instanceof McpError)) {
-      this.finish(interaction, 'lost');
-      throw new ProxyError('upstream_failed', `the legacy server failed during the call: ${(error as Error)?.message ?? String(error)}`);
-    }
-    const translated = translateLegacyError(error.code, error.message, error.data);
-    if (translated.kind === 'url_required') {
-      interaction.awaitUrlConsent(translated.message, translated.elicitations as JsonObject[]);
+    const failure = classifyFailure(error, lost);
+    if (failure.kind === 'url_required') {
+      interaction.awaitUrlConsent(failure.message, failure.elicitations as JsonObject[]);
       return this.ask(interaction, front, interaction.unanswered());
     }
-    this.finish(interaction, 'completed');
-    throw new UpstreamError(translated.error);
+    this.finish(interaction, failure.kind === 'lost' ? 'lost' : 'completed', undefined, failure.kind === 'error' ? { error: failure.error } : {});
+    throw failure.kind === 'lost' ? new ProxyError('upstream_failed', failure.message) : new UpstreamError(failure.error);
   }
 
   /** A held call whose legacy server stopped waiting ends now; its retry learns after how long. */
   private gaveUp(interaction: Interaction, waitedMs: number): void {
     if (!this.suspended.has(interaction.handle)) return;
     this.opts.log.info('the legacy server gave up waiting for the user; the held call ends', { handle: interaction.handle, waitedMs });
-    this.suspended.end(interaction.handle, 'legacy_gave_up', waitedMs);
-    interaction.end('the legacy server gave up waiting');
+    this.finish(interaction, 'legacy_gave_up', 'the legacy server gave up waiting', {}, waitedMs);
   }
 
-  private finish(interaction: Interaction | RootsRound, reason: EndReason, why?: string): void {
-    this.suspended.end(interaction.handle, reason);
+  private finish(
+    interaction: Interaction | RootsRound,
+    reason: EndReason,
+    why?: string,
+    outcome: { result?: JsonObject; error?: WireError } = {},
+    waitedMs?: number,
+  ): void {
+    this.suspended.end(interaction.handle, reason, waitedMs);
+    this.telemetry.interactionEnded(reason, interaction.round);
+    this.load.settle(interaction.handle);
     interaction.end(why ?? reason);
+    this.opts.observer?.onEnd({ handle: interaction.handle, reason, ...(why === undefined ? {} : { why }), ...outcome });
   }
 }

@@ -45,3 +45,24 @@ export interface SessionSource {
   /** The operator's roots (`--root`, per upstream `roots:`). */
   operatorRoots(): readonly Root[];
 }
+
+/**
+ * Who watches interactions (the audit, a live view). The bridge calls it synchronously with plain
+ * data, including what the user answered: an observer decides what it keeps. It must not throw or block.
+ */
+export interface InteractionObserver {
+  /** An interactive call was sent to the legacy server. `mode` says how it waits between rounds. */
+  onStart(e: { handle: string; method: string; params: JsonObject; mode: 'hold' | 'replay' }): void;
+  /** The call was suspended: these legacy requests went to the client as round `round`. */
+  onRound(e: { handle: string; round: number; asked: ReadonlyArray<{ key: string; method: string; params?: Record<string, unknown> }> }): void;
+  /** The client's retry for round `round` arrived with these answers (by input key). */
+  onAnswers(e: { handle: string; round: number; answers: ReadonlyMap<string, unknown> }): void;
+  /** The call ended: `result` when the legacy server answered, `error` when it failed with one. */
+  onEnd(e: {
+    handle: string;
+    reason: 'completed' | 'expired' | 'cancelled' | 'lost' | 'legacy_gave_up';
+    why?: string;
+    result?: JsonObject;
+    error?: { code: number; message: string };
+  }): void;
+}

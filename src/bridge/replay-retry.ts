@@ -9,11 +9,27 @@ import { withAnswers, type RecordEntry } from '../protocol/replay-match.js';
 import type { ConsumedLedger } from '../state/ledger.js';
 import { decodeRecord } from '../state/replay-record.js';
 import { StateError, type StateClaims } from '../state/seal.js';
+import type { UpstreamTelemetry } from '../telemetry/ports.js';
+import type { BoundCall, FrontCall } from './front-call.js';
 import { goneError, recoveryFor } from './recovery.js';
 
 export interface RetryAnswers {
   inputResponses?: unknown;
   droppedInputKeys?: readonly string[];
+}
+
+/** A replayed call about to run (again): the call with its roots, what the client answered so far, the next round. */
+export interface Rerun {
+  call: BoundCall;
+  record: RecordEntry[];
+  round: number;
+}
+
+/** A replay state's retry, checked and consumed: the call to run again. */
+export async function replayRetry(claims: StateClaims, front: FrontCall, ledger: ConsumedLedger, telemetry: UpstreamTelemetry): Promise<Rerun> {
+  const record = await takeReplayRecord(claims, front, ledger);
+  telemetry.roundServed(claims.r, undefined);
+  return { call: { ...front, roots: claims.rt }, record, round: claims.r + 1 };
 }
 
 export async function takeReplayRecord(claims: StateClaims, retry: RetryAnswers, ledger: ConsumedLedger): Promise<RecordEntry[]> {

@@ -12,7 +12,10 @@ import { fingerprint } from '../state/fingerprint.js';
 import { encodeRecord } from '../state/replay-record.js';
 import type { Sealer } from '../state/seal.js';
 import type { Logger } from '../telemetry/logger.js';
+import type { UpstreamTelemetry } from '../telemetry/ports.js';
 import type { Interaction, PendingInput } from './interaction.js';
+import type { InteractionObserver } from './ports.js';
+import { inputRequired } from './refusals.js';
 
 /** What a replay run needs of its bridge. */
 export interface ReplayContext {
@@ -21,6 +24,8 @@ export interface ReplayContext {
   upstream: string;
   log: Logger;
   clock: Clock;
+  telemetry: UpstreamTelemetry;
+  observer?: InteractionObserver | undefined;
   limits(): { interactionTtlMs: number; maxStateBytes: number };
   /** Throws (and ends the interaction) when a request needs a capability the front did not declare. */
   checkCapabilities(interaction: Interaction, front: ReplayFront, pending: PendingInput[]): void;
@@ -30,6 +35,7 @@ export interface ReplayContext {
 
 /** The parts of the front request a run reads (a FrontCall satisfies it). */
 export interface ReplayFront {
+  method: string;
   identity: Parameters<typeof fingerprint>[0];
   principal: string;
   /** The roots the client gave in a roots round: they ride in every later state. */
@@ -101,14 +107,21 @@ export class ReplayRun {
       return this.ctx.hold(this.interaction, front, asks);
     }
     this.interaction.letGo('suspended for replay: the retry runs the call again');
+    // The retry runs the call again, maybe on another instance: each run is its own interaction for
+    // the audit and the live view. A let-go call holds no session and no waiting-share slot.
+    const handle = this.interaction.handle;
+    this.ctx.observer?.onRound({ handle, round: this.round, asked: asks.map((p) => ({ key: p.key, ...p.request })) });
+    this.ctx.observer?.onEnd({ handle, reason: 'cancelled', why: 'let go for replay: the retry runs the call again' });
+    this.ctx.telemetry.inputRequired(
+      front.method,
+      asks.map((p) => p.method),
+    );
     this.ctx.log.debug('interaction let go for replay', {
       handle: this.interaction.handle,
       round: this.round,
       inputs: asks.map((p) => p.key),
       stateBytes: bytes,
     });
-    const inputRequests: JsonObject = {};
-    for (const p of asks) inputRequests[p.key] = p.request;
-    return { resultType: 'input_required', inputRequests, requestState };
+    return inputRequired(asks, requestState);
   }
 }

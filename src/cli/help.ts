@@ -11,7 +11,10 @@ const DESCRIPTION_COLUMN = 28;
 function optionHelp(synopsis: string, description: string): string {
   const [first = '', ...rest] = description.split('\n');
   const head = `  ${synopsis}`.padEnd(DESCRIPTION_COLUMN - 1);
-  return [`${head} ${first}`, ...rest.map((line) => `${' '.repeat(DESCRIPTION_COLUMN)}${line}`)].map((line) => `${line}\n`).join('');
+  const indent = ' '.repeat(DESCRIPTION_COLUMN);
+  // A synopsis too long for the column gets a line of its own.
+  const lines = head.length >= DESCRIPTION_COLUMN ? [head.trimEnd(), `${indent}${first}`] : [`${head} ${first}`];
+  return [...lines, ...rest.map((line) => `${indent}${line}`)].map((line) => `${line}\n`).join('');
 }
 
 export function limitHelp(row: LimitRow): string {
@@ -28,6 +31,8 @@ Usage:
   mrtr-proxy [options] --config FILE                      several upstreams from a configuration file
   mrtr-proxy --stdio [options] (--upstream URL | -- COMMAND [ARGS...] | --config FILE)
                                                           serve on stdin/stdout (a client launches the proxy)
+  mrtr-proxy report [--audit FILE...] (--upstream URL | -- COMMAND... | --config FILE)
+                    [--format md|html|json] [--out FILE]  what each tool asks and what migrating it takes
 
 The proxy serves 2026-07-28 Streamable HTTP at POST http://HOST:PORT/mcp (with --config, each
 upstream at /servers/NAME/mcp), GET /healthz and GET /readyz. Clients that open with a legacy
@@ -39,6 +44,9 @@ Options:
                             session; reject: 2026-07-28 only, initialize is refused (default ${D.DEFAULT_LEGACY_CLIENTS})
   --host HOST               address to listen on (default ${D.DEFAULT_HOST})
   --port PORT               port to listen on, 0 for any free port (default ${D.DEFAULT_PORT})
+  --metrics-port PORT       serve GET /metrics on 127.0.0.1:PORT only (0 for any free port)
+                            instead of on the MCP listener
+  --access-log on|off       one JSON line per request on stderr at info (default ${D.DEFAULT_ACCESS_LOG})
   --config FILE             several upstreams from a YAML file (see config/proxy.yaml); flags
                             override it; SIGHUP reloads it
   --upstream URL            the legacy server's Streamable HTTP endpoint
@@ -60,11 +68,37 @@ Options:
 ${LIMIT_HELP}  --root URI[=NAME]         a root for clients that declare no roots: legacy sessions then
                             declare roots and roots/list is answered with these (repeatable;
                             file:// URIs; default: no roots)
+  --audit FILE              append one JSON line per finished interactive call (tool, prompt or
+                            resource; what the legacy server asked, the client's action, timings,
+                            outcome) to FILE, without user content; read it with 'mrtr-proxy report'
+  --audit-max-bytes N       rename FILE to FILE.1 when it would grow past N bytes (default 64 MiB)
+  --audit-content           also record what was asked and answered, and the call's arguments
+  --dashboard               serve a live view at http://HOST:PORT/dashboard (calls in flight,
+                            waiting interactions, recent rounds, upstream health); loopback
+                            --host only: it has no authentication
+  --auth-issuer URL         require OAuth bearer tokens from this issuer on every MCP path
+                            (RFC 8414 / OIDC discovery, JWTs checked against its keys)
+  --auth-audience AUD       the aud a token must carry (default: the route's resource URL)
+  --auth-scope SCOPE        a scope every token must have (repeatable)
+  --auth-introspection-url URL
+                            RFC 7662 endpoint for opaque tokens (credentials in env
+                            MRTR_AUTH_CLIENT_ID and MRTR_AUTH_CLIENT_SECRET)
+  --resource-url URL        SCHEME://HOST[:PORT]/mcp as clients reach it: the resource identifier
+                            in tokens and metadata (default: the listening URL)
+  --tls-cert FILE           serve HTTPS with this PEM certificate (with --tls-key; SIGHUP re-reads both)
+  --tls-key FILE            the certificate's PEM private key
+  --cors-origin ORIGIN      a browser origin allowed to call the proxy (CORS; repeatable)
+  --allowed-host HOST       a Host name accepted besides loopback (repeatable)
+  --allowed-origin ORIGIN   an Origin accepted besides loopback (repeatable)
+  --insecure-no-auth        listen beyond loopback without client authentication
   --log-level LEVEL         error, warn, info or debug (default ${D.DEFAULT_LOG_LEVEL}); logs are JSON on stderr
   -h, --help                show this help
   --version                 show the version
 
 A key that starts with '-' must be written --state-key=KEY.
+
+Traces: set OTEL_TRACES_EXPORTER=otlp or OTEL_EXPORTER_OTLP_ENDPOINT (the standard OTEL_*
+variables; OTLP over HTTP, protobuf or json) to export OpenTelemetry traces.
 
 Exit codes: 0 on a clean shutdown, 1 if the proxy cannot start (legacy server unreachable
 or address in use), 2 for an invalid command line.

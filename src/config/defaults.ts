@@ -14,5 +14,8 @@ export const DEFAULT_IDLE_SESSION_TTL_S = LIMITS.idleSessionTtl.default;
 export const DEFAULT_CONNECT_TIMEOUT_S = LIMITS.connectTimeout.default;
 export const DEFAULT_LOG_LEVEL = 'info';
 export const DEFAULT_LEGACY_CLIENTS = 'pass';
+/** The audit file is renamed to FILE.1 when it would grow past this. */
+export const DEFAULT_AUDIT_MAX_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_ACCESS_LOG = 'on';
 /** The longest timer Node accepts; the v1 SDK's timeout must never be Infinity (it would fire after 1 ms). */
 export const MAX_TIMER_MS = 2 ** 31 - 1;

@@ -6,8 +6,9 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from '../protocol/errors.js';
 import { LOG_LEVELS, type LogLevel } from '../telemetry/logger.js';
+import { clientAuthSchema, mergeClientAuth, type ClientAuthShape } from './client-auth.js';
 import { buildLimits, LIMIT_ROWS, scaleOf, type LimitInputs, type LimitKey } from './limits.js';
-import type { Era, LegacyClients, Root, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
+import type { ClientAuthConfig, UpstreamOAuth, Era, LegacyClients, Root, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
 
 /** The limits' fields, from the table in limits.ts, in its order. */
 const LIMIT_FIELDS = Object.fromEntries(LIMIT_ROWS.map((r) => [r.key, z.number().int().min(r.min).max(r.max).optional()])) as {
@@ -38,6 +39,16 @@ const upstreamSchema = z
     headers: z.record(z.string().regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, 'is not a valid header name'), headerValue).optional(),
     roots: z.array(root).optional(),
     suspend: suspend.optional(),
+    clientAuth: clientAuthSchema.optional(),
+    auth: z
+      .strictObject({
+        tokenUrl: httpUrl,
+        clientId: z.string().min(1),
+        clientSecretEnv: z.string().min(1),
+        scope: z.string().min(1).optional(),
+        resource: z.string().min(1).optional(),
+      })
+      .optional(),
     ...LIMIT_FIELDS,
   })
   .superRefine((u, ctx) => {
@@ -50,6 +61,7 @@ const upstreamSchema = z
     const both = (u.suspend?.replay ?? []).filter((t) => u.suspend?.hold?.includes(t));
     if (both.length) ctx.addIssue({ code: 'custom', path: ['suspend'], message: `'${both[0]}' is in both replay and hold` });
     if (u.stdio && u.headers) ctx.addIssue({ code: 'custom', path: ['headers'], message: 'only applies to network transports' });
+    if (u.auth && !u.http) ctx.addIssue({ code: 'custom', path: ['auth'], message: 'client credentials are supported for http upstreams only' });
     if (u.era === 'modern' && (u.sse || u.websocket))
       ctx.addIssue({ code: 'custom', path: ['era'], message: 'sse and websocket exist only in legacy revisions; modern upstreams use http or stdio' });
   });
@@ -57,11 +69,21 @@ const upstreamSchema = z
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 const fileSchema = z
   .strictObject({
-    listen: z.strictObject({ host: z.string().min(1).optional(), port: z.number().int().min(0).max(65535).optional() }).optional(),
+    listen: z
+      .strictObject({
+        host: z.string().min(1).optional(),
+        port: z.number().int().min(0).max(65535).optional(),
+        metricsPort: z.number().int().min(0).max(65535).optional(),
+      })
+      .optional(),
+    accessLog: z.enum(['on', 'off']).optional(),
     legacyClients: z.enum(['pass', 'reject']).optional(),
     logLevel: z.enum(LOG_LEVELS as [LogLevel, ...LogLevel[]]).optional(),
     stateKeyEnv: z.string().min(1).optional(),
     stateStore: z.string().min(1).optional(),
+    audit: z.strictObject({ file: z.string().min(1), maxBytes: z.number().int().min(1024).optional(), content: z.boolean().optional() }).optional(),
+    clientAuth: clientAuthSchema.optional(),
+    resourceUrl: httpUrl.optional(),
     default: z.string().optional(),
     defaults: z.strictObject(LIMIT_FIELDS).optional(),
     upstreams: z.record(z.string().regex(NAME, 'upstream names are letters, digits, - and _ (used in /servers/NAME/mcp)'), upstreamSchema),
@@ -78,11 +100,19 @@ export type FileShape = z.infer<typeof fileSchema>;
 export interface FileConfig {
   host?: string;
   port?: number;
+  metricsPort?: number;
+  accessLog?: 'on' | 'off';
   legacyClients?: LegacyClients;
   logLevel?: LogLevel;
   stateKeyEnv?: string;
   stateStore?: string;
   defaultUpstream?: string;
+  audit?: { file: string; maxBytes?: number; content?: boolean };
+  resourceUrl?: string;
+  /** The top-level `clientAuth`, for flags to be merged over. */
+  clientAuth?: ClientAuthShape;
+  /** Each upstream's own `clientAuth`, by name. */
+  upstreamClientAuth: Record<string, ClientAuthShape | undefined>;
   upstreams: UpstreamConfig[];
 }
 
@@ -115,10 +145,16 @@ function fromFile(f: FileShape, env: Record<string, string | undefined>, path: s
   return {
     ...(f.listen?.host === undefined ? {} : { host: f.listen.host }),
     ...(f.listen?.port === undefined ? {} : { port: f.listen.port }),
+    ...(f.listen?.metricsPort === undefined ? {} : { metricsPort: f.listen.metricsPort }),
+    ...(f.accessLog === undefined ? {} : { accessLog: f.accessLog }),
     ...(f.legacyClients === undefined ? {} : { legacyClients: f.legacyClients }),
     ...(f.logLevel === undefined ? {} : { logLevel: f.logLevel }),
     ...(f.stateKeyEnv === undefined ? {} : { stateKeyEnv: f.stateKeyEnv }),
     ...(f.stateStore === undefined ? {} : { stateStore: f.stateStore }),
+    ...(f.audit === undefined ? {} : { audit: { file: f.audit.file, ...stripUndefined({ maxBytes: f.audit.maxBytes, content: f.audit.content }) } }),
+    ...(f.resourceUrl === undefined ? {} : { resourceUrl: f.resourceUrl }),
+    ...(f.clientAuth === undefined ? {} : { clientAuth: f.clientAuth }),
+    upstreamClientAuth: Object.fromEntries(Object.entries(f.upstreams).map(([name, u]) => [name, u.clientAuth])),
     // A single upstream is the default one even when the file does not say so.
     ...(f.default !== undefined ? { defaultUpstream: f.default } : names.length === 1 ? { defaultUpstream: names[0]! } : {}),
     upstreams: Object.entries(f.upstreams).map(([name, u]) => ({
@@ -128,6 +164,7 @@ function fromFile(f: FileShape, env: Record<string, string | undefined>, path: s
       roots: (u.roots ?? []).map((r) => (r.name === undefined ? { uri: r.uri } : { uri: r.uri, name: r.name })) as Root[],
       suspend: { default: u.suspend?.default ?? 'auto', replay: u.suspend?.replay ?? [], hold: u.suspend?.hold ?? [] },
       ...limits({ ...f.defaults, ...stripUndefined(u) }),
+      ...withClientAuth(mergeClientAuth([f.clientAuth, u.clientAuth], `${path}: upstreams.${name}.clientAuth`)),
     })),
   };
 }
@@ -138,6 +175,10 @@ export function limits(l: LimitInputs): UpstreamLimits {
     const given = l[r.key];
     return given === undefined ? undefined : given * scaleOf(r);
   });
+}
+
+export function withClientAuth(auth: ClientAuthConfig | undefined): { clientAuth?: ClientAuthConfig } {
+  return auth === undefined ? {} : { clientAuth: auth };
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {
@@ -157,9 +198,25 @@ function target(u: UpstreamShape, env: Record<string, string | undefined>, where
     };
   }
   const headers = resolveHeaders(u.headers ?? {}, env, where);
-  if (u.http) return { kind: 'http', url: new URL(u.http.url), headers };
+  if (u.http) return { kind: 'http', url: new URL(u.http.url), headers, ...upstreamOAuth(u.auth, env, where) };
   if (u.sse) return { kind: 'sse', url: new URL(u.sse.url), headers };
   return { kind: 'websocket', url: new URL(u.websocket!.url), headers };
+}
+
+function upstreamOAuth(auth: UpstreamShape['auth'], env: Record<string, string | undefined>, where: string): { oauth?: UpstreamOAuth } {
+  if (!auth) return {};
+  const secret = env[auth.clientSecretEnv];
+  // Name the variable, never the value.
+  if (secret === undefined || secret === '') throw new ConfigError(`${where}.auth.clientSecretEnv: environment variable ${auth.clientSecretEnv} is not set`);
+  return {
+    oauth: {
+      tokenUrl: auth.tokenUrl,
+      clientId: auth.clientId,
+      clientSecret: secret,
+      ...(auth.scope === undefined ? {} : { scope: auth.scope }),
+      ...(auth.resource === undefined ? {} : { resource: auth.resource }),
+    },
+  };
 }
 
 function resolveHeaders(spec: NonNullable<UpstreamShape['headers']>, env: Record<string, string | undefined>, where: string): Record<string, string> {

@@ -112,6 +112,24 @@ export const LIMITS = {
     field: 'connectTimeoutMs',
     help: 'limit for starting and initializing a legacy session',
   },
+  maxInteractionsPerPrincipal: {
+    flag: '--max-interactions-per-principal',
+    unit: 'count',
+    min: 1,
+    max: 100_000,
+    default: 64,
+    field: 'maxInteractionsPerPrincipal',
+    help: 'interactive calls one principal may have waiting for input at once',
+  },
+  maxCallsPerPrincipal: {
+    flag: '--max-calls-per-principal',
+    unit: 'count',
+    min: 1,
+    max: 100_000,
+    default: 32,
+    field: 'maxCallsPerPrincipal',
+    help: 'interactive calls (and retries) one principal may have running at once',
+  },
 } as const satisfies Record<string, LimitSpec>;
 
 type Table = typeof LIMITS;

@@ -2,16 +2,20 @@
 // and generating a key when none is configured: every invalid input becomes a ConfigError naming
 // the option or field and what is wrong with it. Flags override the file.
 import { parseArgs } from 'node:util';
-import { randomBytes } from 'node:crypto';
 import { ConfigError } from '../protocol/errors.js';
 import { LOG_LEVELS, type LogLevel } from '../telemetry/logger.js';
+import { tracingPlan, TracingEnvError } from '../telemetry/otel-env.js';
 import * as D from './defaults.js';
 import { limits, loadConfigFile, type FileConfig } from './file.js';
+import { advertiseUrl, stateKeys, stateStore } from './instances.js';
+import { checkExposure, FRONT_OPTIONS, resolveHttpFront, withFlagClientAuth } from './http-front.js';
 import { buildLimits, LIMIT_ROWS, scaleOf, type LimitOption } from './limits.js';
-import type { LegacyClients, ProxyConfig, Root, SuspendMode, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
+import type { AuditConfig, LegacyClients, ProxyConfig, Root, SuspendMode, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
 
 /** One string option per row of the limits table: `--interaction-ttl`, `--max-sessions`, ... */
 const LIMIT_OPTIONS = Object.fromEntries(LIMIT_ROWS.map((r) => [r.option, { type: 'string' }])) as { [O in LimitOption]: { type: 'string' } };
+
+const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '::1'];
 
 const OPTIONS = {
   config: { type: 'string' },
@@ -19,6 +23,8 @@ const OPTIONS = {
   'legacy-clients': { type: 'string' },
   host: { type: 'string' },
   port: { type: 'string' },
+  'metrics-port': { type: 'string' },
+  'access-log': { type: 'string' },
   upstream: { type: 'string' },
   'state-key': { type: 'string', multiple: true },
   suspend: { type: 'string' },
@@ -26,7 +32,12 @@ const OPTIONS = {
   'advertise-url': { type: 'string' },
   ...LIMIT_OPTIONS,
   root: { type: 'string', multiple: true },
+  ...FRONT_OPTIONS,
   'log-level': { type: 'string' },
+  audit: { type: 'string' },
+  'audit-max-bytes': { type: 'string' },
+  'audit-content': { type: 'boolean' },
+  dashboard: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
@@ -60,39 +71,87 @@ type Values = ReturnType<typeof parse>['values'];
 
 function resolveConfig(v: Values, command: readonly string[], env: Record<string, string | undefined>): ProxyConfig {
   if (v.stdio && (v.host !== undefined || v.port !== undefined)) throw new ConfigError('--stdio serves on stdin/stdout: --host and --port do not apply');
+  const httpOnly = (
+    [
+      'auth-issuer',
+      'auth-audience',
+      'auth-scope',
+      'auth-introspection-url',
+      'resource-url',
+      'tls-cert',
+      'tls-key',
+      'cors-origin',
+      'allowed-host',
+      'allowed-origin',
+      'insecure-no-auth',
+    ] as const
+  ).find((k) => v[k] !== undefined);
+  if (v.stdio && httpOnly) throw new ConfigError(`--stdio: the caller is the local user; --${httpOnly} applies to the HTTP front`);
   const file = v.config === undefined ? undefined : loadConfigFile(v.config, env);
   const flagTarget = upstreamTarget(v.upstream, command, file !== undefined);
-  const upstreams = file
-    ? overrideUpstreams(file, v, flagTarget)
-    : [
-        {
-          name: 'default',
-          era: 'legacy' as const,
-          target: flagTarget!,
-          roots: (v.root ?? []).map(rootFromFlag),
-          suspend: { default: suspendMode(v.suspend) ?? 'auto', replay: [], hold: [] },
-          ...flagLimits(v, limits({})),
-        },
-      ];
+  const upstreams = withFlagClientAuth(
+    file
+      ? overrideUpstreams(file, v, flagTarget)
+      : [
+          {
+            name: 'default',
+            era: 'legacy' as const,
+            target: flagTarget!,
+            roots: (v.root ?? []).map(rootFromFlag),
+            suspend: { default: suspendMode(v.suspend) ?? 'auto', replay: [], hold: [] },
+            ...flagLimits(v, limits({})),
+          },
+        ],
+    v,
+    file,
+  );
   const defaultUpstream = file ? file.defaultUpstream : 'default';
   if (v.stdio && defaultUpstream === undefined) throw new ConfigError('--stdio serves one upstream: name it with `default:` in the configuration file');
+  if (v.stdio && upstreams.some((u) => u.name === defaultUpstream && u.clientAuth)) {
+    throw new ConfigError(`--stdio: the caller is the local user; clientAuth of upstream '${defaultUpstream}' applies to the HTTP front`);
+  }
+  const host = v.host ?? file?.host ?? D.DEFAULT_HOST;
+  if (v.dashboard && v.stdio) throw new ConfigError('--dashboard is served on the HTTP listener: it does not apply with --stdio');
+  if (v.dashboard && !LOOPBACK_HOSTS.includes(host)) {
+    throw new ConfigError(`--dashboard has no authentication yet, so it is served on a loopback --host only (127.0.0.1, localhost or ::1), not on '${host}'`);
+  }
+  if (!v.stdio) checkExposure(host, upstreams, v['insecure-no-auth'] ?? false);
   const keyEnv = file?.stateKeyEnv ?? 'MRTR_STATE_KEY';
   if (file?.stateKeyEnv !== undefined && v['state-key'] === undefined && !env[keyEnv]) {
     throw new ConfigError(`${v.config}: stateKeyEnv: environment variable ${keyEnv} is not set`);
   }
   return {
     stdio: v.stdio ?? false,
+    dashboard: v.dashboard ?? false,
     legacyClients: legacyClients(v['legacy-clients'] ?? file?.legacyClients),
-    host: v.host ?? file?.host ?? D.DEFAULT_HOST,
+    host,
     port: integer('--port', v.port, file?.port ?? D.DEFAULT_PORT, 0, 65535),
     stateKey: stateKeys(v['state-key'], env[keyEnv], keyEnv),
     logLevel: logLevel(v['log-level'] ?? file?.logLevel),
     ...advertiseUrl(v['advertise-url']),
     ...stateStore(v['state-store'] ?? file?.stateStore, v['state-store'] !== undefined ? '--state-store' : `${v.config}: stateStore`),
+    ...metricsPort(v['metrics-port'], file?.metricsPort),
+    accessLog: onOff('--access-log', v['access-log'] ?? file?.accessLog ?? D.DEFAULT_ACCESS_LOG),
+    tracing: tracing(env),
     upstreams,
     defaultUpstream,
+    ...auditConfig(v, file),
+    http: resolveHttpFront(v, file, upstreams, env),
     ...(v.config === undefined ? {} : { configFile: v.config }),
   };
+}
+
+/** --audit FILE (or `audit: {file}`); the size and content flags need a file to apply to. */
+function auditConfig(v: Values, file: FileConfig | undefined): { audit?: AuditConfig } {
+  const path = v.audit ?? file?.audit?.file;
+  if (path === undefined) {
+    if (v['audit-max-bytes'] !== undefined) throw new ConfigError('--audit-max-bytes needs --audit FILE');
+    if (v['audit-content']) throw new ConfigError('--audit-content needs --audit FILE');
+    return {};
+  }
+  if (path === '') throw new ConfigError('--audit: empty file name');
+  const maxBytes = integer('--audit-max-bytes', v['audit-max-bytes'], file?.audit?.maxBytes ?? D.DEFAULT_AUDIT_MAX_BYTES, 1024, Number.MAX_SAFE_INTEGER);
+  return { audit: { file: path, maxBytes, content: v['audit-content'] ?? file?.audit?.content ?? false } };
 }
 
 /** Limit flags given on the command line override the file for every upstream. */
@@ -146,33 +205,6 @@ function integer(flag: string, raw: string | undefined, fallback: number, min: n
   return n;
 }
 
-/**
- * The state keys: `--state-key` (repeatable) or the variable's comma-separated list. The first
- * seals, every one opens (rotation: put the new key first, keep the old one until its states expire).
- */
-function stateKeys(flags: string[] | undefined, fromEnv: string | undefined, keyEnv: string): ProxyConfig['stateKey'] {
-  let keys: Uint8Array[];
-  if (flags !== undefined) {
-    // An empty flag is a mistake (`--state-key "$UNSET"`), not a request for a throw-away key.
-    if (flags.some((f) => f === '')) throw new ConfigError('--state-key: empty; give a base64url 32-byte key or leave the option out');
-    keys = flags.map((raw, i) => stateKey(raw, flags.length === 1 ? '--state-key' : `--state-key (#${i + 1})`));
-  } else {
-    if (fromEnv === undefined || fromEnv === '') return { bytes: new Uint8Array(randomBytes(32)), keys: [], generated: true };
-    const parts = fromEnv.split(',').map((p) => p.trim());
-    keys = parts.map((raw, i) => stateKey(raw, parts.length === 1 ? keyEnv : `${keyEnv} (key #${i + 1})`));
-  }
-  return { bytes: keys[0]!, keys, generated: false };
-}
-
-function stateKey(raw: string, source: string): Uint8Array {
-  if (raw === '') throw new ConfigError(`${source}: empty`);
-  if (!/^[A-Za-z0-9_-]+$/.test(raw)) throw new ConfigError(`${source}: not base64url`);
-  const bytes = new Uint8Array(Buffer.from(raw, 'base64url'));
-  // Never echo the value: it is a secret.
-  if (bytes.length !== 32) throw new ConfigError(`${source}: must decode to 32 bytes, got ${bytes.length}`);
-  return bytes;
-}
-
 function rootFromFlag(raw: string): Root {
   // --root URI or --root URI=NAME
   const eq = raw.indexOf('=');
@@ -180,37 +212,6 @@ function rootFromFlag(raw: string): Root {
   const name = eq === -1 ? undefined : raw.slice(eq + 1);
   if (!uri.startsWith('file://')) throw new ConfigError(`--root: '${uri}' must be a file:// URI`);
   return name ? { uri, name } : { uri };
-}
-
-/** This instance's base URL for the others: http(s), no path, query or fragment. */
-function advertiseUrl(raw: string | undefined): { advertiseUrl?: URL } {
-  if (raw === undefined) return {};
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError(`--advertise-url: '${raw}' is not a URL (expected http://HOST:PORT)`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new ConfigError(`--advertise-url: only http and https URLs are supported, got '${url.protocol}'`);
-  if (url.pathname !== '/' || url.search || url.hash) throw new ConfigError('--advertise-url: give the base URL only (http://HOST:PORT), without a path');
-  return { advertiseUrl: url };
-}
-
-/** `redis://HOST:PORT[/DB]` (or rediss://) for the shared single-use ledger; absent: in memory. */
-function stateStore(raw: string | undefined, source: string): { stateStore?: URL } {
-  if (raw === undefined) return {};
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError(`${source}: not a URL (expected redis://HOST:PORT[/DB])`);
-  }
-  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:')
-    throw new ConfigError(`${source}: only redis:// and rediss:// are supported, got '${url.protocol}'`);
-  if (url.hostname === '') throw new ConfigError(`${source}: names no host (expected redis://HOST:PORT[/DB])`);
-  if (!/^\/?(\d+)?$/.test(url.pathname)) throw new ConfigError(`${source}: the path must be a database number, got '${url.pathname}'`);
-  return { stateStore: url };
 }
 
 function suspendMode(raw: string | undefined): SuspendMode | undefined {
@@ -223,6 +224,25 @@ function legacyClients(raw: string | undefined): LegacyClients {
   if (raw === undefined) return D.DEFAULT_LEGACY_CLIENTS;
   if (raw !== 'pass' && raw !== 'reject') throw new ConfigError(`--legacy-clients: expected pass or reject, got '${raw}'`);
   return raw;
+}
+
+function metricsPort(raw: string | undefined, fromFile: number | undefined): { metricsPort?: number } {
+  const port = raw === undefined ? fromFile : integer('--metrics-port', raw, 0, 0, 65535);
+  return port === undefined ? {} : { metricsPort: port };
+}
+
+function onOff(flag: string, raw: string): boolean {
+  if (raw !== 'on' && raw !== 'off') throw new ConfigError(`${flag}: expected on or off, got '${raw}'`);
+  return raw === 'on';
+}
+
+function tracing(env: Record<string, string | undefined>): ProxyConfig['tracing'] {
+  try {
+    return tracingPlan(env);
+  } catch (err) {
+    if (err instanceof TracingEnvError) throw new ConfigError(err.message);
+    throw err;
+  }
 }
 
 function logLevel(raw: string | undefined): LogLevel {

@@ -1,13 +1,27 @@
 import type { Root } from '../protocol/json.js';
 import type { LogLevel } from '../telemetry/logger.js';
+import type { TracingPlan } from '../telemetry/otel-env.js';
 import type { LimitValues } from './limits.js';
 
 /** How the proxy reaches one upstream server. Headers are resolved values: never log them. */
 export type UpstreamTarget =
   | { kind: 'stdio'; command: string; args: string[]; env?: Record<string, string>; cwd?: string }
-  | { kind: 'http'; url: URL; headers: Record<string, string> }
+  | { kind: 'http'; url: URL; headers: Record<string, string>; oauth?: UpstreamOAuth }
   | { kind: 'sse'; url: URL; headers: Record<string, string> }
   | { kind: 'websocket'; url: URL; headers: Record<string, string> };
+
+/**
+ * The proxy's own OAuth client credentials for an HTTP upstream (never the client's token). The
+ * secret is the resolved value: never log it.
+ */
+export interface UpstreamOAuth {
+  tokenUrl: string;
+  clientId: string;
+  clientSecret: string;
+  scope?: string;
+  /** RFC 8707 resource indicator to ask the token for (e.g. the upstream's URL). */
+  resource?: string;
+}
 
 /** legacy: bridge it; modern: relay 2026-07-28 as is; auto: probe and decide. */
 export type Era = 'legacy' | 'modern' | 'auto';
@@ -41,6 +55,54 @@ export interface UpstreamConfig extends UpstreamLimits {
   /** Roots the proxy answers with when the legacy server asks outside an interactive call. */
   roots: Root[];
   suspend: SuspendConfig;
+  /** How clients must authenticate to this upstream's route; absent: they need not. */
+  clientAuth?: ClientAuthConfig;
+}
+
+/**
+ * Bearer tokens a route accepts (OAuth 2.1 resource server). JWTs are checked against the issuer's
+ * keys; opaque tokens are introspected when `introspectionUrl` is set.
+ */
+export interface ClientAuthConfig {
+  /** The authorization server's issuer identifier; its metadata is discovered from it. */
+  issuer: string;
+  /** The `aud` a token must carry; absent: the route's resource URL. */
+  audience?: string;
+  /** Scopes every token must have. */
+  scopes: string[];
+  /** RFC 7662 endpoint for tokens that are not JWTs. */
+  introspectionUrl?: string;
+}
+
+/** How the proxy authenticates itself to an introspection endpoint. Secrets: never log them. */
+export interface ClientCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+/** What the HTTP listener needs beyond its address: the front door's settings. */
+export interface HttpFrontConfig {
+  /** The canonical resource URL of /mcp (`SCHEME://HOST[:PORT]/mcp`); absent: the listening URL. */
+  resourceUrl?: string;
+  /** Serve HTTPS with this certificate and key (PEM files, re-read on SIGHUP). */
+  tls?: { certFile: string; keyFile: string };
+  /** Browser origins allowed to call the proxy (CORS), exactly as browsers send them. */
+  corsOrigins: string[];
+  /** Host header hostnames accepted besides the loopback names. */
+  allowedHosts: string[];
+  /** Origin header values accepted besides loopback origins (and the CORS origins). */
+  allowedOrigins: string[];
+  /** Credentials for the introspection endpoints (env MRTR_AUTH_CLIENT_ID / MRTR_AUTH_CLIENT_SECRET). */
+  introspectionClient?: ClientCredentials;
+}
+
+/** The audit of interactive calls (--audit). */
+export interface AuditConfig {
+  file: string;
+  /** Rotated to FILE.1 past this size. */
+  maxBytes: number;
+  /** Keep what was asked and answered (--audit-content); off by default. */
+  content: boolean;
 }
 
 /** The resolved configuration: validated once at the edge and passed down through constructors. */
@@ -60,9 +122,19 @@ export interface ProxyConfig {
   advertiseUrl?: URL;
   /** The shared single-use ledger of replay states (redis://); absent: in this process's memory. */
   stateStore?: URL;
+  /** GET /metrics on a listener of its own on 127.0.0.1 (0: any free port); absent: on the MCP listener. */
+  metricsPort?: number;
+  /** One info line per front request. */
+  accessLog: boolean;
+  /** From the OTEL_* environment. */
+  tracing: TracingPlan;
   upstreams: UpstreamConfig[];
   /** The upstream served at /mcp (and the one a stdio front serves). */
   defaultUpstream: string | undefined;
+  audit?: AuditConfig;
+  /** Serve the live view at /dashboard (loopback hosts only). */
+  dashboard: boolean;
+  http: HttpFrontConfig;
   /** The file this came from, for SIGHUP reloads. */
   configFile?: string;
 }

@@ -13,6 +13,7 @@ import { errorBody, JSONRPC } from '../protocol/errors.js';
 import { resourceSubscriptionUris } from '../protocol/params.js';
 import { invalidRetryParams } from '../protocol/retry-params.js';
 import type { LegacyClientSessions } from '../relay/legacy-client-sessions.js';
+import { ANONYMOUS } from '../state/principal.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { Upstream } from '../upstream/upstream.js';
 import { createChangeRelay } from './changes.js';
@@ -56,7 +57,7 @@ export class LegacyRoute implements Route {
     this.legacy = parts.legacyClients;
     this.log = parts.log;
     const bus = new InMemoryServerEventBus((err) => this.log.warn('listen subscriber failed', { error: err.message }));
-    const frontDeps = { bridge: this.bridge, upstream: this.upstream, log: this.log };
+    const frontDeps = { bridge: this.bridge, upstream: this.upstream, log: this.log, principal: ANONYMOUS };
     this.handler = createMcpHandler(async () => createFrontServer(await this.upstream.describe(), frontDeps), {
       legacy: 'reject',
       responseMode: 'auto',

@@ -8,19 +8,20 @@ import type { JsonObject } from '../protocol/json.js';
 import type { InteractiveMethod } from '../protocol/methods.js';
 import { upstreamParams } from '../protocol/params.js';
 import type { RequestIdentity } from '../state/fingerprint.js';
+import { noteServeMode } from '../telemetry/front-request.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { UpstreamInfo } from '../upstream/session.js';
 import type { Upstream } from '../upstream/upstream.js';
+import { PRINCIPAL_KEY } from './auth-gate.js';
 import { toProtocolError } from './wire-errors.js';
 
 export interface FrontDeps {
   bridge: Bridge;
   upstream: Upstream;
   log: Logger;
+  /** The principal of a request nobody authenticated: `anonymous` over HTTP, the local user on stdio. */
+  principal: string;
 }
-
-/** Until authentication exists every caller is the same principal. */
-export const ANONYMOUS = 'anonymous';
 
 const PASSTHROUGH: Record<string, readonly string[]> = {
   tools: ['tools/list'],
@@ -89,6 +90,7 @@ function clientCapabilities(ctx: ServerContext): FrontCapabilities {
 }
 
 async function forward(method: string, params: JsonObject | undefined, ctx: ServerContext, deps: FrontDeps): Promise<JsonObject> {
+  noteServeMode('passthrough');
   try {
     return await deps.upstream.forward(method, upstreamParams(params), legacyCapabilitiesFor(clientCapabilities(ctx)), ctx.mcpReq.signal);
   } catch (err) {
@@ -101,13 +103,14 @@ async function interactive(method: InteractiveMethod, params: JsonObject, ctx: S
   const progressToken = meta?.['progressToken'];
   const level = envelope(ctx, 'logLevel');
   const logLevel = typeof level === 'string' ? level : undefined;
+  noteServeMode('interactive');
   try {
     const result = await deps.bridge.call({
       method,
       params: upstreamParams(params) ?? {},
       identity: identityOf(method, params),
       capabilities: clientCapabilities(ctx),
-      principal: ANONYMOUS,
+      principal: principalOf(ctx) ?? deps.principal,
       requestState: ctx.mcpReq.requestState<string>(),
       inputResponses: ctx.mcpReq.inputResponses,
       droppedInputKeys: ctx.mcpReq.droppedInputResponseKeys ?? [],
@@ -126,6 +129,12 @@ async function interactive(method: InteractiveMethod, params: JsonObject, ctx: S
   } catch (err) {
     throw toProtocolError(err, deps.log);
   }
+}
+
+/** The principal the auth gate put on the HTTP request (see front/auth-gate.ts). */
+function principalOf(ctx: ServerContext): string | undefined {
+  const p = ctx.http?.authInfo?.extra?.[PRINCIPAL_KEY];
+  return typeof p === 'string' ? p : undefined;
 }
 
 function identityOf(method: InteractiveMethod, params: JsonObject): RequestIdentity {

@@ -11,6 +11,7 @@ import { errorBody } from '../protocol/errors.js';
 import { resourceSubscriptionUris } from '../protocol/params.js';
 import { invalidRetryParams } from '../protocol/retry-params.js';
 import { LegacyPump } from '../relay/legacy-pump.js';
+import type { StdioRequests } from '../telemetry/front-telemetry.js';
 import { createChangeRelay } from './changes.js';
 import { createFrontServer, type FrontDeps } from './server-factory.js';
 
@@ -22,7 +23,10 @@ export interface StdioFront {
 
 type Message = { id?: RequestId; method?: string; params?: Record<string, unknown> };
 
-export async function startStdioFront(deps: FrontDeps, legacyClients: LegacyClients): Promise<StdioFront> {
+const UNTRACKED: StdioRequests = { run: (_m, deliver) => deliver(), answered: () => {} };
+
+/** `requests`: the access log, metrics and spans of the 2026-07-28 requests (the legacy path has none). */
+export async function startStdioFront(deps: FrontDeps, legacyClients: LegacyClients, requests: StdioRequests = UNTRACKED): Promise<StdioFront> {
   const { log, upstream } = deps;
   const inner = new StdioServerTransport();
   let era: 'undecided' | 'modern' | 'legacy' = 'undecided';
@@ -35,7 +39,10 @@ export async function startStdioFront(deps: FrontDeps, legacyClients: LegacyClie
   // What serveStdio sees as its wire: the real stdio transport, with this file's routing in front.
   const wire: Transport = {
     start: () => inner.start(),
-    send: (message) => inner.send(message),
+    send: (message) => {
+      requests.answered(message);
+      return inner.send(message);
+    },
     close: () => inner.close(),
   };
   inner.onerror = (err) => wire.onerror?.(err);
@@ -52,12 +59,12 @@ export async function startStdioFront(deps: FrontDeps, legacyClients: LegacyClie
     if (era === 'legacy') return relayLegacy(message);
     const invalid = invalidRetryParams(message);
     if (invalid && message.id !== undefined) {
-      await inner.send(errorBody(message.id, invalid.code, invalid.message) as JSONRPCMessage);
+      await requests.run(message, () => wire.send(errorBody(message.id, invalid.code, invalid.message) as JSONRPCMessage));
       return;
     }
     if (message.method === 'subscriptions/listen' && message.id !== undefined) await holdSubscriptions(message.id, message.params);
     if (message.method === 'notifications/cancelled') releaseSubscriptions(message.params?.['requestId'] as RequestId);
-    wire.onmessage?.(message as JSONRPCMessage);
+    requests.run(message, () => wire.onmessage?.(message as JSONRPCMessage));
   }
 
   async function relayLegacy(message: Message): Promise<void> {

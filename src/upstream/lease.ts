@@ -54,6 +54,8 @@ export function waitingCap(maxSessions: number, percent: number): number {
 export interface PoolStats {
   sessions: number;
   held: number;
+  /** Not held, serving at least one shared lease. */
+  shared: number;
   connecting: number;
   waiting: number;
   onClient: number;

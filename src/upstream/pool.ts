@@ -60,15 +60,18 @@ export class SessionPool<S extends PooledSession> {
    */
   stats(): PoolStats {
     let held = 0;
+    let shared = 0;
     let onClient = 0;
     for (const e of this.entries) {
       if (e.held) held++;
+      else if (e.shared > 0) shared++;
       if (e.waiting) onClient++;
     }
     const saturated = held + this.connecting >= this.opts.maxSessions;
     return {
       sessions: this.entries.size,
       held,
+      shared,
       connecting: this.connecting,
       waiting: this.waiters.length,
       onClient,

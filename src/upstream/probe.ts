@@ -7,13 +7,16 @@ import { createInterface } from 'node:readline';
 import type { UpstreamTarget } from '../config/types.js';
 import { MODERN_ONLY_CODES } from '../protocol/errors.js';
 import { CLIENT_INFO } from '../version.js';
+import { headerSourceFor } from './client-credentials.js';
 
 export type Era = 'modern' | 'legacy';
 
 export async function probeEra(target: UpstreamTarget, timeoutMs: number): Promise<Era> {
   switch (target.kind) {
     case 'http':
-      return discover(target.url, target.headers, timeoutMs).catch(() => 'legacy' as const);
+      return headerSourceFor(target)()
+        .then((headers) => discover(target.url, headers, timeoutMs))
+        .catch(() => 'legacy' as const);
     case 'stdio':
       return probeStdio(target, timeoutMs);
     default:

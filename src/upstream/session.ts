@@ -10,8 +10,10 @@ import { MAX_TIMER_MS } from '../config/defaults.js';
 import type { LegacyCapabilities } from '../protocol/capabilities.js';
 import type { JsonObject, ServerRequest } from '../protocol/json.js';
 import type { Logger } from '../telemetry/logger.js';
+import type { LegacyRequestTrace } from '../telemetry/ports.js';
 import { CLIENT_INFO } from '../version.js';
 import { StreamGoneError } from './stream-gone.js';
+import { withTraceContext } from './trace-context.js';
 
 /** Whoever holds a session exclusively receives the legacy server's requests and logs. */
 export interface SessionHolder {
@@ -26,6 +28,8 @@ export interface SessionHooks {
   /** Change notifications (list_changed, resources/updated) for listen subscribers. */
   onChange(method: string, params: JsonObject | undefined): void;
   onClosed(session: LegacySession): void;
+  /** Metrics and the span of one request to the legacy server. */
+  trace?(method: string): LegacyRequestTrace;
 }
 
 export interface UpstreamInfo {
@@ -123,6 +127,8 @@ export class LegacySession {
     opts: { signal?: AbortSignal; onprogress?: (p: JsonObject) => void } = {},
   ): Promise<JsonObject> {
     const options = { timeout: MAX_TIMER_MS, ...(opts.signal ? { signal: opts.signal } : {}) };
+    const trace = this.hooks.trace?.(method);
+    if (trace) params = withTraceContext(params, trace.carrier);
     let token: string | undefined;
     if (opts.onprogress) {
       token = `mrtr-progress-${++this.progressSeq}`;
@@ -130,7 +136,12 @@ export class LegacySession {
       params = { ...params, _meta: { ...(params?.['_meta'] as JsonObject | undefined), progressToken: token } };
     }
     try {
-      return (await this.client.request({ method, ...(params ? { params } : {}) } as never, ResultSchema, options)) as JsonObject;
+      const result = (await this.client.request({ method, ...(params ? { params } : {}) } as never, ResultSchema, options)) as JsonObject;
+      trace?.end();
+      return result;
+    } catch (err) {
+      trace?.end(err);
+      throw err;
     } finally {
       if (token) this.progress.delete(token);
     }

@@ -9,6 +9,7 @@ import type { JsonObject, Root } from '../protocol/json.js';
 import { rootsServed, sessionCapabilities, type RootsBinding } from '../protocol/roots.js';
 import type { Cancel, Clock } from '../runtime/clock.js';
 import type { Logger } from '../telemetry/logger.js';
+import { NO_TELEMETRY, type UpstreamTelemetry } from '../telemetry/ports.js';
 import { createHttpTransport } from './http-transport.js';
 import { OutsideCalls } from './outside-calls.js';
 import { SessionPool, waitingCap, type Lease, type LeaseMode, type PoolStats } from './pool.js';
@@ -44,6 +45,7 @@ export class Upstream {
     config: UpstreamConfig,
     private readonly log: Logger,
     private readonly clock: Clock,
+    private readonly telemetry: UpstreamTelemetry = NO_TELEMETRY,
   ) {
     this.config = config;
     this.hooks = {
@@ -52,6 +54,7 @@ export class Upstream {
         for (const l of this.listeners) l(method, params);
       },
       onClosed: () => {},
+      trace: (method) => this.telemetry.legacyRequest(method),
     };
     this.pool = this.createPool(config);
     this.stopSweeper = this.startSweeper(config);
@@ -59,7 +62,11 @@ export class Upstream {
 
   /** A session with `caps` serving `roots` (the operator's when undefined) from the current pool (see SessionPool). */
   acquire(caps: LegacyCapabilities, mode: LeaseMode, roots?: RootsBinding): Promise<Lease<LegacySession>> {
-    return this.pool.acquire(sessionCapabilities(caps, this.config.roots), mode, roots);
+    const started = this.clock.now();
+    const lease = this.pool.acquire(sessionCapabilities(caps, this.config.roots), mode, roots);
+    const waited = () => this.telemetry.sessionWaited((this.clock.now() - started) / 1000);
+    lease.then(waited, waited);
+    return lease;
   }
 
   asksRootsOutsideCalls(): boolean {
@@ -89,7 +96,7 @@ export class Upstream {
 
   /** Forwards a non-interactive request on a shared session with the request's capability set. */
   async forward(method: string, params: JsonObject | undefined, caps: LegacyCapabilities, signal?: AbortSignal): Promise<JsonObject> {
-    const lease = await this.pool.acquire(sessionCapabilities(caps, this.config.roots), 'shared');
+    const lease = await this.acquire(caps, 'shared');
     try {
       const result = await lease.session.request(method, params, signal ? { signal } : {});
       if (method === 'tools/list') this.toolSchemas.observe(result);
@@ -272,7 +279,7 @@ export class Upstream {
       case 'stdio':
         return createStdioTransport(target, this.log);
       case 'http':
-        return createHttpTransport(target.url, target.headers);
+        return createHttpTransport(target);
       case 'sse':
         return createSseTransport(target.url, target.headers);
       case 'websocket':

@@ -9,6 +9,7 @@ import type { SuspendMode } from '../../src/bridge/suspend-mode.js';
 import { MemoryLedger } from '../../src/state/ledger.js';
 import { createSealer } from '../../src/state/seal.js';
 import { createLogger } from '../../src/telemetry/logger.js';
+import type { UpstreamTelemetry } from '../../src/telemetry/ports.js';
 import { SessionPool } from '../../src/upstream/pool.js';
 import { testClock } from './clock.js';
 import { FakeSession } from './fake-session.js';
@@ -21,12 +22,15 @@ export interface SetupOptions {
   callTimeoutMs?: number;
   gatherMs?: number;
   maxWaiting?: number;
+  maxCalls?: number;
+  maxInteractions?: number;
   /** The operator's roots (--root). */
   operatorRoots?: Root[];
   /** Runs as each session opens (e.g. to play a server that asks for roots at initialize). */
   onConnect?: () => void;
   maxStateBytes?: number;
   suspend?: SuspendMode;
+  telemetry?: UpstreamTelemetry;
 }
 
 export function setup(opts: SetupOptions = {}) {
@@ -69,9 +73,12 @@ export function setup(opts: SetupOptions = {}) {
       callTimeoutMs: opts.callTimeoutMs ?? 5_000,
       maxStateBytes: opts.maxStateBytes ?? 16_384,
       suspend: { default: opts.suspend ?? 'hold', replay: [], hold: [] },
+      maxCallsPerPrincipal: opts.maxCalls ?? 32,
+      maxInteractionsPerPrincipal: opts.maxInteractions ?? 64,
     },
     log,
     clock,
+    ...(opts.telemetry ? { telemetry: opts.telemetry } : {}),
   });
   return { bridge, pool, sessions, servedRoots, upstream, clock, ledger, last: () => sessions.at(-1)! };
 }

@@ -76,7 +76,7 @@ export interface ProxyProcess extends Running {
 }
 
 export async function startProxy(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ProxyProcess> {
-  const p = await startProcess(process.execPath, [PROXY_BIN, '--port', '0', ...args], /listening on (http:\/\/[^"\s]+)/, {
+  const p = await startProcess(process.execPath, [PROXY_BIN, '--port', '0', ...args], /listening on (https?:\/\/[^"\s]+)/, {
     env: { MRTR_STATE_KEY: TEST_STATE_KEY, ...env },
   });
   return { ...p, url: p.ready };

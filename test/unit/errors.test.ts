@@ -60,6 +60,7 @@ describe('toWireError', () => {
     upstream_unavailable: -32603,
     overloaded: -32603,
     store_unavailable: -32603,
+    principal_limit: -32603,
     upstream_failed: -32603,
     timeout: -32603,
     declined: -32602,

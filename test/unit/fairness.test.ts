@@ -66,7 +66,7 @@ describe('SessionPool: sessions held by calls waiting for a client', () => {
     const a = await p.acquire({}, 'exclusive');
     assert.equal(p.stats().saturated, false);
     await p.acquire({}, 'exclusive');
-    assert.deepEqual(p.stats(), { sessions: 2, held: 2, connecting: 0, waiting: 0, onClient: 0, maxSessions: 2, maxWaiting: 1, saturated: true });
+    assert.deepEqual(p.stats(), { sessions: 2, held: 2, shared: 0, connecting: 0, waiting: 0, onClient: 0, maxSessions: 2, maxWaiting: 1, saturated: true });
     a.release();
     assert.equal(p.stats().saturated, false);
   });

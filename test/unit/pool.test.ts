@@ -60,6 +60,7 @@ describe('SessionPool', () => {
     assert.notEqual(s1.session, held.session);
     assert.equal(s1.session, s2.session);
     assert.equal(started.length, 2);
+    assert.deepEqual([p.stats().sessions, p.stats().held, p.stats().shared], [2, 1, 1]);
   });
 
   it('fails a bounded wait with a clear error when the pool is full', async () => {
@@ -107,7 +108,7 @@ describe('SessionPool', () => {
     a.release();
     a.discard('late');
     assert.equal(a.session.closed, false);
-    assert.deepEqual(p.stats(), { sessions: 1, held: 0, connecting: 0, waiting: 0, onClient: 0, maxSessions: 4, maxWaiting: 4, saturated: false });
+    assert.deepEqual(p.stats(), { sessions: 1, held: 0, shared: 0, connecting: 0, waiting: 0, onClient: 0, maxSessions: 4, maxWaiting: 4, saturated: false });
   });
 
   it('forgets a session that died and starts another', async () => {

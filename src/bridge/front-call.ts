@@ -1,5 +1,5 @@
-// The shapes the bridge is driven with: one front request as a front hands it over, the limits a
-// reload may change, and what the composition root wires in.
+// What the bridge is handed: one front request (envelope lifted, nothing of HTTP or stdio), the
+// limits it applies and the parts it is built from.
 import type { FrontCapabilities } from '../protocol/capabilities.js';
 import type { JsonObject, Root } from '../protocol/json.js';
 import type { InteractiveMethod } from '../protocol/methods.js';
@@ -8,8 +8,10 @@ import type { RequestIdentity } from '../state/fingerprint.js';
 import type { ConsumedLedger } from '../state/ledger.js';
 import type { Sealer } from '../state/seal.js';
 import type { Logger } from '../telemetry/logger.js';
+import type { UpstreamTelemetry } from '../telemetry/ports.js';
 import type { FrontSink } from './interaction.js';
-import type { SessionSource } from './ports.js';
+import type { InteractionObserver, SessionSource } from './ports.js';
+import type { PrincipalLimits } from './principal-load.js';
 import type { SuspendPolicy, ToolHints } from './suspend-mode.js';
 
 /** One front request, as the front hands it over: envelope lifted, nothing of HTTP or stdio. */
@@ -30,7 +32,7 @@ export interface FrontCall {
 /** A front call with the roots its session serves, once the client gave them (sealed in every later round). */
 export type BoundCall = FrontCall & { roots?: readonly Root[] | undefined };
 
-export interface BridgeLimits {
+export interface BridgeLimits extends PrincipalLimits {
   interactionTtlMs: number;
   gatherWindowMs: number;
   callTimeoutMs: number;
@@ -55,4 +57,8 @@ export interface BridgeOptions {
   limits: BridgeLimits;
   log: Logger;
   clock: Clock;
+  /** Metrics and trace hooks; none when absent. */
+  telemetry?: UpstreamTelemetry;
+  /** Told of each interaction's start, rounds and end (the audit, the live view). */
+  observer?: InteractionObserver | undefined;
 }

@@ -1,0 +1,21 @@
+// The audit as the composition root sees it: one writer for the file, one recorder per upstream.
+import type { AuditConfig } from '../config/types.js';
+import type { Clock } from '../runtime/clock.js';
+import type { Logger } from '../telemetry/logger.js';
+import { AuditRecorder } from './recorder.js';
+import { AuditWriter } from './writer.js';
+
+export interface Audit {
+  /** The observer to give the bridge of `upstream`. */
+  recorderFor(upstream: string): AuditRecorder;
+  /** Flushes what is queued and closes the file. */
+  close(): Promise<void>;
+}
+
+export function createAudit(config: AuditConfig, log: Logger, clock: Clock): Audit {
+  const writer = new AuditWriter({ file: config.file, maxBytes: config.maxBytes, log });
+  return {
+    recorderFor: (upstream) => new AuditRecorder({ upstream, clock, content: config.content, sink: (r) => writer.write(r) }),
+    close: () => writer.close(),
+  };
+}

@@ -1,0 +1,141 @@
+// The audit record of one finished interactive call and the pure functions that build its parts
+// from the bridge's plain events. What the user typed, the sampling messages and the tool's
+// arguments are kept only when `content` is on; everything else is shape (names, types, counts).
+
+export type AuditOutcome =
+  | { kind: 'complete'; isError: boolean }
+  | { kind: 'error'; code: number; message: string }
+  | { kind: 'expired' }
+  | { kind: 'cancelled'; why: string }
+  | { kind: 'lost'; why: string };
+
+/** A requested schema without its texts and defaults: property names, types, formats, enum sizes. */
+export interface SchemaShape {
+  properties: Record<string, { type: string; format?: string; enum?: number; required: boolean }>;
+}
+
+export interface SamplingShape {
+  messages: number;
+  roles: string[];
+  contentTypes: string[];
+  maxTokens?: number;
+  systemPrompt: boolean;
+  includeContext?: string;
+  temperature: boolean;
+  stopSequences: number;
+  modelHints: number;
+  tools: number;
+}
+
+export interface AuditedRequest {
+  round: number;
+  key: string;
+  method: string;
+  /** elicitation/create only. */
+  elicitationMode?: 'form' | 'url';
+  schema?: SchemaShape;
+  sampling?: SamplingShape;
+  /** accept / decline / cancel; `unanswered` when the call ended before the client answered. */
+  action: string;
+  /** Names of the fields an accepted elicitation returned (never their values). */
+  fields?: string[];
+  /** Time from the round's `input_required` to the client's retry. */
+  clientMs?: number;
+  /** Time the legacy server worked (since the call started or the previous retry) before asking. */
+  serverMs: number;
+  /** Only with --audit-content: what was asked and answered. */
+  asked?: unknown;
+  answer?: unknown;
+}
+
+export interface AuditRecord {
+  ts: string;
+  upstream: string;
+  method: string;
+  target: string;
+  mode: string;
+  rounds: number;
+  durationMs: number;
+  /** Time the legacy server took after the last answer (or the whole call without rounds). */
+  finalServerMs: number;
+  requests: AuditedRequest[];
+  outcome: AuditOutcome;
+  /** Only with --audit-content. */
+  arguments?: unknown;
+}
+
+type Obj = Record<string, unknown>;
+
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The tool or prompt name, or the resource URI, of an interactive call. */
+export function targetOf(method: string, params: Obj): string {
+  const t = method === 'resources/read' ? params['uri'] : params['name'];
+  return typeof t === 'string' ? t : '';
+}
+
+export function schemaShape(schema: unknown): SchemaShape {
+  const props = isObj(schema) && isObj(schema['properties']) ? schema['properties'] : {};
+  const required = isObj(schema) && Array.isArray(schema['required']) ? (schema['required'] as unknown[]) : [];
+  const properties: SchemaShape['properties'] = {};
+  for (const [name, p] of Object.entries(props)) {
+    const d = isObj(p) ? p : {};
+    const type = typeof d['type'] === 'string' ? d['type'] : Array.isArray(d['enum']) || Array.isArray(d['oneOf']) ? 'string' : 'unknown';
+    const options = Array.isArray(d['enum']) ? d['enum'].length : Array.isArray(d['oneOf']) ? d['oneOf'].length : undefined;
+    properties[name] = {
+      type,
+      ...(typeof d['format'] === 'string' ? { format: d['format'] } : {}),
+      ...(options === undefined ? {} : { enum: options }),
+      required: required.includes(name),
+    };
+  }
+  return { properties };
+}
+
+export function samplingShape(params: Obj): SamplingShape {
+  const messages = Array.isArray(params['messages']) ? (params['messages'] as unknown[]).filter(isObj) : [];
+  const contentTypes = new Set<string>();
+  for (const m of messages) {
+    for (const c of Array.isArray(m['content']) ? m['content'] : [m['content']]) if (isObj(c) && typeof c['type'] === 'string') contentTypes.add(c['type']);
+  }
+  const prefs = isObj(params['modelPreferences']) ? params['modelPreferences'] : {};
+  return {
+    messages: messages.length,
+    roles: [...new Set(messages.map((m) => String(m['role'])))],
+    contentTypes: [...contentTypes],
+    ...(typeof params['maxTokens'] === 'number' ? { maxTokens: params['maxTokens'] } : {}),
+    systemPrompt: typeof params['systemPrompt'] === 'string',
+    ...(typeof params['includeContext'] === 'string' ? { includeContext: params['includeContext'] } : {}),
+    temperature: typeof params['temperature'] === 'number',
+    stopSequences: Array.isArray(params['stopSequences']) ? params['stopSequences'].length : 0,
+    modelHints: Array.isArray(prefs['hints']) ? prefs['hints'].length : 0,
+    tools: Array.isArray(params['tools']) ? params['tools'].length : 0,
+  };
+}
+
+/** What a legacy request asked for, as shape: the part of an audited request known at suspension. */
+export function describeAsk(method: string, params: Obj | undefined): Pick<AuditedRequest, 'elicitationMode' | 'schema' | 'sampling'> {
+  if (method === 'elicitation/create') {
+    const url = params?.['mode'] === 'url';
+    return { elicitationMode: url ? 'url' : 'form', ...(url ? {} : { schema: schemaShape(params?.['requestedSchema']) }) };
+  }
+  if (method === 'sampling/createMessage') return { sampling: samplingShape(params ?? {}) };
+  return {};
+}
+
+/** The client's action for one answer, and the field names of accepted elicitation content. */
+export function describeAnswer(method: string, answer: unknown): { action: string; fields?: string[] } {
+  if (method !== 'elicitation/create') return { action: 'accept' };
+  const a = isObj(answer) ? answer : {};
+  const action = typeof a['action'] === 'string' ? a['action'] : 'unknown';
+  return isObj(a['content']) ? { action, fields: Object.keys(a['content']) } : { action };
+}
+
+export function outcomeOf(e: { reason: string; why?: string; result?: Obj; error?: { code: number; message: string } }): AuditOutcome {
+  if (e.error) return { kind: 'error', code: e.error.code, message: e.error.message };
+  if (e.reason === 'expired') return { kind: 'expired' };
+  if (e.reason === 'cancelled') return { kind: 'cancelled', why: e.why ?? 'cancelled' };
+  if (e.reason === 'lost') return { kind: 'lost', why: e.why ?? 'the legacy session ended' };
+  if (e.result) return { kind: 'complete', isError: e.result['isError'] === true };
+  return { kind: 'cancelled', why: e.why ?? 'ended without a result' };
+}

@@ -1,0 +1,106 @@
+// Turns one upstream's interaction events into audit records: it follows each interaction from
+// start to end (timing rounds with the injected clock) and hands the finished record to a sink.
+// It runs on the bridge's hot path, so it only copies shapes into memory; the sink writes later.
+import type { JsonObject } from '../protocol/json.js';
+import type { Clock } from '../runtime/clock.js';
+import { describeAnswer, describeAsk, outcomeOf, targetOf, type AuditedRequest, type AuditRecord } from './record.js';
+
+type Obj = Record<string, unknown>;
+
+interface Open {
+  startedAt: number;
+  /** When the legacy server last started working (the call's start or the last retry). */
+  workingSince: number;
+  suspendedAt: number;
+  method: string;
+  target: string;
+  mode: string;
+  rounds: number;
+  requests: AuditedRequest[];
+  arguments?: unknown;
+}
+
+export interface RecorderOptions {
+  upstream: string;
+  clock: Clock;
+  /** Keep what was asked and answered (--audit-content). */
+  content: boolean;
+  sink(record: AuditRecord): void;
+}
+
+/** Interactions whose end never came (should not happen) are forgotten beyond this many. */
+const MAX_OPEN = 100_000;
+
+/** Satisfies the bridge's InteractionObserver structurally: audit sits beside the bridge, not above it. */
+export class AuditRecorder {
+  private readonly open = new Map<string, Open>();
+
+  constructor(private readonly opts: RecorderOptions) {}
+
+  onStart(e: { handle: string; method: string; params: JsonObject; mode: string }): void {
+    if (this.open.size >= MAX_OPEN) this.open.delete(this.open.keys().next().value!);
+    const now = this.opts.clock.now();
+    this.open.set(e.handle, {
+      startedAt: now,
+      workingSince: now,
+      suspendedAt: now,
+      method: e.method,
+      target: targetOf(e.method, e.params),
+      mode: e.mode,
+      rounds: 0,
+      requests: [],
+      ...(this.opts.content ? { arguments: e.params['arguments'] ?? e.params } : {}),
+    });
+  }
+
+  onRound(e: { handle: string; round: number; asked: ReadonlyArray<{ key: string; method: string; params?: Obj }> }): void {
+    const o = this.open.get(e.handle);
+    if (!o) return;
+    const now = this.opts.clock.now();
+    o.rounds = e.round;
+    o.suspendedAt = now;
+    for (const a of e.asked) {
+      o.requests.push({
+        round: e.round,
+        key: a.key,
+        method: a.method,
+        ...describeAsk(a.method, a.params),
+        action: 'unanswered',
+        serverMs: now - o.workingSince,
+        ...(this.opts.content ? { asked: a.params ?? {} } : {}),
+      });
+    }
+  }
+
+  onAnswers(e: { handle: string; round: number; answers: ReadonlyMap<string, unknown> }): void {
+    const o = this.open.get(e.handle);
+    if (!o) return;
+    const now = this.opts.clock.now();
+    for (const r of o.requests) {
+      if (r.round !== e.round || !e.answers.has(r.key)) continue;
+      const answer = e.answers.get(r.key);
+      Object.assign(r, describeAnswer(r.method, answer), { clientMs: now - o.suspendedAt }, this.opts.content ? { answer } : {});
+    }
+    o.workingSince = now;
+  }
+
+  onEnd(e: { handle: string; reason: string; why?: string; result?: JsonObject; error?: { code: number; message: string } }): void {
+    const o = this.open.get(e.handle);
+    if (!o) return;
+    this.open.delete(e.handle);
+    const now = this.opts.clock.now();
+    this.opts.sink({
+      ts: new Date(now).toISOString(),
+      upstream: this.opts.upstream,
+      method: o.method,
+      target: o.target,
+      mode: o.mode,
+      rounds: o.rounds,
+      durationMs: now - o.startedAt,
+      finalServerMs: now - o.workingSince,
+      requests: o.requests,
+      outcome: outcomeOf(e),
+      ...(this.opts.content && o.arguments !== undefined ? { arguments: o.arguments } : {}),
+    });
+  }
+}

@@ -1,0 +1,41 @@
+// Metrics, traces and the access log for one running proxy, from its configuration: the registry,
+// the HTTP front's hook, the separate metrics listener (--metrics-port) and the trace SDK (OTEL_*).
+import type { ProxyConfig } from '../config/types.js';
+import { createPrincipalHasher } from '../telemetry/access-log.js';
+import { FrontTelemetry } from '../telemetry/front-telemetry.js';
+import type { Logger } from '../telemetry/logger.js';
+import { startMetricsListener } from '../telemetry/metrics-listener.js';
+import { ProxyMetrics } from '../telemetry/metrics.js';
+import { startTracing } from '../telemetry/tracing.js';
+import { VERSION } from '../version.js';
+
+export interface Observability {
+  metrics: ProxyMetrics;
+  front: FrontTelemetry;
+  /** Stops the metrics listener and exports the spans still buffered. */
+  close(): Promise<void>;
+}
+
+/** Throws when the metrics listener cannot listen. */
+export async function startObservability(config: ProxyConfig, log: Logger): Promise<Observability> {
+  const metrics = new ProxyMetrics();
+  const tracing = await startTracing(config.tracing, VERSION);
+  if (tracing) log.info('exporting OpenTelemetry traces over OTLP', { protocol: config.tracing.kind === 'otlp' ? config.tracing.protocol : undefined });
+  const listener = config.metricsPort === undefined ? undefined : await startMetricsListener(config.metricsPort, metrics);
+  if (listener) log.info(`metrics on ${listener.url}`, { url: listener.url });
+  const front = new FrontTelemetry({
+    metrics,
+    metricsOnMainListener: listener === undefined,
+    accessLog: config.accessLog,
+    log,
+    hashPrincipal: createPrincipalHasher(config.stateKey.bytes),
+  });
+  return {
+    metrics,
+    front,
+    async close() {
+      await listener?.close();
+      await tracing?.shutdown().catch((err: Error) => log.warn('could not export the last spans', { error: err.message }));
+    },
+  };
+}

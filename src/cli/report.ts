@@ -1,0 +1,102 @@
+// `mrtr-proxy report`: what the server declares plus what the audit saw, as Markdown, HTML or
+// JSON. The server is named as for the proxy (--upstream, -- COMMAND, --config); nothing else of
+// the proxy's options applies here, so anything else is refused.
+import { writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { resolveCli } from '../config/resolve.js';
+import type { UpstreamConfig } from '../config/types.js';
+import { ConfigError } from '../protocol/errors.js';
+import { readAuditFiles } from '../report/audit-files.js';
+import { inspectUpstream } from '../report/inspect.js';
+import { buildReport, type Declared, type ReportModel } from '../report/model.js';
+import { renderHtml } from '../report/render-html.js';
+import { renderMarkdown } from '../report/render-md.js';
+import { systemClock } from '../runtime/clock.js';
+import { createLogger } from '../telemetry/logger.js';
+
+export const REPORT_HELP = `Usage: mrtr-proxy report [--audit FILE...] (--upstream URL | -- COMMAND [ARGS...] | --config FILE)
+                         [--format md|html|json] [--out FILE]
+
+Lists what the legacy server declares (tools with their annotations, prompts, resources) and joins
+it with what --audit files recorded: per item whether and what it asks, how often, in how many
+rounds, and what a 2026-07-28 version needs (inputRequests keys and schemas, replay safety,
+annotations). --audit may be repeated (e.g. FILE and its rotated FILE.1). Default format md, to stdout.
+`;
+
+const FORMATS = { md: renderMarkdown, html: renderHtml, json: (m: ReportModel) => `${JSON.stringify(m, null, 2)}\n` } as const;
+
+type Parsed = { help: true } | { help: false; audits: string[]; format: keyof typeof FORMATS; out?: string; target: string[] };
+
+function parseOwn(own: readonly string[]) {
+  return parseArgs({
+    args: [...own],
+    options: {
+      audit: { type: 'string', multiple: true },
+      format: { type: 'string' },
+      out: { type: 'string' },
+      upstream: { type: 'string' },
+      config: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+}
+
+export function parseReportArgs(argv: readonly string[]): Parsed {
+  const dash = argv.indexOf('--');
+  const own = dash === -1 ? argv : argv.slice(0, dash);
+  const command = dash === -1 ? [] : argv.slice(dash);
+  let values: ReturnType<typeof parseOwn>['values'];
+  try {
+    ({ values } = parseOwn(own));
+  } catch (err) {
+    throw new ConfigError(`report: ${(err as Error).message}`);
+  }
+  if (values.help) return { help: true };
+  const format = values.format ?? 'md';
+  if (!(format in FORMATS)) throw new ConfigError(`report: --format: expected md, html or json, got '${format}'`);
+  const target = [
+    ...(values.upstream === undefined ? [] : ['--upstream', values.upstream]),
+    ...(values.config === undefined ? [] : ['--config', values.config]),
+    ...command,
+  ];
+  if (target.length === 0) throw new ConfigError('report: name the server: --upstream URL, -- COMMAND [ARGS...] or --config FILE');
+  return { help: false, audits: values.audit ?? [], format: format as keyof typeof FORMATS, ...(values.out === undefined ? {} : { out: values.out }), target };
+}
+
+/** Runs the report; resolves with the process exit code. */
+export async function runReport(argv: readonly string[], env: Record<string, string | undefined>): Promise<number> {
+  let parsed: Parsed;
+  let upstreams: UpstreamConfig[];
+  try {
+    parsed = parseReportArgs(argv);
+    if (parsed.help) {
+      process.stdout.write(REPORT_HELP);
+      return 0;
+    }
+    const resolved = resolveCli(parsed.target, env);
+    if (resolved.action !== 'run') throw new ConfigError('report: unexpected --help or --version');
+    upstreams = resolved.config.upstreams;
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`mrtr-proxy: ${err.message}\nRun 'mrtr-proxy report --help' for usage.\n`);
+    return 2;
+  }
+  const log = createLogger('warn');
+  let audit: Awaited<ReturnType<typeof readAuditFiles>>;
+  try {
+    audit = await readAuditFiles(parsed.audits);
+  } catch (err) {
+    process.stderr.write(`mrtr-proxy: report: cannot read the audit: ${(err as Error).message}\n`);
+    return 1;
+  }
+  const declared: Declared[] = [];
+  for (const u of upstreams) declared.push(await inspectUpstream(u, log.child({ upstream: u.name }), systemClock));
+  for (const d of declared) if (d.error) log.warn(`upstream ${d.upstream}: ${d.error}`);
+  const model = buildReport(declared, audit.records, { files: parsed.audits, skippedLines: audit.skipped }, new Date(systemClock.now()));
+  const text = FORMATS[parsed.format](model);
+  if (parsed.out === undefined) process.stdout.write(text);
+  else await writeFile(parsed.out, text);
+  return 0;
+}

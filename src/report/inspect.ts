@@ -1,0 +1,53 @@
+// Asks a legacy upstream what it declares, as a client with every capability would see it (some
+// servers only list their asking tools to clients that can answer): tools with their annotations,
+// prompts and resources, every page. A modern upstream is not inspected; the audit still counts.
+import type { UpstreamConfig } from '../config/types.js';
+import { legacyCapabilitiesFor } from '../protocol/capabilities.js';
+import type { JsonObject } from '../protocol/json.js';
+import type { Clock } from '../runtime/clock.js';
+import type { Logger } from '../telemetry/logger.js';
+import { probeEra } from '../upstream/probe.js';
+import { Upstream } from '../upstream/upstream.js';
+import type { Declared } from './model.js';
+
+const EVERY_CAPABILITY = legacyCapabilitiesFor({ elicitation: { form: {}, url: {} }, sampling: {}, roots: {} });
+/** A server that pages forever is cut off here. */
+const MAX_PAGES = 100;
+
+async function listAll(upstream: Upstream, method: string, field: string): Promise<JsonObject[]> {
+  const out: JsonObject[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const r = await upstream.forward(method, cursor === undefined ? undefined : { cursor }, EVERY_CAPABILITY);
+    out.push(...((r[field] as JsonObject[] | undefined) ?? []));
+    cursor = typeof r['nextCursor'] === 'string' ? r['nextCursor'] : undefined;
+    if (cursor === undefined) break;
+  }
+  return out;
+}
+
+export async function inspectUpstream(config: UpstreamConfig, log: Logger, clock: Clock): Promise<Declared> {
+  const empty = { upstream: config.name, tools: [], prompts: [], resources: [] };
+  const era = config.era === 'auto' ? await probeEra(config.target, config.connectTimeoutMs).catch(() => 'legacy' as const) : config.era;
+  if (era === 'modern') return { ...empty, error: 'a modern (2026-07-28) upstream: nothing to migrate, not inspected' };
+  // No spare sessions: the report opens exactly the sessions it uses.
+  const upstream = new Upstream({ ...config, spareSessions: 0 }, log, clock);
+  try {
+    const info = await upstream.describe();
+    const caps = info.capabilities;
+    const tools = caps['tools'] ? await listAll(upstream, 'tools/list', 'tools') : [];
+    const prompts = caps['prompts'] ? await listAll(upstream, 'prompts/list', 'prompts') : [];
+    const resources = caps['resources'] ? await listAll(upstream, 'resources/list', 'resources') : [];
+    return {
+      upstream: config.name,
+      server: { name: String(info.serverInfo.name), version: String(info.serverInfo.version) },
+      tools: tools.map((t) => ({ name: String(t['name']), ...(t['annotations'] ? { annotations: t['annotations'] as JsonObject } : {}) })),
+      prompts: prompts.map((p) => ({ name: String(p['name']) })),
+      resources: resources.map((r) => ({ uri: String(r['uri']) })),
+    };
+  } catch (err) {
+    return { ...empty, error: `cannot list what the server declares: ${(err as Error).message}` };
+  } finally {
+    await upstream.close();
+  }
+}

@@ -1,0 +1,183 @@
+// The migration report as data: what each upstream declares (tools/list, prompts, resources)
+// joined with what the audit saw of each item. Pure: the CLI gathers the inputs, renderers print it.
+import type { AuditRecord } from '../audit/record.js';
+import {
+  annotationAdvice,
+  proposeInputs,
+  replaySafety,
+  signatureOf,
+  type ItemKind,
+  type ProposedInput,
+  type QuestionSignature,
+  type Replay,
+  type ToolAnnotations,
+} from './migration.js';
+
+/** What one upstream declared when the report asked it. */
+export interface Declared {
+  upstream: string;
+  server?: { name: string; version: string };
+  tools: Array<{ name: string; annotations?: ToolAnnotations }>;
+  prompts: Array<{ name: string }>;
+  resources: Array<{ uri: string }>;
+  /** Set when the upstream could not be listed (the report still uses the audit). */
+  error?: string;
+}
+
+export interface Question extends QuestionSignature {
+  count: number;
+  actions: Record<string, number>;
+}
+
+export interface Stats {
+  median: number;
+  p90: number;
+  max: number;
+}
+
+export interface ItemReport {
+  upstream: string;
+  kind: ItemKind;
+  name: string;
+  declared: boolean;
+  annotations?: ToolAnnotations;
+  calls: number;
+  callsThatAsked: number;
+  /** yes / no (in `calls` audited calls) / unknown (never audited). */
+  asks: 'yes' | 'no' | 'unknown';
+  methods: string[];
+  questions: Question[];
+  /** Calls by number of rounds. */
+  rounds: Record<string, number>;
+  thinkMs?: Stats;
+  serverMs?: Stats;
+  outcomes: Record<string, number>;
+  modes: Record<string, number>;
+  migration: { inputRequests: ProposedInput[]; replay: Replay; annotate: string[] };
+}
+
+export interface ReportModel {
+  generatedAt: string;
+  audit: { files: string[]; records: number; skippedLines: number };
+  upstreams: Array<{ name: string; server?: { name: string; version: string }; error?: string }>;
+  items: ItemReport[];
+  /** Audited calls by number of rounds, over every item (the rounds chart). */
+  roundsPerCall: Record<string, number>;
+}
+
+const KIND_OF: Record<string, ItemKind> = { 'tools/call': 'tool', 'prompts/get': 'prompt', 'resources/read': 'resource' };
+
+export function stats(values: readonly number[]): Stats | undefined {
+  if (values.length === 0) return undefined;
+  const s = [...values].sort((a, b) => a - b);
+  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
+  return { median: at(0.5), p90: at(0.9), max: s[s.length - 1]! };
+}
+
+function bump(counts: Record<string, number>, key: string): void {
+  counts[key] = (counts[key] ?? 0) + 1;
+}
+
+function outcomeLabel(r: AuditRecord): string {
+  const o = r.outcome;
+  if (o.kind === 'complete') return o.isError ? 'isError' : 'complete';
+  if (o.kind === 'error') return `error ${o.code}`;
+  return o.kind;
+}
+
+function emptyItem(upstream: string, kind: ItemKind, name: string, declared: boolean, annotations?: ToolAnnotations): ItemReport {
+  return {
+    upstream,
+    kind,
+    name,
+    declared,
+    ...(annotations ? { annotations } : {}),
+    calls: 0,
+    callsThatAsked: 0,
+    asks: 'unknown',
+    methods: [],
+    questions: [],
+    rounds: {},
+    outcomes: {},
+    modes: {},
+    migration: { inputRequests: [], replay: replaySafety(kind, annotations), annotate: [] },
+  };
+}
+
+export function buildReport(
+  declared: readonly Declared[],
+  records: readonly AuditRecord[],
+  audit: { files: string[]; skippedLines: number },
+  now: Date,
+): ReportModel {
+  const items = new Map<string, ItemReport>();
+  const id = (upstream: string, kind: ItemKind, name: string) => `${upstream}\u0000${kind}\u0000${name}`;
+  for (const d of declared) {
+    for (const t of d.tools) items.set(id(d.upstream, 'tool', t.name), emptyItem(d.upstream, 'tool', t.name, true, t.annotations));
+    for (const p of d.prompts) items.set(id(d.upstream, 'prompt', p.name), emptyItem(d.upstream, 'prompt', p.name, true));
+    for (const r of d.resources) items.set(id(d.upstream, 'resource', r.uri), emptyItem(d.upstream, 'resource', r.uri, true));
+  }
+  const questions = new Map<ItemReport, Map<string, Question>>();
+  const think = new Map<ItemReport, number[]>();
+  const server = new Map<ItemReport, number[]>();
+  const roundsPerCall: Record<string, number> = {};
+  for (const r of records) {
+    const kind = KIND_OF[r.method];
+    if (!kind) continue;
+    const key = id(r.upstream, kind, r.target);
+    const item = items.get(key) ?? emptyItem(r.upstream, kind, r.target, false);
+    items.set(key, item);
+    item.calls++;
+    if (r.requests.length > 0) item.callsThatAsked++;
+    bump(item.rounds, String(r.rounds));
+    bump(roundsPerCall, String(r.rounds));
+    bump(item.outcomes, outcomeLabel(r));
+    bump(item.modes, r.mode);
+    const qs = questions.get(item) ?? new Map<string, Question>();
+    questions.set(item, qs);
+    for (const q of r.requests) {
+      const sig = signatureOf(q);
+      const seen = qs.get(sig) ?? {
+        method: q.method,
+        ...(q.elicitationMode ? { elicitationMode: q.elicitationMode } : {}),
+        ...(q.schema ? { schema: q.schema } : {}),
+        ...(q.sampling ? { sampling: q.sampling } : {}),
+        round: q.round,
+        count: 0,
+        actions: {},
+      };
+      seen.count++;
+      seen.round = Math.min(seen.round, q.round);
+      bump(seen.actions, q.action);
+      qs.set(sig, seen);
+      if (q.clientMs !== undefined) think.set(item, [...(think.get(item) ?? []), q.clientMs]);
+      server.set(item, [...(server.get(item) ?? []), q.serverMs]);
+    }
+    server.set(item, [...(server.get(item) ?? []), r.finalServerMs]);
+  }
+  for (const item of items.values()) {
+    const qs = [...(questions.get(item)?.values() ?? [])].sort((a, b) => a.round - b.round || a.method.localeCompare(b.method));
+    item.questions = qs;
+    item.methods = [...new Set(qs.map((q) => q.method))];
+    item.asks = item.calls === 0 ? 'unknown' : item.callsThatAsked > 0 ? 'yes' : 'no';
+    const t = stats(think.get(item) ?? []);
+    const s = stats(server.get(item) ?? []);
+    if (t) item.thinkMs = t;
+    if (s) item.serverMs = s;
+    item.migration = {
+      inputRequests: proposeInputs(qs),
+      replay: replaySafety(item.kind, item.annotations),
+      annotate: annotationAdvice(item.kind, item.annotations, item.asks === 'yes'),
+    };
+  }
+  const order: Record<string, number> = { yes: 0, unknown: 1, no: 2 };
+  return {
+    generatedAt: now.toISOString(),
+    audit: { files: audit.files, records: records.length, skippedLines: audit.skippedLines },
+    upstreams: declared.map((d) => ({ name: d.upstream, ...(d.server ? { server: d.server } : {}), ...(d.error ? { error: d.error } : {}) })),
+    items: [...items.values()].sort(
+      (a, b) => a.upstream.localeCompare(b.upstream) || order[a.asks]! - order[b.asks]! || a.kind.localeCompare(b.kind) || a.name.localeCompare(b.name),
+    ),
+    roundsPerCall,
+  };
+}

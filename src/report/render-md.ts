@@ -1,0 +1,83 @@
+// The migration report as Markdown: a summary table, then one section per item that asks.
+import type { Question, ItemReport, ReportModel, Stats } from './model.js';
+
+/** Markdown table cells: no pipes or newlines from server-defined names. */
+export function cell(s: string): string {
+  return s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+export function ms(s: Stats | undefined): string {
+  return s ? `${s.median} ms (p90 ${s.p90}, max ${s.max})` : '–';
+}
+
+export function asksLabel(i: ItemReport): string {
+  if (i.asks === 'unknown') return 'not audited';
+  if (i.asks === 'no') return `no (${i.calls} call${i.calls === 1 ? '' : 's'})`;
+  return `yes, ${i.callsThatAsked} of ${i.calls} call${i.calls === 1 ? '' : 's'}`;
+}
+
+export function questionLabel(q: Question): string {
+  const mode = q.elicitationMode ? ` (${q.elicitationMode})` : '';
+  const fields = q.schema
+    ? `: ${
+        Object.entries(q.schema.properties)
+          .map(([k, p]) => `${k}${p.required ? '' : '?'}: ${p.type}`)
+          .join(', ') || 'no fields'
+      }`
+    : '';
+  const actions = Object.entries(q.actions)
+    .map(([a, n]) => `${a} ${n}`)
+    .join(', ');
+  return `${q.method}${mode}${fields}; asked ${q.count}×, round ${q.round}; ${actions}`;
+}
+
+function counts(c: Record<string, number>): string {
+  return (
+    Object.entries(c)
+      .map(([k, n]) => `${k}: ${n}`)
+      .join(', ') || '–'
+  );
+}
+
+function section(i: ItemReport): string {
+  const lines = [
+    `### ${i.kind} \`${i.name}\` (${i.upstream})`,
+    '',
+    `- asks: ${asksLabel(i)}${i.declared ? '' : ' (not declared by the server now)'}`,
+    `- rounds per call: ${counts(i.rounds)}; outcomes: ${counts(i.outcomes)}; modes: ${counts(i.modes)}`,
+    `- client think time: ${ms(i.thinkMs)}; legacy server time: ${ms(i.serverMs)}`,
+    ...i.questions.map((q) => `- question: ${questionLabel(q)}`),
+    `- safe to replay: ${i.migration.replay.safe} (${i.migration.replay.why})`,
+    ...(i.migration.annotate.length ? [`- annotate: ${i.migration.annotate.join('; ')}`] : []),
+    '',
+    'A 2026-07-28 version returns, when it needs these answers:',
+    '',
+    '```json',
+    JSON.stringify(Object.fromEntries(i.migration.inputRequests.map((p) => [p.key, { method: p.method, params: p.params, round: p.round }])), null, 2),
+    '```',
+    '',
+  ];
+  return lines.join('\n');
+}
+
+export function renderMarkdown(m: ReportModel): string {
+  const out = [
+    '# Migration report',
+    '',
+    `Generated ${m.generatedAt} from ${m.audit.records} audited call(s) in ${m.audit.files.length} file(s)${m.audit.skippedLines ? ` (${m.audit.skippedLines} unreadable line(s) skipped)` : ''}.`,
+    '',
+    ...m.upstreams.map((u) => `- upstream \`${u.name}\`: ${u.server ? `${u.server.name} ${u.server.version}` : ''}${u.error ? ` ${u.error}` : ''}`),
+    '',
+    '| upstream | kind | name | asks | methods | rounds | think time (median) | safe to replay | annotate |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...m.items.map(
+      (i) =>
+        `| ${cell(i.upstream)} | ${i.kind} | ${cell(i.name)} | ${asksLabel(i)} | ${i.methods.join(', ') || '–'} | ${counts(i.rounds)} | ${i.thinkMs ? `${i.thinkMs.median} ms` : '–'} | ${i.migration.replay.safe} | ${cell(i.migration.annotate.filter((a) => !a.includes(' ')).join(', ')) || '–'} |`,
+    ),
+    '',
+    '## What asks',
+    '',
+    ...m.items.filter((i) => i.asks === 'yes').map(section),
+  ];
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,121 @@
+// One front request as telemetry sees it: what it asked for, how it was served and how it ended.
+// The front opens it (HTTP listener); the layers below annotate the current one through
+// AsyncLocalStorage without knowing HTTP, and on its end it becomes an access-log line, metrics and
+// the end of its span.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { performance } from 'node:perf_hooks';
+import type { SpanContext } from '@opentelemetry/api';
+import { type ServeMode, methodLabel } from './labels.js';
+import { clientCarrier, endSpan, linkRounds, startFrontSpan, type FrontSpan } from './spans.js';
+
+/** Longest target (tool, prompt, URI) kept for the access log and span attributes. */
+const MAX_TARGET = 256;
+
+/** What the first message of a body says about the request. */
+export interface RequestHead {
+  method: string;
+  target?: string;
+  meta?: unknown;
+}
+
+export class FrontRequest {
+  /** performance.now() at the start. */
+  readonly startedAt = performance.now();
+  private readonly startedAtEpochMs = Date.now();
+  mode: ServeMode | undefined;
+  /** The input_required round this request answers (0 for a first request). */
+  round: number | undefined;
+  /** The JSON-RPC error code of the answer, when it was an error. */
+  code: number | undefined;
+  inputRequired = false;
+  private frontSpan: FrontSpan | undefined;
+  private ended = false;
+
+  constructor(
+    readonly upstream: string,
+    readonly principal: string,
+    readonly head: RequestHead,
+    private readonly headers: Record<string, string | string[] | undefined>,
+  ) {}
+
+  /** The span, started on first use (once the head is known) with the request's start time. */
+  get span(): FrontSpan {
+    this.frontSpan ??= startFrontSpan(methodLabel(this.head.method), clientCarrier(this.headers, this.head.meta), this.startedAtEpochMs, {
+      'mcp.method.name': this.head.method,
+      'mrtr.upstream': this.upstream,
+      ...(this.head.target === undefined ? {} : { 'mrtr.target': this.head.target }),
+    });
+    return this.frontSpan;
+  }
+
+  /** Marks this request as round `round` of an interaction whose first round's span is `first`. */
+  resumed(first: SpanContext | undefined, round: number): void {
+    this.round = round;
+    linkRounds(this.span.span, first, round);
+  }
+
+  error(code: number): void {
+    this.code ??= code;
+  }
+
+  /** Ends it once; returns the elapsed seconds, or undefined when it had already ended. */
+  end(httpStatus: number | undefined): number | undefined {
+    if (this.ended) return undefined;
+    this.ended = true;
+    endSpan(this.span.span, this.code, httpStatus);
+    return (performance.now() - this.startedAt) / 1000;
+  }
+}
+
+const current = new AsyncLocalStorage<FrontRequest>();
+
+export function currentFrontRequest(): FrontRequest | undefined {
+  return current.getStore();
+}
+
+export function withFrontRequest<T>(request: FrontRequest, fn: () => T): T {
+  return current.run(request, fn);
+}
+
+/**
+ * The head of a raw JSON-RPC body, read without trusting it: a method, the target of an
+ * interactive call (truncated), the `_meta`. A batch or an unreadable body gets a fixed name.
+ */
+export function readHead(raw: Buffer | undefined, httpMethod: string): RequestHead {
+  if (httpMethod === 'GET') return { method: 'stream' };
+  if (httpMethod === 'DELETE') return { method: 'delete' };
+  if (raw === undefined || raw.length === 0) return { method: 'unreadable' };
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.toString('utf8'));
+  } catch {
+    return { method: 'unreadable' };
+  }
+  return headOfMessage(body);
+}
+
+/** The head of a parsed JSON-RPC message (see readHead). */
+export function headOfMessage(body: unknown): RequestHead {
+  if (Array.isArray(body)) return { method: 'batch' };
+  if (typeof body !== 'object' || body === null) return { method: 'unreadable' };
+  const m = body as { method?: unknown; params?: Record<string, unknown> };
+  if (typeof m.method !== 'string') return { method: 'result' in m || 'error' in m ? 'response' : 'unreadable' };
+  const params = typeof m.params === 'object' && m.params !== null ? m.params : {};
+  const target = m.method === 'resources/read' ? params['uri'] : m.method === 'tools/call' || m.method === 'prompts/get' ? params['name'] : undefined;
+  return {
+    method: m.method.slice(0, MAX_TARGET),
+    ...(typeof target === 'string' ? { target: target.slice(0, MAX_TARGET) } : {}),
+    ...(params['_meta'] === undefined ? {} : { meta: params['_meta'] }),
+  };
+}
+
+/** The layer that served the current front request says how (the first to say wins). */
+export function noteServeMode(mode: ServeMode): void {
+  const request = current.getStore();
+  if (request && request.mode === undefined) request.mode = mode;
+}
+
+/** The JSON-RPC error code the current front request is answered with. */
+export function noteErrorCode(code: number): void {
+  current.getStore()?.error(code);
+}

@@ -1,0 +1,96 @@
+// The fronts' telemetry hook: every MCP request runs inside a FrontRequest, and when its response
+// ends it is counted, timed, logged (access log) and its span ended. Over HTTP, error codes of
+// bodies written with express's res.json (the proxy's own refusals) are read on the way out; the
+// SDK's and the bridge's are noted where they are made (front/status.ts, front/wire-errors.ts).
+// On stdio a request ends with the response carrying its id.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { accessLogFields, createPrincipalHasher, writeAccessLog, type PrincipalHasher } from './access-log.js';
+import { FrontRequest, headOfMessage, readHead, withFrontRequest } from './front-request.js';
+import { methodLabel, outcomeOf } from './labels.js';
+import type { Logger } from './logger.js';
+import type { ProxyMetrics } from './metrics.js';
+
+export interface FrontTelemetryOptions {
+  metrics: ProxyMetrics | undefined;
+  /** Serve GET /metrics on the MCP listener (false when --metrics-port gives it its own). */
+  metricsOnMainListener: boolean;
+  accessLog: boolean;
+  log: Logger;
+  hashPrincipal?: PrincipalHasher;
+}
+
+type JsonResponse = ServerResponse & { json?: (body: unknown) => unknown };
+
+export class FrontTelemetry {
+  private readonly hash: PrincipalHasher;
+
+  constructor(private readonly opts: FrontTelemetryOptions) {
+    this.hash = opts.hashPrincipal ?? createPrincipalHasher();
+  }
+
+  /** The metrics to serve at GET /metrics on the MCP listener, if they are served there. */
+  get mainListenerMetrics(): ProxyMetrics | undefined {
+    return this.opts.metricsOnMainListener ? this.opts.metrics : undefined;
+  }
+
+  /** Runs `serve` as one front request of `upstream`. */
+  track(
+    upstream: string,
+    era: 'legacy' | 'modern',
+    req: IncomingMessage,
+    res: ServerResponse,
+    raw: Buffer | undefined,
+    principal: string,
+    serve: () => Promise<void>,
+  ): Promise<void> {
+    const request = new FrontRequest(upstream, principal, readHead(raw, req.method ?? ''), req.headers);
+    if (era === 'modern') request.mode = 'relay';
+    const out = res as JsonResponse;
+    const json = out.json;
+    if (typeof json === 'function') {
+      out.json = (body: unknown) => {
+        const code = (body as { error?: { code?: unknown } } | undefined)?.error?.code;
+        if (typeof code === 'number') request.error(code);
+        return json.call(out, body);
+      };
+    }
+    res.once('close', () => this.finish(request, res.statusCode));
+    return withFrontRequest(request, serve);
+  }
+
+  /** The requests of one stdio connection to `upstream`. */
+  stdio(upstream: string, principal: string): StdioRequests {
+    const open = new Map<string | number, FrontRequest>();
+    return {
+      run: (message, deliver) => {
+        if (message.id === undefined || typeof message.method !== 'string') return deliver();
+        const request = new FrontRequest(upstream, principal, headOfMessage(message), {});
+        open.set(message.id, request);
+        return withFrontRequest(request, deliver);
+      },
+      answered: (message) => {
+        const m = message as { id?: string | number; result?: { resultType?: unknown }; error?: { code?: unknown } };
+        const request = m.id === undefined ? undefined : open.get(m.id);
+        if (!request || (m.result === undefined && m.error === undefined)) return;
+        open.delete(m.id!);
+        if (typeof m.error?.code === 'number') request.error(m.error.code);
+        if (m.result?.resultType === 'input_required') request.inputRequired = true;
+        this.finish(request, undefined);
+      },
+    };
+  }
+
+  private finish(request: FrontRequest, status: number | undefined): void {
+    const seconds = request.end(status);
+    if (seconds === undefined) return;
+    this.opts.metrics?.request(request.upstream, methodLabel(request.head.method), outcomeOf(status ?? 200, request.code, request.inputRequired), seconds);
+    if (this.opts.accessLog) writeAccessLog(this.opts.log, accessLogFields(request, status, seconds, this.hash));
+  }
+}
+
+/** A stdio front's requests: each runs inside its FrontRequest, which its response ends. */
+export interface StdioRequests {
+  run<T>(message: { id?: string | number; method?: string; params?: Record<string, unknown> }, deliver: () => T): T;
+  /** A message the front sends the client; a response ends its request. */
+  answered(message: unknown): void;
+}

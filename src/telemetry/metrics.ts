@@ -1,0 +1,146 @@
+// The Prometheus metrics of the proxy (prom-client), on a registry of their own. The names and
+// labels are documented in README.md (Operations); label values come from labels.ts or the
+// configuration (upstream names), never from a request. Gauges are read from their owners when
+// scraped, so they cannot drift from what the pool and the bridge hold.
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { InputLabel, Outcome } from './labels.js';
+
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
+const ROUND_BUCKETS = [0, 1, 2, 3, 5, 8, 13];
+const WAIT_BUCKETS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30];
+
+/** Interactions of one upstream by what they wait for: the client's retry, or the legacy server. */
+export interface InteractionCounts {
+  suspended: number;
+  running: number;
+}
+
+/** Pooled legacy sessions of one upstream by state. */
+export interface SessionCounts {
+  idle: number;
+  exclusive: number;
+  shared: number;
+  connecting: number;
+}
+
+/** What one upstream's assembly lets the gauges read. */
+export interface UpstreamGaugeSource {
+  interactions?: () => InteractionCounts;
+  sessions: () => SessionCounts;
+}
+
+export class ProxyMetrics {
+  readonly registry = new Registry();
+  readonly requests: Counter<'upstream' | 'method' | 'outcome'>;
+  readonly requestDuration: Histogram<'upstream' | 'method'>;
+  readonly inputRequired: Counter<'upstream' | 'method' | 'input'>;
+  readonly interactionRounds: Histogram;
+  readonly interactionsEnded: Counter<'upstream' | 'reason'>;
+  readonly stateRejections: Counter<'reason'>;
+  readonly sessionWait: Histogram;
+  readonly upstreamRequestDuration: Histogram<'upstream' | 'method'>;
+  private readonly sources = new Map<UpstreamGaugeSource, string>();
+
+  constructor(opts: { defaultMetrics: boolean } = { defaultMetrics: true }) {
+    const registers = [this.registry];
+    if (opts.defaultMetrics) collectDefaultMetrics({ register: this.registry });
+    this.requests = new Counter({
+      name: 'mrtr_requests_total',
+      help: 'Front requests by upstream, JSON-RPC method and outcome (complete, input_required, error)',
+      labelNames: ['upstream', 'method', 'outcome'],
+      registers,
+    });
+    this.requestDuration = new Histogram({
+      name: 'mrtr_request_duration_seconds',
+      help: 'Front request duration until the response ended',
+      labelNames: ['upstream', 'method'],
+      buckets: DURATION_BUCKETS,
+      registers,
+    });
+    this.inputRequired = new Counter({
+      name: 'mrtr_input_required_total',
+      help: 'Legacy server requests sent to the client as inputRequests, by kind (elicitation, sampling, roots)',
+      labelNames: ['upstream', 'method', 'input'],
+      registers,
+    });
+    const sources = this.sources;
+    new Gauge({
+      name: 'mrtr_interactions_waiting',
+      help: "Interactive calls in progress: mode suspended waits for the client's retry, running for the legacy server",
+      labelNames: ['upstream', 'mode'],
+      registers,
+      collect() {
+        this.reset();
+        for (const [source, upstream] of sources) {
+          const counts = source.interactions?.();
+          if (!counts) continue;
+          this.inc({ upstream, mode: 'suspended' }, counts.suspended);
+          this.inc({ upstream, mode: 'running' }, counts.running);
+        }
+      },
+    });
+    this.interactionRounds = new Histogram({
+      name: 'mrtr_interaction_rounds',
+      help: 'input_required rounds of each ended interactive call',
+      buckets: ROUND_BUCKETS,
+      registers,
+    });
+    this.interactionsEnded = new Counter({
+      name: 'mrtr_interactions_ended_total',
+      help: 'Ended interactive calls by reason (completed, expired, cancelled, lost)',
+      labelNames: ['upstream', 'reason'],
+      registers,
+    });
+    this.stateRejections = new Counter({
+      name: 'mrtr_state_rejections_total',
+      help: 'Retries refused because of their requestState, by reason',
+      labelNames: ['reason'],
+      registers,
+    });
+    new Gauge({
+      name: 'mrtr_legacy_sessions',
+      help: 'Pooled legacy sessions by state (idle, exclusive, shared, connecting)',
+      labelNames: ['upstream', 'state'],
+      registers,
+      collect() {
+        this.reset();
+        for (const [source, upstream] of sources) {
+          for (const [state, n] of Object.entries(source.sessions())) this.inc({ upstream, state }, n);
+        }
+      },
+    });
+    this.sessionWait = new Histogram({
+      name: 'mrtr_session_wait_seconds',
+      help: 'Time a request waited for a legacy session (including starting one)',
+      buckets: WAIT_BUCKETS,
+      registers,
+    });
+    this.upstreamRequestDuration = new Histogram({
+      name: 'mrtr_upstream_request_duration_seconds',
+      help: 'Legacy request duration by upstream and method (an interactive call spans all its rounds)',
+      labelNames: ['upstream', 'method'],
+      buckets: DURATION_BUCKETS,
+      registers,
+    });
+  }
+
+  /** Lets the gauges read one upstream's counts until the returned function is called. */
+  watch(upstream: string, source: UpstreamGaugeSource): () => void {
+    this.sources.set(source, upstream);
+    return () => this.sources.delete(source);
+  }
+
+  /** The exposition text and its content type. */
+  async expose(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+
+  request(upstream: string, method: string, outcome: Outcome, seconds: number): void {
+    this.requests.inc({ upstream, method, outcome });
+    this.requestDuration.observe({ upstream, method }, seconds);
+  }
+
+  input(upstream: string, method: string, input: InputLabel): void {
+    this.inputRequired.inc({ upstream, method, input });
+  }
+}
