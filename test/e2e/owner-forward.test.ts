@@ -3,6 +3,7 @@
 // client `owner_gone` within 2 s. Real proxy processes sharing a key, legacy fixture over stdio.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { startAuthServer, type AuthServer, type TestClient } from '../support/auth-server.js';
 import { textOf } from '../support/client.js';
 import { freePort } from '../support/ports.js';
 import { FIXTURE, startProxy, type ProxyProcess } from '../support/processes.js';
@@ -72,5 +73,57 @@ describe('held calls across instances', () => {
     );
     assert.ok(next.inputRequests['elicitation-2']);
     a = await instance(a.port);
+  });
+});
+
+describe('held calls across instances with client authentication', () => {
+  const ALICE: TestClient = { clientId: 'alice', clientSecret: 'alice-secret', scope: 'mcp:tools' };
+  const BOB: TestClient = { clientId: 'bob', clientSecret: 'bob-secret', scope: 'mcp:tools' };
+  // Behind a load balancer every instance is the same resource: tokens name the public URL.
+  const AUDIENCE = 'https://mcp.example.test/mcp';
+  let as: AuthServer;
+  let a: ProxyProcess;
+  let b: ProxyProcess;
+  const authed = async (url: string, who: TestClient, extra: Record<string, unknown> = {}) => {
+    const token = (await as.token(who, { resource: AUDIENCE })).access_token;
+    return rpc(url, 'tools/call', { name: 'ask-name', arguments: {}, ...extra }, { caps: CAPS, headers: { authorization: `Bearer ${token}` } });
+  };
+  const authInstance = async () => {
+    const port = await freePort();
+    return startProxy([
+      '--port',
+      String(port),
+      '--advertise-url',
+      `http://127.0.0.1:${port}`,
+      '--auth-issuer',
+      as.issuer,
+      '--auth-audience',
+      AUDIENCE,
+      '--auth-scope',
+      'mcp:tools',
+      '--',
+      process.execPath,
+      FIXTURE,
+    ]);
+  };
+  before(async () => {
+    as = await startAuthServer([ALICE, BOB]);
+    [a, b] = await Promise.all([authInstance(), authInstance()]);
+  });
+  after(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    await as?.close();
+  });
+
+  it('forwards the principal: the owner completes the call for its principal and refuses another', async () => {
+    const held = inputRequired(await authed(a.url, ALICE));
+    const stolen = await authed(b.url, BOB, named(held.requestState));
+    assert.equal(stolen.body.error?.code, -32602);
+    assert.deepEqual(stolen.body.error?.data, { reason: 'wrong_principal' });
+    const done = await authed(b.url, ALICE, named(held.requestState));
+    assert.equal(textOf(done.body.result), 'Hello, Ada!');
+    const anonymous = await call(b.url, 'ask-name', named(held.requestState));
+    assert.equal(anonymous.status, 401, 'the non-owner checks the token before it forwards anything');
+    assert.doesNotMatch(a.stderr() + b.stderr(), /alice-secret|Bearer ey/, 'no credential in either log');
   });
 });
