@@ -1,9 +1,18 @@
 // The observer shape the bridge calls (restated structurally: audit sits beside the bridge, not
 // above it) and a fan-out, so the audit file and the live view both watch one bridge.
 import type { JsonObject, Root } from '../protocol/json.js';
+import type { RecordEntry } from '../protocol/replay-match.js';
 
 export interface Observer {
-  onStart(e: { handle: string; method: string; params: JsonObject; mode: string; capabilities?: object; roots?: readonly Root[] | undefined }): void;
+  onStart(e: {
+    handle: string;
+    method: string;
+    params: JsonObject;
+    mode: string;
+    capabilities?: object;
+    roots?: readonly Root[] | undefined;
+    recorded?: readonly RecordEntry[];
+  }): void;
   onRound(e: { handle: string; round: number; asked: ReadonlyArray<{ key: string; method: string; params?: Record<string, unknown> }> }): void;
   onAnswers(e: { handle: string; round: number; answers: ReadonlyMap<string, unknown> }): void;
   onEnd(e: { handle: string; reason: string; why?: string; result?: JsonObject; error?: { code: number; message: string } }): void;

@@ -3,6 +3,7 @@
 // never imports the pool or the session classes, so unit tests and the bench plug in a fake.
 import type { FrontCapabilities, LegacyCapabilities } from '../protocol/capabilities.js';
 import type { JsonObject, Root, ServerRequest } from '../protocol/json.js';
+import type { RecordEntry } from '../protocol/replay-match.js';
 import type { RootsBinding } from '../protocol/roots.js';
 
 /** Whoever holds a session exclusively receives the legacy server's requests and logs. */
@@ -53,9 +54,18 @@ export interface SessionSource {
 export interface InteractionObserver {
   /**
    * An interactive call was sent to the legacy server. `mode` says how it waits between rounds;
-   * `capabilities` are the ones the client declared, `roots` those it gave in a roots round.
+   * `capabilities` are the ones the client declared, `roots` those it gave in a roots round;
+   * `recorded`, for a replayed run, what earlier runs asked and the client answered.
    */
-  onStart(e: { handle: string; method: string; params: JsonObject; mode: 'hold'; capabilities: FrontCapabilities; roots?: readonly Root[] | undefined }): void;
+  onStart(e: {
+    handle: string;
+    method: string;
+    params: JsonObject;
+    mode: 'hold' | 'replay';
+    capabilities: FrontCapabilities;
+    roots?: readonly Root[] | undefined;
+    recorded?: readonly RecordEntry[];
+  }): void;
   /** The call was suspended: these legacy requests went to the client as round `round`. */
   onRound(e: { handle: string; round: number; asked: ReadonlyArray<{ key: string; method: string; params?: Record<string, unknown> }> }): void;
   /** The client's retry for round `round` arrived with these answers (by input key). */
@@ -63,7 +73,7 @@ export interface InteractionObserver {
   /** The call ended: `result` when the legacy server answered, `error` when it failed with one. */
   onEnd(e: {
     handle: string;
-    reason: 'completed' | 'expired' | 'cancelled' | 'lost';
+    reason: 'completed' | 'expired' | 'cancelled' | 'lost' | 'legacy_gave_up';
     why?: string;
     result?: JsonObject;
     error?: { code: number; message: string };

@@ -12,7 +12,10 @@ import { startHttpListener } from '../front/http.js';
 import { startStdioFront } from '../front/stdio.js';
 import { ConfigError } from '../protocol/errors.js';
 import { systemClock } from '../runtime/clock.js';
+import { forwardKey } from '../state/forward-auth.js';
+import { type ConsumedLedger, MemoryLedger } from '../state/ledger.js';
 import { localUserPrincipal } from '../state/principal.js';
+import { RedisLedger } from '../state/redis-ledger.js';
 import { createSealer } from '../state/seal.js';
 import { createLogger } from '../telemetry/logger.js';
 import { VERSION } from '../version.js';
@@ -52,6 +55,7 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
   if (config.stateKey.generated) {
     log.warn('no --state-key or MRTR_STATE_KEY: generated a key for this process; retries must come back to this process');
   }
+  const ledger: ConsumedLedger = config.stateStore ? new RedisLedger(config.stateStore, log) : new MemoryLedger(systemClock);
   const audit = config.audit ? createAudit(config.audit, log, systemClock) : undefined;
   const live = config.dashboard ? new LiveInteractions(systemClock) : undefined;
   let observability: Observability;
@@ -59,6 +63,7 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
     observability = await startObservability(config, log);
   } catch (err) {
     log.error(`cannot serve metrics on 127.0.0.1:${config.metricsPort}`, { error: (err as Error).message });
+    await ledger.close();
     process.exit(1);
   }
   const shadows = new ShadowComparisons({
@@ -71,7 +76,10 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
   });
   shadows.apply(config);
   const app = new ProxyApp({
-    sealer: createSealer(config.stateKey.bytes, systemClock.now),
+    sealer: createSealer(config.stateKey.generated ? [config.stateKey.bytes] : config.stateKey.keys, systemClock.now),
+    ledger,
+    ...(config.advertiseUrl === undefined ? {} : { advertiseUrl: config.advertiseUrl.origin }),
+    ...(config.stateKey.generated ? {} : { forwardKeys: config.stateKey.keys.map(forwardKey) }),
     instance,
     legacyClients: config.legacyClients,
     log,
@@ -85,6 +93,7 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
   const closeRoutes = async () => {
     shadows.close();
     await app.close();
+    await ledger.close();
     await audit?.close();
     await observability.close();
   };
@@ -161,7 +170,8 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
     if (next.host !== config.host || next.port !== config.port || next.stdio !== config.stdio) log.warn('listen address changes take effect after a restart');
     if (JSON.stringify(next.audit) !== JSON.stringify(config.audit)) log.warn('audit changes take effect after a restart');
     warmIssuers(next, verifier, log);
-    if (!next.stateKey.generated && Buffer.compare(next.stateKey.bytes, config.stateKey.bytes) !== 0) log.warn('a new state key takes effect after a restart');
+    if (next.stateStore?.href !== config.stateStore?.href) log.warn('a changed --state-store takes effect after a restart');
+    if (!next.stateKey.generated && !sameKeys(next.stateKey.keys, config.stateKey.keys)) log.warn('changed state keys take effect after a restart');
     shadows.apply(next);
     await app.apply(next);
     log.info('configuration reloaded', { upstreams: app.table.all().map((r) => r.name) });
@@ -183,6 +193,10 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
   }
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+function sameKeys(a: readonly Uint8Array[], b: readonly Uint8Array[]): boolean {
+  return a.length === b.length && a.every((k, i) => Buffer.compare(k, b[i]!) === 0);
 }
 
 /** Discovers every configured issuer now, so a wrong --auth-issuer shows at start, not at the first request. */

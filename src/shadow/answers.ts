@@ -1,15 +1,20 @@
 // Completing the candidate's `input_required` rounds from what the client answered the primary:
 // each question the candidate asks is matched to a question the primary asked with the same
-// method and shape (elicitation mode and requested schema's property names, types, formats, enum
-// sizes, required), each primary answer used once, in the order it was asked. Pure.
+// method and shape (the replay matching's digest: the requested schema without its wording, the
+// URL without query, sampling parameters without the messages' text), each primary answer used
+// once, in the order it was asked. Pure.
 import { describeAsk } from '../audit/record.js';
+import type { InputMethod } from '../protocol/input-requests.js';
 import { isJsonObject } from '../protocol/json.js';
+import { shapeDigest as replayDigest } from '../protocol/replay-match.js';
 import type { QuestionShape } from './compare.js';
 
 /** One question the primary asked and what the client answered it (the bare 2026-07-28 response). */
 export interface Exchange {
   method: string;
   params?: Record<string, unknown> | undefined;
+  /** The question's shape digest, when only that is known (a replayed call's record). */
+  digest?: string;
   answer: unknown;
   /** May answer any number of questions (the client's roots, given in a roots round). */
   reusable?: boolean;
@@ -25,20 +30,9 @@ export function questionShape(method: string, params: Record<string, unknown> | 
   };
 }
 
-/** Equal shapes give equal digests (canonical JSON: sorted keys). */
-export function shapeDigest(shape: QuestionShape): string {
-  return canonical(shape);
-}
-
-function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (isJsonObject(v))
-    return `{${Object.keys(v)
-      .filter((k) => v[k] !== undefined)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
-      .join(',')}}`;
-  return JSON.stringify(v);
+/** Questions one answer fits have equal digests (the replay matching's, protocol/replay-match.ts). */
+export function shapeDigest(method: string, params: Record<string, unknown> | undefined): string {
+  return replayDigest(method as InputMethod, params);
 }
 
 export interface Matched {
@@ -53,14 +47,15 @@ export interface Matched {
  * updated so an answer serves one question across all rounds.
  */
 export function matchAnswers(inputRequests: Record<string, unknown>, exchanges: readonly Exchange[], used: Set<number>): Matched {
-  const digests = exchanges.map((e) => shapeDigest(questionShape(e.method, e.params)));
+  const digests = exchanges.map((e) => e.digest ?? shapeDigest(e.method, e.params));
   const responses: Record<string, unknown> = {};
   const unmatched: Matched['unmatched'] = [];
   for (const [key, request] of Object.entries(inputRequests)) {
     const r = isJsonObject(request) ? request : {};
     const method = typeof r['method'] === 'string' ? r['method'] : '';
-    const question = questionShape(method, isJsonObject(r['params']) ? r['params'] : undefined);
-    const digest = shapeDigest(question);
+    const params = isJsonObject(r['params']) ? r['params'] : undefined;
+    const question = questionShape(method, params);
+    const digest = shapeDigest(method, params);
     const i = exchanges.findIndex((e, n) => digests[n] === digest && (e.reusable === true || !used.has(n)));
     if (i < 0) {
       unmatched.push({ key, question });
@@ -74,5 +69,5 @@ export function matchAnswers(inputRequests: Record<string, unknown>, exchanges: 
 
 /** Questions the primary asked that the candidate never did (its answers went unused). */
 export function unasked(exchanges: readonly Exchange[], used: ReadonlySet<number>): QuestionShape[] {
-  return exchanges.flatMap((e, i) => (e.reusable || used.has(i) ? [] : [questionShape(e.method, e.params)]));
+  return exchanges.flatMap((e, i) => (e.reusable || used.has(i) ? [] : [e.params ? questionShape(e.method, e.params) : { method: e.method }]));
 }

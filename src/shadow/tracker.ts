@@ -3,12 +3,21 @@
 // target params, the client's capabilities, each question asked with the client's answer, and the
 // outcome. Calls that ended otherwise (cancelled, expired, lost) have nothing to compare.
 import type { JsonObject, Root } from '../protocol/json.js';
+import type { RecordEntry } from '../protocol/replay-match.js';
 import type { Exchange } from './answers.js';
 import type { ShadowRequest } from './run.js';
 
 /** The bridge's observer shape (restated: shadow/ sits beside the bridge), with what a shadow needs. */
 export interface InteractionEvents {
-  onStart(e: { handle: string; method: string; params: JsonObject; mode: string; capabilities?: object; roots?: readonly Root[] | undefined }): void;
+  onStart(e: {
+    handle: string;
+    method: string;
+    params: JsonObject;
+    mode: string;
+    capabilities?: object;
+    roots?: readonly Root[] | undefined;
+    recorded?: readonly RecordEntry[];
+  }): void;
   onRound(e: { handle: string; round: number; asked: ReadonlyArray<{ key: string; method: string; params?: Record<string, unknown> }> }): void;
   onAnswers(e: { handle: string; round: number; answers: ReadonlyMap<string, unknown> }): void;
   onEnd(e: { handle: string; reason: string; why?: string; result?: JsonObject; error?: { code: number; message: string } }): void;
@@ -24,6 +33,7 @@ export interface TrackerHooks {
 
 interface Open {
   method: string;
+  mode: string;
   params: JsonObject;
   capabilities: JsonObject;
   rounds: number;
@@ -44,10 +54,12 @@ export function trackInteractions(hooks: TrackerHooks): InteractionEvents {
       if (open.size >= MAX_OPEN) open.delete(open.keys().next().value!);
       open.set(e.handle, {
         method: e.method,
+        mode: e.mode,
         params,
         capabilities: { ...(e.capabilities ?? {}) },
         rounds: 0,
-        exchanges: rootsExchange(e.roots),
+        // A replayed run is answered from its record: what earlier runs asked and the client answered.
+        exchanges: [...rootsExchange(e.roots), ...recordedExchanges(e.recorded)],
         asked: new Map(),
       });
     },
@@ -67,6 +79,8 @@ export function trackInteractions(hooks: TrackerHooks): InteractionEvents {
       const o = open.get(e.handle);
       if (!o) return;
       open.delete(e.handle);
+      // A replayed run let go at a question is not the call's end: the retry runs it again.
+      if (o.mode === 'replay' && e.reason === 'cancelled') return;
       if (e.reason !== 'completed' || (!e.result && !e.error)) return hooks.skipped(o.method);
       const primary = e.error ? { kind: 'error' as const, code: e.error.code } : { kind: 'result' as const, result: e.result! };
       hooks.ended({ method: o.method, params: o.params, capabilities: o.capabilities, exchanges: o.exchanges, primary }, o.rounds);
@@ -77,4 +91,12 @@ export function trackInteractions(hooks: TrackerHooks): InteractionEvents {
 /** The roots the call's session serves (given in a roots round), for any roots/list the candidate asks. */
 export function rootsExchange(roots: readonly Root[] | undefined): Exchange[] {
   return roots ? [{ method: 'roots/list', answer: { roots: roots.map((r) => ({ ...r })) }, reusable: true }] : [];
+}
+
+/** The answered entries of a replayed call's record (in the order the legacy server asked). */
+function recordedExchanges(recorded: readonly RecordEntry[] | undefined): Exchange[] {
+  return [...(recorded ?? [])]
+    .filter((r) => r.a !== undefined)
+    .sort((a, b) => a.n - b.n)
+    .map((r) => ({ method: r.m, digest: r.d, answer: r.a }));
 }

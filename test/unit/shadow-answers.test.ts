@@ -2,7 +2,7 @@
 // one whole comparison driven against a scripted candidate (plain data in, plain data out).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { matchAnswers, questionShape, shapeDigest, unasked, type Exchange } from '../../src/shadow/answers.js';
+import { matchAnswers, shapeDigest, unasked, type Exchange } from '../../src/shadow/answers.js';
 import { CandidateFailure } from '../../src/shadow/candidate.js';
 import type { SideOutcome } from '../../src/shadow/compare.js';
 import { eligibility } from '../../src/shadow/eligible.js';
@@ -20,14 +20,25 @@ const NAME = form({ name: { type: 'string', title: 'Your name' } }, ['name']);
 describe('matchAnswers', () => {
   const exchanges: Exchange[] = [
     { method: 'elicitation/create', params: NAME, answer: { action: 'accept', content: { name: 'Ada' } } },
-    { method: 'sampling/createMessage', params: { messages: [], maxTokens: 5 }, answer: { role: 'assistant', content: { type: 'text', text: 'hi' } } },
+    {
+      method: 'sampling/createMessage',
+      params: { messages: [{ role: 'user', content: { type: 'text', text: 'Say hi' } }], maxTokens: 5 },
+      answer: { role: 'assistant', content: { type: 'text', text: 'hi' } },
+    },
     { method: 'elicitation/create', params: NAME, answer: { action: 'accept', content: { name: 'Bob' } } },
   ];
 
   it('matches by method and schema shape (not by key, message or title), each answer once, in order', () => {
     const used = new Set<number>();
     const other = form({ name: { type: 'string', description: 'different words' } }, ['name']);
-    const first = matchAnswers({ who: elicit(other), model: { method: 'sampling/createMessage', params: { messages: [{ role: 'user' }] } } }, exchanges, used);
+    const first = matchAnswers(
+      {
+        who: elicit(other),
+        model: { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'Other words' } }], maxTokens: 5 } },
+      },
+      exchanges,
+      used,
+    );
     assert.deepEqual(first, { responses: { who: { action: 'accept', content: { name: 'Ada' } }, model: exchanges[1]!.answer }, unmatched: [] });
     const second = matchAnswers({ again: elicit(NAME) }, exchanges, used);
     assert.deepEqual(second.responses, { again: { action: 'accept', content: { name: 'Bob' } } });
@@ -51,11 +62,16 @@ describe('matchAnswers', () => {
       },
     ]);
     assert.equal(unasked(exchanges, used).length, 3);
-    assert.notEqual(
-      shapeDigest(questionShape('elicitation/create', NAME)),
-      shapeDigest(questionShape('elicitation/create', form({ name: { type: 'string' } }))),
-      'required counts',
-    );
+    assert.notEqual(shapeDigest('elicitation/create', NAME), shapeDigest('elicitation/create', form({ name: { type: 'string' } })), 'required counts');
+  });
+
+  it('matches the answers of a replayed call by their recorded digest', () => {
+    const recorded: Exchange[] = [
+      { method: 'elicitation/create', digest: shapeDigest('elicitation/create', NAME), answer: { action: 'accept', content: { name: 'Cy' } } },
+    ];
+    const used = new Set<number>();
+    assert.deepEqual(matchAnswers({ n: elicit(NAME) }, recorded, used).responses, { n: { action: 'accept', content: { name: 'Cy' } } });
+    assert.deepEqual(unasked(recorded, new Set()), [{ method: 'elicitation/create' }]);
   });
 
   it('answers any number of roots/list from the roots the client gave in a roots round', () => {

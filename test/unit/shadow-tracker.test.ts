@@ -61,6 +61,23 @@ describe('shadow tracker', () => {
   });
 });
 
+describe('shadow tracker in replay mode', () => {
+  it('takes the answers from the record of the run that completes, and ignores the runs let go', () => {
+    const { events, ended, skipped } = tracker();
+    events.onStart({ handle: 'r1', method: 'tools/call', params: { name: 'wanted' }, mode: 'replay', recorded: [] });
+    events.onRound({ handle: 'r1', round: 1, asked: [{ key: 'elicitation-1', method: 'elicitation/create' }] });
+    events.onEnd({ handle: 'r1', reason: 'cancelled', why: 'let go for replay' });
+    const recorded = [{ n: 1, m: 'elicitation/create' as const, d: 'digest-1', a: { action: 'accept' } }];
+    events.onStart({ handle: 'r2', method: 'tools/call', params: { name: 'wanted' }, mode: 'replay', recorded });
+    events.onEnd({ handle: 'r2', reason: 'completed', result: { content: [] } });
+    assert.deepEqual(skipped, []);
+    assert.deepEqual(
+      ended.map(([r]) => r.exchanges),
+      [[{ method: 'elicitation/create', digest: 'digest-1', answer: { action: 'accept' } }]],
+    );
+  });
+});
+
 describe('live shadow differences', () => {
   it('keeps the most recent first, bounded, and tells listeners', () => {
     const live = new LiveInteractions(testClock());
