@@ -12,6 +12,7 @@ export interface Observer {
     capabilities?: object;
     roots?: readonly Root[] | undefined;
     recorded?: readonly RecordEntry[];
+    roundsBefore?: number;
   }): void;
   onRound(e: { handle: string; round: number; asked: ReadonlyArray<{ key: string; method: string; params?: Record<string, unknown> }> }): void;
   onAnswers(e: { handle: string; round: number; answers: ReadonlyMap<string, unknown> }): void;

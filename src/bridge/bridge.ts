@@ -23,6 +23,7 @@ import { answerWithOperatorRoots, readRootsAnswer, RootsRound, rootsRoundResult 
 import { type Rerun, replayRetry } from './replay-retry.js';
 import { ReplayRun, type ReplayContext } from './replay-run.js';
 import { chooseMode } from './choose-mode.js';
+import { startEvent } from './start-event.js';
 import { SuspensionTable, type EndReason } from './suspensions.js';
 
 export type { BridgeLimits, BridgeOptions, FrontCall } from './front-call.js';
@@ -120,9 +121,7 @@ export class Bridge {
     const interaction = new Interaction(randomUUID(), { method: call.method, params: call.params }, this.opts.log, this.clock);
     if (origin) this.origins.set(interaction, origin);
     interaction.start(lease);
-    const { method, params, capabilities, roots } = call;
-    const mode = replay ? 'replay' : 'hold';
-    this.opts.observer?.onStart({ handle: interaction.handle, method, params, mode, capabilities, roots, ...(replay && { recorded: replay.record }) });
+    this.opts.observer?.onStart(startEvent(interaction.handle, call, replay));
     return this.run(interaction, call, replay && new ReplayRun(interaction, replay.record, replay.round, this.replay));
   }
 

@@ -55,7 +55,8 @@ export interface InteractionObserver {
   /**
    * An interactive call was sent to the legacy server. `mode` says how it waits between rounds;
    * `capabilities` are the ones the client declared, `roots` those it gave in a roots round;
-   * `recorded`, for a replayed run, what earlier runs asked and the client answered.
+   * `recorded`, for a replayed run, what earlier runs asked and the client answered (in
+   * `roundsBefore` rounds).
    */
   onStart(e: {
     handle: string;
@@ -65,6 +66,7 @@ export interface InteractionObserver {
     capabilities: FrontCapabilities;
     roots?: readonly Root[] | undefined;
     recorded?: readonly RecordEntry[];
+    roundsBefore?: number;
   }): void;
   /** The call was suspended: these legacy requests went to the client as round `round`. */
   onRound(e: { handle: string; round: number; asked: ReadonlyArray<{ key: string; method: string; params?: Record<string, unknown> }> }): void;

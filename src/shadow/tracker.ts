@@ -17,6 +17,7 @@ export interface InteractionEvents {
     capabilities?: object;
     roots?: readonly Root[] | undefined;
     recorded?: readonly RecordEntry[];
+    roundsBefore?: number;
   }): void;
   onRound(e: { handle: string; round: number; asked: ReadonlyArray<{ key: string; method: string; params?: Record<string, unknown> }> }): void;
   onAnswers(e: { handle: string; round: number; answers: ReadonlyMap<string, unknown> }): void;
@@ -57,7 +58,7 @@ export function trackInteractions(hooks: TrackerHooks): InteractionEvents {
         mode: e.mode,
         params,
         capabilities: { ...(e.capabilities ?? {}) },
-        rounds: 0,
+        rounds: e.roundsBefore ?? 0,
         // A replayed run is answered from its record: what earlier runs asked and the client answered.
         exchanges: [...rootsExchange(e.roots), ...recordedExchanges(e.recorded)],
         asked: new Map(),
@@ -66,7 +67,7 @@ export function trackInteractions(hooks: TrackerHooks): InteractionEvents {
     onRound(e) {
       const o = open.get(e.handle);
       if (!o) return;
-      o.rounds = e.round;
+      o.rounds = Math.max(o.rounds, e.round);
       o.asked = new Map(e.asked.map((a) => [a.key, { method: a.method, params: a.params }]));
     },
     onAnswers(e) {

@@ -68,9 +68,13 @@ describe('shadow tracker in replay mode', () => {
     events.onRound({ handle: 'r1', round: 1, asked: [{ key: 'elicitation-1', method: 'elicitation/create' }] });
     events.onEnd({ handle: 'r1', reason: 'cancelled', why: 'let go for replay' });
     const recorded = [{ n: 1, m: 'elicitation/create' as const, d: 'digest-1', a: { action: 'accept' } }];
-    events.onStart({ handle: 'r2', method: 'tools/call', params: { name: 'wanted' }, mode: 'replay', recorded });
+    events.onStart({ handle: 'r2', method: 'tools/call', params: { name: 'wanted' }, mode: 'replay', recorded, roundsBefore: 1 });
     events.onEnd({ handle: 'r2', reason: 'completed', result: { content: [] } });
     assert.deepEqual(skipped, []);
+    assert.deepEqual(
+      ended.map(([, rounds]) => rounds),
+      [1],
+    );
     assert.deepEqual(
       ended.map(([r]) => r.exchanges),
       [[{ method: 'elicitation/create', digest: 'digest-1', answer: { action: 'accept' } }]],
