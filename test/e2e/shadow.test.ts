@@ -29,87 +29,101 @@ const shadowRecords = (file: string): ShadowRecord[] =>
     .map((l) => JSON.parse(l) as Record<string, unknown>)
     .filter((r): r is ShadowRecord & Record<string, unknown> => r['kind'] === 'shadow');
 
-describe('shadow comparison', () => {
-  it('reports exactly the deliberate differences of a migrated twin, in the audit, the report and /metrics', async () => {
-    const twin = await startTwin();
-    const dir = mkdtempSync(join(tmpdir(), 'shadow-e2e-'));
-    const audit = join(dir, 'audit.jsonl');
-    const tools = '[add, greet, average, book, stamp]';
-    const methods = '[tools/list, prompts/list, prompts/get, resources/list, resources/read]';
-    const proxy = await startProxy([
-      '--config',
-      shadowConfig(
-        twin.url,
-        `{upstream: migrated, tools: ${tools}, methods: ${methods}, ignore: [structuredContent.generatedAt]}`,
-        `audit: {file: ${JSON.stringify(audit)}}`,
-      ),
-    ]);
-    const metricsUrl = proxy.url.replace(/\/mcp$/, '/metrics');
-    const client = await connectClient(
-      proxy.url,
-      { elicitation: { form: {} } },
-      {
-        elicit: (p) => (p['message'] === 'How many people?' ? { action: 'accept', content: { people: 2 } } : { action: 'accept', content: { name: SECRET } }),
-      },
-    );
-    try {
-      await client.listTools();
-      await client.listPrompts();
-      await client.getPrompt({ name: 'brief', arguments: { topic: 'twins' } });
-      await client.listResources();
-      await client.readResource({ uri: 'twin://notes' });
-      assert.equal(textOf(await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } })), '3');
-      assert.equal(textOf(await client.callTool({ name: 'greet', arguments: {} })), `Hello, ${SECRET}!`);
-      // The client is served by the legacy server: rounded down.
-      assert.equal(textOf(await client.callTool({ name: 'average', arguments: { values: [1, 2] } })), '1');
-      assert.equal(textOf(await client.callTool({ name: 'book', arguments: {} })), 'booked for 2');
-      assert.equal(textOf(await client.callTool({ name: 'stamp', arguments: {} })), 'value 42');
-      assert.equal(textOf(await client.callTool({ name: 'delete-all', arguments: {} })), 'deleted');
-      const compared = async () => {
-        const s = await scrape(metricsUrl);
-        const n = (outcome: string) => s.samples.filter((x) => x.name === COMPARISONS && x.labels['outcome'] === outcome).reduce((a, x) => a + x.value, 0);
-        return { match: n('match'), differ: n('differ'), failed: n('candidate_error'), skipped: n('skipped') };
-      };
-      // Five lists and reads, five shadowed tools (the client may list tools again on its own).
-      await until(
-        async () => {
-          const c = await compared();
-          return c.match + c.differ >= 10;
-        },
-        10_000,
-        'ten comparisons',
-      );
-      const counts = await compared();
-      assert.deepEqual({ differ: counts.differ, failed: counts.failed, skipped: counts.skipped }, { differ: 2, failed: 0, skipped: 0 });
+/**
+ * Serves every kind of shadowed request through the proxy (`args`: e.g. `--suspend hold`), checks
+ * /metrics and the audit's shadow records, and returns the audit file.
+ */
+async function scenario(args: string[]): Promise<string> {
+  const twin = await startTwin();
+  const dir = mkdtempSync(join(tmpdir(), 'shadow-e2e-'));
+  const audit = join(dir, 'audit.jsonl');
+  const tools = '[add, greet, average, book, stamp]';
+  const methods = '[tools/list, prompts/list, prompts/get, resources/list, resources/read]';
+  const proxy = await startProxy([
+    '--config',
+    shadowConfig(
+      twin.url,
+      `{upstream: migrated, tools: ${tools}, methods: ${methods}, ignore: [structuredContent.generatedAt]}`,
+      `audit: {file: ${JSON.stringify(audit)}}`,
+    ),
+    ...args,
+  ]);
+  const metricsUrl = proxy.url.replace(/\/mcp$/, '/metrics');
+  const client = await connectClient(
+    proxy.url,
+    { elicitation: { form: {} } },
+    {
+      elicit: (p) => (p['message'] === 'How many people?' ? { action: 'accept', content: { people: 2 } } : { action: 'accept', content: { name: SECRET } }),
+    },
+  );
+  try {
+    await client.listTools();
+    await client.listPrompts();
+    await client.getPrompt({ name: 'brief', arguments: { topic: 'twins' } });
+    await client.listResources();
+    await client.readResource({ uri: 'twin://notes' });
+    assert.equal(textOf(await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } })), '3');
+    assert.equal(textOf(await client.callTool({ name: 'greet', arguments: {} })), `Hello, ${SECRET}!`);
+    // The client is served by the legacy server: rounded down.
+    assert.equal(textOf(await client.callTool({ name: 'average', arguments: { values: [1, 2] } })), '1');
+    assert.equal(textOf(await client.callTool({ name: 'book', arguments: {} })), 'booked for 2');
+    assert.equal(textOf(await client.callTool({ name: 'stamp', arguments: {} })), 'value 42');
+    assert.equal(textOf(await client.callTool({ name: 'delete-all', arguments: {} })), 'deleted');
+    const compared = async () => {
       const s = await scrape(metricsUrl);
-      assert.equal(s.value(COMPARISONS, { upstream: 'legacy', method: 'tools/call', outcome: 'differ' }), 2);
-      assert.equal(s.value(COMPARISONS, { upstream: 'legacy', method: 'tools/call', outcome: 'match' }), 3);
-      assert.equal(s.value(COMPARISONS, { upstream: 'legacy', method: 'resources/read', outcome: 'match' }), 1);
-      assert.doesNotMatch(twin.stderr(), /tools\/call delete-all/, 'a tool not listed never reaches the candidate');
-    } finally {
-      await client.close();
-      assert.equal(await proxy.stop('SIGTERM'), 0);
-      await twin.stop();
-    }
-
-    const records = shadowRecords(audit);
-    assert.deepEqual(
-      records.map((r) => [r.method, r.target, r.outcome, r.differences.map((d) => `${d.path} ${d.kind}`)]),
-      [
-        ['tools/call', 'average', 'differ', ['content[0].text changed']],
-        ['tools/call', 'book', 'differ', ['inputRequests extra']],
-      ],
+      const n = (outcome: string) => s.samples.filter((x) => x.name === COMPARISONS && x.labels['outcome'] === outcome).reduce((a, x) => a + x.value, 0);
+      return { match: n('match'), differ: n('differ'), failed: n('candidate_error'), skipped: n('skipped') };
+    };
+    // Five lists and reads, five shadowed tools (the client may list tools again on its own).
+    await until(
+      async () => {
+        const c = await compared();
+        return c.match + c.differ >= 10;
+      },
+      10_000,
+      'ten comparisons',
     );
-    const book = records[1]!;
-    assert.deepEqual(book.differences[0]!.question, {
-      method: 'elicitation/create',
-      elicitationMode: 'form',
-      schema: { properties: { people: { type: 'integer', required: true }, time: { type: 'string', required: true } } },
-    });
-    assert.equal(book.primaryRounds, 1);
-    assert.equal(records[0]!.differences[0]!.primary, undefined, 'no values without --audit-content');
-    assert.doesNotMatch(readFileSync(audit, 'utf8'), new RegExp(SECRET), 'the answer the candidate got is not in the audit');
+    const counts = await compared();
+    assert.deepEqual({ differ: counts.differ, failed: counts.failed, skipped: counts.skipped }, { differ: 2, failed: 0, skipped: 0 });
+    const s = await scrape(metricsUrl);
+    assert.equal(s.value(COMPARISONS, { upstream: 'legacy', method: 'tools/call', outcome: 'differ' }), 2);
+    assert.equal(s.value(COMPARISONS, { upstream: 'legacy', method: 'tools/call', outcome: 'match' }), 3);
+    assert.equal(s.value(COMPARISONS, { upstream: 'legacy', method: 'resources/read', outcome: 'match' }), 1);
+    assert.doesNotMatch(twin.stderr(), /tools\/call delete-all/, 'a tool not listed never reaches the candidate');
+  } finally {
+    await client.close();
+    assert.equal(await proxy.stop('SIGTERM'), 0);
+    await twin.stop();
+  }
 
+  const records = shadowRecords(audit);
+  assert.deepEqual(
+    records.map((r) => [r.method, r.target, r.outcome, r.differences.map((d) => `${d.path} ${d.kind}`)]),
+    [
+      ['tools/call', 'average', 'differ', ['content[0].text changed']],
+      ['tools/call', 'book', 'differ', ['inputRequests extra']],
+    ],
+  );
+  const book = records[1]!;
+  assert.deepEqual(book.differences[0]!.question, {
+    method: 'elicitation/create',
+    elicitationMode: 'form',
+    schema: { properties: { people: { type: 'integer', required: true }, time: { type: 'string', required: true } } },
+  });
+  assert.equal(book.primaryRounds, 1);
+  assert.equal(records[0]!.differences[0]!.primary, undefined, 'no values without --audit-content');
+  assert.doesNotMatch(readFileSync(audit, 'utf8'), new RegExp(SECRET), 'the answer the candidate got is not in the audit');
+
+  return audit;
+}
+
+describe('shadow comparison', () => {
+  it('reports exactly the deliberate differences of a migrated twin when the asking tools are held', async () => {
+    await scenario(['--suspend', 'hold']);
+  });
+
+  it('reports exactly the same when they are replayed, in the audit, the report and /metrics', async () => {
+    const audit = await scenario(['--suspend', 'replay']);
     const run = promisify(execFile);
     const { stdout } = await run(process.execPath, [PROXY_BIN, 'report', '--audit', audit, '--format', 'json', '--', process.execPath, LEGACY], {
       timeout: 20_000,
