@@ -101,7 +101,7 @@ export class Bridge {
     this.telemetry.roundServed(0, undefined);
     if (this.needsRootsRound(front)) return this.askRoots(front, new RootsRound(randomUUID()));
     if ((await chooseMode(front, this.limits.suspend, this.opts.toolHints, this.opts.log)).mode === 'replay')
-      return this.rerun({ call: front, record: [], round: 1 });
+      return this.rerun({ call: front, record: [], round: 1, callId: randomUUID(), answers: new Map() });
     const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive');
     // The session just opened may be the first to show that the server asks for roots at initialize.
     if (this.needsRootsRound(front)) {
@@ -122,7 +122,7 @@ export class Bridge {
     if (origin) this.origins.set(interaction, origin);
     interaction.start(lease);
     this.opts.observer?.onStart(startEvent(interaction.handle, call, replay));
-    return this.run(interaction, call, replay && new ReplayRun(interaction, replay.record, replay.round, this.replay));
+    return this.run(interaction, call, replay && new ReplayRun(interaction, replay.record, replay.round, replay.callId, this.replay));
   }
 
   /** Suspends a roots round: the client answers roots/list, and its retry starts the call (held). */

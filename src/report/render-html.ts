@@ -1,7 +1,7 @@
 // The migration report as one self-contained HTML file: inline CSS and SVG charts (rounds per
 // call, think time, questions per tool), no script, nothing fetched. Server-defined names are escaped.
 import type { ItemReport, ReportModel } from './model.js';
-import { asksLabel, ms, questionLabel, shadowSummary } from './render-md.js';
+import { asksLabel, ms, questionLabel, replayLabel, shadowSummary } from './render-md.js';
 import { differenceLabel, type ShadowItem } from './shadow.js';
 import { barChart, escapeHtml as e } from './svg.js';
 
@@ -20,6 +20,7 @@ function section(i: ItemReport): string {
   return `<section id="${e(`${i.upstream}-${i.kind}-${i.name}`)}"><h3>${i.kind} <code>${e(i.name)}</code> (${e(i.upstream)})</h3><ul>
 <li>asks: ${e(asksLabel(i))}${i.declared ? '' : ' (not declared by the server now)'}</li>
 <li>client think time: ${e(ms(i.thinkMs))}; legacy server time: ${e(ms(i.serverMs))}</li>
+${i.replay ? `<li>replays: ${e(replayLabel(i.replay))}</li>` : ''}
 ${i.questions.map((q) => `<li>question: ${e(questionLabel(q))}</li>`).join('\n')}
 <li>safe to replay: <b>${e(i.migration.replay.safe)}</b> (${e(i.migration.replay.why)})</li>
 ${i.migration.annotate.length ? `<li>annotate: ${e(i.migration.annotate.join('; '))}</li>` : ''}

@@ -34,7 +34,6 @@ export interface TrackerHooks {
 
 interface Open {
   method: string;
-  mode: string;
   params: JsonObject;
   capabilities: JsonObject;
   rounds: number;
@@ -55,7 +54,6 @@ export function trackInteractions(hooks: TrackerHooks): InteractionEvents {
       if (open.size >= MAX_OPEN) open.delete(open.keys().next().value!);
       open.set(e.handle, {
         method: e.method,
-        mode: e.mode,
         params,
         capabilities: { ...(e.capabilities ?? {}) },
         rounds: e.roundsBefore ?? 0,
@@ -81,7 +79,7 @@ export function trackInteractions(hooks: TrackerHooks): InteractionEvents {
       if (!o) return;
       open.delete(e.handle);
       // A replayed run let go at a question is not the call's end: the retry runs it again.
-      if (o.mode === 'replay' && e.reason === 'cancelled') return;
+      if (e.reason === 'let_go') return;
       if (e.reason !== 'completed' || (!e.result && !e.error)) return hooks.skipped(o.method);
       const primary = e.error ? { kind: 'error' as const, code: e.error.code } : { kind: 'result' as const, result: e.result! };
       hooks.ended({ method: o.method, params: o.params, capabilities: o.capabilities, exchanges: o.exchanges, primary }, o.rounds);

@@ -66,7 +66,7 @@ describe('shadow tracker in replay mode', () => {
     const { events, ended, skipped } = tracker();
     events.onStart({ handle: 'r1', method: 'tools/call', params: { name: 'wanted' }, mode: 'replay', recorded: [] });
     events.onRound({ handle: 'r1', round: 1, asked: [{ key: 'elicitation-1', method: 'elicitation/create' }] });
-    events.onEnd({ handle: 'r1', reason: 'cancelled', why: 'let go for replay' });
+    events.onEnd({ handle: 'r1', reason: 'let_go', why: 'let go for replay' });
     const recorded = [{ n: 1, m: 'elicitation/create' as const, d: 'digest-1', a: { action: 'accept' } }];
     events.onStart({ handle: 'r2', method: 'tools/call', params: { name: 'wanted' }, mode: 'replay', recorded, roundsBefore: 1 });
     events.onEnd({ handle: 'r2', reason: 'completed', result: { content: [] } });
