@@ -1,22 +1,20 @@
-// argv -> config -> running proxy. The only module that calls process.exit.
-import { randomUUID } from 'node:crypto';
-import { ProxyApp } from '../app/proxy-app.js';
+// argv -> config -> running proxy. The only module that calls process.exit: it maps signals to
+// drain, reload and stop, and failures to exit codes (2 bad command line or file, 1 cannot start).
+import { StartError, startProxy } from '../app/running-proxy.js';
 import { createAudit } from '../audit/audit.js';
 import { LiveInteractions } from '../audit/live.js';
 import { fanOut } from '../audit/observers.js';
+import { ConfigFileError } from '../config/file.js';
 import { resolveCli } from '../config/resolve.js';
 import type { ProxyConfig } from '../config/types.js';
-import { startHttpListener } from '../front/http.js';
-import { ANONYMOUS } from '../front/server-factory.js';
-import { startStdioFront } from '../front/stdio.js';
+import { watchConfigFile } from '../config/watch.js';
 import { ConfigError } from '../protocol/errors.js';
 import { systemClock } from '../runtime/clock.js';
-import { createSealer } from '../state/seal.js';
 import { createLogger } from '../telemetry/logger.js';
 import { VERSION } from '../version.js';
 import { HELP } from './help.js';
+import { type Observability, startObservability } from './observability.js';
 import { runReport } from './report.js';
-import { startObservability, type Observability } from './observability.js';
 
 /** Legacy children get stdin EOF, then SIGTERM after 2 s, then SIGKILL after 4 s (v1 SDK). */
 const SHUTDOWN_DEADLINE_MS = 10_000;
@@ -28,7 +26,9 @@ export async function main(argv: readonly string[], env: Record<string, string |
     parsed = resolveCli(argv, env);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
-    process.stderr.write(`mrtr-proxy: ${err.message}\nRun 'mrtr-proxy --help' for usage.\n`);
+    // A file's problems are all listed; a usage hint would only hide them.
+    const usage = err instanceof ConfigFileError ? '' : "Run 'mrtr-proxy --help' for usage.\n";
+    process.stderr.write(`${err.message.replace(/^/gm, 'mrtr-proxy: ')}\n${usage}`);
     process.exit(2);
   }
   if (parsed.action === 'help') {
@@ -44,10 +44,6 @@ export async function main(argv: readonly string[], env: Record<string, string |
 
 async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveCli>): Promise<void> {
   const log = createLogger(config.logLevel);
-  const instance = randomUUID();
-  if (config.stateKey.generated) {
-    log.warn('no --state-key or MRTR_STATE_KEY: generated a key for this process; retries must come back to this process');
-  }
   const audit = config.audit ? createAudit(config.audit, log, systemClock) : undefined;
   const live = config.dashboard ? new LiveInteractions(systemClock) : undefined;
   let observability: Observability;
@@ -57,57 +53,37 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
     log.error(`cannot serve metrics on 127.0.0.1:${config.metricsPort}`, { error: (err as Error).message });
     process.exit(1);
   }
-  const app = new ProxyApp({
-    sealer: createSealer(config.stateKey.bytes, systemClock.now),
-    instance,
-    legacyClients: config.legacyClients,
-    log,
-    clock: systemClock,
+  const starting = startProxy(config, log, {
     observerFor: (name) => fanOut([...(audit ? [audit.recorderFor(name)] : []), ...(live ? [live.observerFor(name)] : [])]),
     metrics: observability.metrics,
+    front: observability.front,
+    ...(live ? { live } : {}),
+    // Interactions the routes end while closing are still audited; then the file is flushed.
+    async closeAfter() {
+      await audit?.close();
+      await observability.close();
+    },
   });
-  const { started } = await app.start(config);
-  // Interactions the routes end while closing are still audited; then the file is flushed.
-  const closeRoutes = async () => {
-    await app.close();
-    await audit?.close();
-    await observability.close();
-  };
-  if (started === 0) {
-    await closeRoutes();
+  // Reloads run one at a time, after the start.
+  let reloading: Promise<unknown> = starting.catch(() => undefined);
+  function reload(why: string): void {
+    reloading = reloading.then(() => reloadOnce(why));
+  }
+  // Watched from before the start, so that a save during the start-up is not missed.
+  const watcher = config.configFile === undefined ? undefined : watchConfigFile(config.configFile, () => reload('file changed'), log);
+  let proxy: Awaited<typeof starting>;
+  try {
+    proxy = await starting;
+  } catch (err) {
+    if (!(err instanceof StartError)) throw err;
+    log.error(err.message);
     process.exit(1);
   }
+  void proxy.ended.then(() => stop('stdin closed', false));
 
-  let front: { close(): Promise<void> };
-  if (config.stdio) {
-    const parts = app.legacyParts(config.defaultUpstream);
-    if (!parts) {
-      log.error('--stdio serves a legacy upstream; the default upstream is not one');
-      await closeRoutes();
-      process.exit(1);
-    }
-    const stdio = await startStdioFront({ ...parts, log }, config.legacyClients, observability.front.stdio(config.defaultUpstream!, ANONYMOUS));
-    front = stdio;
-    log.info('serving 2026-07-28 on stdio', { instance });
-    // The client closing stdin ends the proxy (2026-07-28 stdio shutdown).
-    void stdio.closed.then(() => stop('stdin closed'));
-  } else {
-    try {
-      const http = await startHttpListener(config.host, config.port, app.table, log, observability.front, live ? { live, table: app.table, log } : undefined);
-      front = http;
-      if (live) log.info(`dashboard at ${http.url.replace(/\/mcp$/, '/dashboard')}`);
-      log.info(`listening on ${http.url}`, { url: http.url, instance, upstreams: app.table.all().map((r) => r.name) });
-    } catch (err) {
-      log.error(`cannot listen on ${config.host}:${config.port}`, { error: (err as Error).message });
-      await closeRoutes();
-      process.exit(1);
-    }
-  }
-
-  process.on('SIGHUP', () => void reload());
-  async function reload(): Promise<void> {
+  async function reloadOnce(why: string): Promise<void> {
     if (config.configFile === undefined) {
-      log.warn('SIGHUP ignored: no --config file to reload');
+      log.warn(`${why} ignored: no --config file to reload`);
       return;
     }
     let next: ProxyConfig;
@@ -116,30 +92,28 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
       if (action.action !== 'run') return;
       next = action.config;
     } catch (err) {
-      log.error('configuration rejected; the running configuration stays', { error: (err as Error).message });
+      log.error('configuration rejected; the running configuration stays', { reason: why, error: (err as Error).message });
       return;
     }
-    if (next.host !== config.host || next.port !== config.port || next.stdio !== config.stdio) log.warn('listen address changes take effect after a restart');
-    if (JSON.stringify(next.audit) !== JSON.stringify(config.audit)) log.warn('audit changes take effect after a restart');
-    if (!next.stateKey.generated && Buffer.compare(next.stateKey.bytes, config.stateKey.bytes) !== 0) log.warn('a new state key takes effect after a restart');
-    await app.apply(next);
-    log.info('configuration reloaded', { upstreams: app.table.all().map((r) => r.name) });
+    await (await starting).reload(next);
   }
+  process.on('SIGHUP', () => reload('SIGHUP'));
 
   let stopping = false;
-  async function stop(signal: string): Promise<void> {
+  async function stop(signal: string, drain: boolean): Promise<void> {
     // A second signal (a terminal's Ctrl-C often reaches a wrapper and the proxy) changes nothing.
     if (stopping) return;
     stopping = true;
+    watcher?.close();
     log.info('shutting down', { signal });
+    if (drain) await proxy.drain();
     setTimeout(() => {
       log.error('shutdown took too long; exiting anyway');
       process.exit(1);
     }, SHUTDOWN_DEADLINE_MS).unref();
-    await front.close();
-    await closeRoutes();
+    await proxy.close();
     process.exit(0);
   }
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT', false));
+  process.on('SIGTERM', () => void stop('SIGTERM', true));
 }

@@ -1,11 +1,15 @@
 // The configuration file (YAML): several upstreams, each with its transport, era, headers, limits
 // and roots. Validated with a schema at load; every problem is reported with the field's path.
 // Secrets stay in the environment: the file names variables, and values are never echoed.
+// Relative stdio `cwd` resolves against the file's directory, which is also the default `cwd`, so
+// relative `args` mean the same wherever the proxy is started.
 import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from '../protocol/errors.js';
 import { LOG_LEVELS, type LogLevel } from '../telemetry/logger.js';
+import { interpolateEnv } from './interpolate.js';
 import { buildLimits, LIMIT_ROWS, scaleOf, type LimitInputs, type LimitKey } from './limits.js';
 import type { Era, LegacyClients, Root, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
 
@@ -75,6 +79,18 @@ const fileSchema = z
   });
 
 export type FileShape = z.infer<typeof fileSchema>;
+/** The configuration object the YAML file describes, as a library caller writes it. */
+export type ConfigObject = z.input<typeof fileSchema>;
+
+/** A problem with a configuration file or object: reported without the command line's usage hint. */
+export class ConfigFileError extends ConfigError {}
+
+export interface ConfigSource {
+  /** Prefixes every problem: the file's path, or a caller's name for an object. */
+  source: string;
+  /** Relative stdio `cwd` resolves against this; it is also the default `cwd`. */
+  baseDir: string;
+}
 
 /** What the file contributes; command-line flags are applied on top by resolve.ts. */
 export interface FileConfig {
@@ -95,26 +111,39 @@ export function loadConfigFile(path: string, env: Record<string, string | undefi
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new ConfigError(`${path}: cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new ConfigFileError(`${path}: cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
   let raw: unknown;
   try {
     raw = parseYaml(text);
   } catch (err) {
-    throw new ConfigError(`${path}: not valid YAML: ${(err as Error).message.split('\n')[0]}`);
+    throw new ConfigFileError(`${path}: not valid YAML: ${(err as Error).message.split('\n')[0]}`);
   }
-  const parsed = fileSchema.safeParse(raw ?? {});
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const where = issue.path.length ? issue.path.join('.') : '(top level)';
-    // A bad record key carries the reason (the key's own check) one level down.
-    const inner = issue.code === 'invalid_key' ? issue.issues[0]?.message : undefined;
-    throw new ConfigError(`${path}: ${where}: ${inner ? `'${String(issue.path.at(-1))}': ${inner}` : issue.message}`);
-  }
-  return fromFile(parsed.data, env, path);
+  const { value, problems } = interpolateEnv(raw ?? {}, env);
+  return validateConfig(value, env, { source: path, baseDir: dirname(resolve(path)) }, problems);
 }
 
-function fromFile(f: FileShape, env: Record<string, string | undefined>, path: string): FileConfig {
+/**
+ * Validates a configuration object (the parsed file, or a library caller's object) and resolves it.
+ * Every problem is reported at once, one `SOURCE: field: message` line each.
+ */
+export function validateConfig(raw: unknown, env: Record<string, string | undefined>, from: ConfigSource, earlier: readonly string[] = []): FileConfig {
+  const problems = [...earlier];
+  const parsed = fileSchema.safeParse(raw ?? {});
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const where = issue.path.length ? issue.path.join('.') : '(top level)';
+      // A bad record key carries the reason (the key's own check) one level down.
+      const inner = issue.code === 'invalid_key' ? issue.issues[0]?.message : undefined;
+      problems.push(`${where}: ${inner ? `'${String(issue.path.at(-1))}': ${inner}` : issue.message}`);
+    }
+  }
+  const config = parsed.success ? fromFile(parsed.data, env, from, problems) : undefined;
+  if (problems.length > 0 || !config) throw new ConfigFileError(problems.map((p) => `${from.source}: ${p}`).join('\n'));
+  return config;
+}
+
+function fromFile(f: FileShape, env: Record<string, string | undefined>, from: ConfigSource, problems: string[]): FileConfig {
   const names = Object.keys(f.upstreams);
   return {
     ...(f.listen?.host === undefined ? {} : { host: f.listen.host }),
@@ -130,7 +159,7 @@ function fromFile(f: FileShape, env: Record<string, string | undefined>, path: s
     upstreams: Object.entries(f.upstreams).map(([name, u]) => ({
       name,
       era: (u.era ?? 'legacy') as Era,
-      target: target(u, env, `${path}: upstreams.${name}`),
+      target: target(u, env, `upstreams.${name}`, from.baseDir, problems),
       roots: (u.roots ?? []).map((r) => (r.name === undefined ? { uri: r.uri } : { uri: r.uri, name: r.name })) as Root[],
       ...limits({ ...f.defaults, ...stripUndefined(u) }),
     })),
@@ -151,23 +180,28 @@ function stripUndefined<T extends object>(o: T): Partial<T> {
 
 type UpstreamShape = z.infer<typeof upstreamSchema>;
 
-function target(u: UpstreamShape, env: Record<string, string | undefined>, where: string): UpstreamTarget {
+function target(u: UpstreamShape, env: Record<string, string | undefined>, where: string, baseDir: string, problems: string[]): UpstreamTarget {
   if (u.stdio) {
     return {
       kind: 'stdio',
       command: u.stdio.command,
       args: u.stdio.args ?? [],
       ...(u.stdio.env ? { env: u.stdio.env } : {}),
-      ...(u.stdio.cwd ? { cwd: u.stdio.cwd } : {}),
+      cwd: resolve(baseDir, u.stdio.cwd ?? '.'),
     };
   }
-  const headers = resolveHeaders(u.headers ?? {}, env, where);
+  const headers = resolveHeaders(u.headers ?? {}, env, where, problems);
   if (u.http) return { kind: 'http', url: new URL(u.http.url), headers };
   if (u.sse) return { kind: 'sse', url: new URL(u.sse.url), headers };
   return { kind: 'websocket', url: new URL(u.websocket!.url), headers };
 }
 
-function resolveHeaders(spec: NonNullable<UpstreamShape['headers']>, env: Record<string, string | undefined>, where: string): Record<string, string> {
+function resolveHeaders(
+  spec: NonNullable<UpstreamShape['headers']>,
+  env: Record<string, string | undefined>,
+  where: string,
+  problems: string[],
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(spec)) {
     if (typeof value === 'string') {
@@ -176,8 +210,8 @@ function resolveHeaders(spec: NonNullable<UpstreamShape['headers']>, env: Record
     }
     const secret = env[value.env];
     // Name the variable, never the value.
-    if (secret === undefined || secret === '') throw new ConfigError(`${where}.headers.${name}: environment variable ${value.env} is not set`);
-    out[name] = `${value.prefix ?? ''}${secret}`;
+    if (secret === undefined || secret === '') problems.push(`${where}.headers.${name}: environment variable ${value.env} is not set`);
+    else out[name] = `${value.prefix ?? ''}${secret}`;
   }
   return out;
 }

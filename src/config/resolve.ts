@@ -7,7 +7,7 @@ import { ConfigError } from '../protocol/errors.js';
 import { LOG_LEVELS, type LogLevel } from '../telemetry/logger.js';
 import { tracingPlan, TracingEnvError } from '../telemetry/otel-env.js';
 import * as D from './defaults.js';
-import { limits, loadConfigFile, type FileConfig } from './file.js';
+import { ConfigFileError, limits, loadConfigFile, validateConfig, type ConfigObject, type ConfigSource, type FileConfig } from './file.js';
 import { buildLimits, LIMIT_ROWS, scaleOf, type LimitOption } from './limits.js';
 import type { AuditConfig, LegacyClients, ProxyConfig, Root, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
 
@@ -45,17 +45,61 @@ export function resolveCli(argv: readonly string[], env: Record<string, string |
   const command = dash === -1 ? [] : argv.slice(dash + 1);
   let values: ReturnType<typeof parse>['values'];
   let positionals: string[];
+  checkDashValues(own);
   try {
     ({ values, positionals } = parse(own));
   } catch (err) {
-    throw new ConfigError((err as Error).message);
+    throw new ConfigError(parserMessage(err as Error & { code?: string }));
   }
   if (values.help) return { action: 'help' };
   if (values.version) return { action: 'version' };
   if (positionals.length > 0) {
     throw new ConfigError(`unexpected argument '${positionals[0]}' (put the legacy server's command after --)`);
   }
-  return { action: 'run', config: resolveConfig(values, command, env) };
+  const file = values.config === undefined ? undefined : loadConfigFile(values.config, env);
+  return { action: 'run', config: resolveConfig(values, command, env, file) };
+}
+
+/** A configuration object as the YAML file describes it (the library's input), resolved with no flags. */
+export function resolveObject(object: ConfigObject, env: Record<string, string | undefined>, from: ConfigSource): ProxyConfig {
+  return resolveConfig({}, [], env, validateConfig(object, env, from), from.source);
+}
+
+/** String options whose values are numbers: a negative one is a range error, not a missing value. */
+const NUMERIC_OPTIONS = new Set(['port', ...LIMIT_ROWS.map((r) => r.option)]);
+
+/**
+ * parseArgs reads `--port -1` as an option without a value and suggests `--port=-XYZ`. A numeric
+ * option followed by a negative number is answered with its range; any other string option followed
+ * by something that starts with `-` gets the `--option=VALUE` form.
+ */
+function checkDashValues(args: readonly string[]): void {
+  for (let i = 0; i < args.length - 1; i++) {
+    const name = /^--([a-z-]+)$/.exec(args[i]!)?.[1];
+    const next = args[i + 1]!;
+    if (name === undefined || !next.startsWith('-') || OPTIONS[name as keyof typeof OPTIONS]?.type !== 'string') continue;
+    if (NUMERIC_OPTIONS.has(name) && /^-\d+$/.test(next)) {
+      const row = LIMIT_ROWS.find((r) => r.option === name);
+      throw new ConfigError(`--${name}: ${next} is out of range (${row?.min ?? 0} to ${row?.max ?? 65535})`);
+    }
+    // Never echo the value: it may be the state key.
+    if (!(next in OPTION_FLAGS)) throw new ConfigError(`--${name}: a value that starts with '-' is written --${name}=VALUE`);
+    throw new ConfigError(`--${name}: needs a value`);
+  }
+}
+
+const OPTION_FLAGS = Object.fromEntries(Object.keys(OPTIONS).map((o) => [`--${o}`, true]));
+
+/** Node's parser messages, minus advice that is wrong here (after `--` comes the upstream's command). */
+function parserMessage(err: Error & { code?: string }): string {
+  // The first quoted option in the message, without a value (`--state-kye=SECRET` must not echo it).
+  const option = /'(-{1,2}[^'=\s,]+)[^']*'/.exec(err.message)?.[1];
+  const long = /'(?:-\w, )?(--[a-z-]+)[^']*'/.exec(err.message)?.[1] ?? option;
+  if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) return `unknown option '${option}'`;
+  if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && long) {
+    return OPTIONS[long.replace(/^-+/, '') as keyof typeof OPTIONS]?.type === 'boolean' ? `${long} takes no value` : `${long}: needs a value`;
+  }
+  return err.message;
 }
 
 function parse(args: readonly string[]) {
@@ -64,9 +108,14 @@ function parse(args: readonly string[]) {
 
 type Values = ReturnType<typeof parse>['values'];
 
-function resolveConfig(v: Values, command: readonly string[], env: Record<string, string | undefined>): ProxyConfig {
+function resolveConfig(
+  v: Values,
+  command: readonly string[],
+  env: Record<string, string | undefined>,
+  file: FileConfig | undefined,
+  source: string | undefined = v.config,
+): ProxyConfig {
   if (v.stdio && (v.host !== undefined || v.port !== undefined)) throw new ConfigError('--stdio serves on stdin/stdout: --host and --port do not apply');
-  const file = v.config === undefined ? undefined : loadConfigFile(v.config, env);
   const flagTarget = upstreamTarget(v.upstream, command, file !== undefined);
   const upstreams = file
     ? overrideUpstreams(file, v, flagTarget)
@@ -75,7 +124,7 @@ function resolveConfig(v: Values, command: readonly string[], env: Record<string
   if (v.stdio && defaultUpstream === undefined) throw new ConfigError('--stdio serves one upstream: name it with `default:` in the configuration file');
   const keyEnv = file?.stateKeyEnv ?? 'MRTR_STATE_KEY';
   if (file?.stateKeyEnv !== undefined && v['state-key'] === undefined && !env[keyEnv]) {
-    throw new ConfigError(`${v.config}: stateKeyEnv: environment variable ${keyEnv} is not set`);
+    throw new ConfigFileError(`${source}: stateKeyEnv: environment variable ${keyEnv} is not set`);
   }
   const host = v.host ?? file?.host ?? D.DEFAULT_HOST;
   if (v.dashboard && v.stdio) throw new ConfigError('--dashboard is served on the HTTP listener: it does not apply with --stdio');
@@ -162,15 +211,28 @@ function integer(flag: string, raw: string | undefined, fallback: number, min: n
   return n;
 }
 
+/** How to make a key, quoted in every key error. */
+export const MAKE_A_KEY = `node -e "console.log(require('crypto').randomBytes(32).toString('base64url'))"`;
+
 function stateKey(raw: string | undefined, source: string): ProxyConfig['stateKey'] {
   // An empty flag is a mistake (`--state-key "$UNSET"`), not a request for a throw-away key.
-  if (source === '--state-key' && raw === '') throw new ConfigError('--state-key: empty; give a base64url 32-byte key or leave the option out');
+  if (source === '--state-key' && raw === '') throw new ConfigError(`--state-key: empty; ${KEY_FORMAT}, or leave the option out`);
   if (raw === undefined || raw === '') return { bytes: new Uint8Array(randomBytes(32)), generated: true };
-  if (!/^[A-Za-z0-9_-]+$/.test(raw)) throw new ConfigError(`${source}: not base64url`);
-  const bytes = new Uint8Array(Buffer.from(raw, 'base64url'));
-  // Never echo the value: it is a secret.
-  if (bytes.length !== 32) throw new ConfigError(`${source}: must decode to 32 bytes, got ${bytes.length}`);
-  return { bytes, generated: false };
+  // Never echo the value: it is a secret. Say what it looks like instead.
+  const problem = keyProblem(raw);
+  if (problem) throw new ConfigError(`${source}: ${problem}; ${KEY_FORMAT}`);
+  return { bytes: new Uint8Array(Buffer.from(raw, 'base64url')), generated: false };
+}
+
+const KEY_FORMAT = `expected 32 random bytes in base64url (43 characters of A-Z a-z 0-9 - _, no '=' padding); make one with: ${MAKE_A_KEY}`;
+
+/** What is wrong with a state key's text, in words that never repeat it; undefined when it is good. */
+export function keyProblem(raw: string): string | undefined {
+  if (/^[0-9a-fA-F]{64}$/.test(raw)) return 'this looks like hex (64 hex digits)';
+  if (/^[A-Za-z0-9+/]+={1,2}$/.test(raw) || /[+/]/.test(raw)) return "this looks like standard base64 ('+', '/' or '=' padding)";
+  if (!/^[A-Za-z0-9_-]+$/.test(raw)) return 'it has characters base64url does not use';
+  const length = Buffer.from(raw, 'base64url').length;
+  return length === 32 ? undefined : `it decodes to ${length} bytes, not 32`;
 }
 
 function rootFromFlag(raw: string): Root {

@@ -7,6 +7,9 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { localhostHostValidation, localhostOriginValidation } from '@modelcontextprotocol/express';
 import { errorBody, JSONRPC } from '../protocol/errors.js';
 import type { FrontTelemetry } from '../telemetry/front-telemetry.js';
+import { requestIdOf } from '../protocol/request-id.js';
+import { systemClock } from '../runtime/clock.js';
+import { DrainGate } from './drain.js';
 import type { Logger } from '../telemetry/logger.js';
 import { ANONYMOUS } from './server-factory.js';
 import type { Route, RouteTable } from '../routing/route.js';
@@ -17,6 +20,8 @@ const MAX_BODY = '4mb';
 
 export interface HttpFront {
   url: string;
+  /** Refuses new requests (503) and waits for running ones, each upstream up to its timeout; resolves with how many still run. */
+  drain(timeoutMsOf: (upstream: string) => number): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -36,8 +41,10 @@ export async function startHttpListener(
       `listening on ${host} without Host/Origin validation (DNS rebinding protection) or client authentication; put an authenticating reverse proxy in front`,
     );
 
+  const gate = new DrainGate();
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/readyz', async (_req, res) => {
+    if (gate.isDraining) return void res.status(503).json({ status: 'draining' });
     const entries = await Promise.all(table.all().map(async (r) => [r.name, { ...(await r.status()), default: r.name === table.defaultName }] as const));
     const upstreams = Object.fromEntries(entries);
     const ready = entries.length > 0 && entries.every(([, s]) => s.ready);
@@ -53,9 +60,9 @@ export async function startHttpListener(
     });
 
   const raw = express.raw({ type: () => true, limit: MAX_BODY });
-  app.all(MCP_PATH, raw, bodyErrors, (req: Request, res: Response) => serve(table.default, 'the default upstream', req, res, log, telemetry));
+  app.all(MCP_PATH, raw, bodyErrors, (req: Request, res: Response) => serve(table.default, NO_DEFAULT, req, res, log, telemetry, gate));
   app.all('/servers/:name/mcp', raw, bodyErrors, (req: Request, res: Response) =>
-    serve(table.get(String(req.params['name'])), `upstream '${String(req.params['name'])}'`, req, res, log, telemetry),
+    serve(table.get(String(req.params['name'])), `no upstream '${String(req.params['name'])}' is configured`, req, res, log, telemetry, gate),
   );
 
   const server: HttpServer = await new Promise((resolve, reject) => {
@@ -70,6 +77,7 @@ export async function startHttpListener(
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     url: `http://${shownHost}:${address.port}${MCP_PATH}`,
+    drain: (timeoutMsOf) => gate.drain(timeoutMsOf, systemClock),
     async close() {
       closeDashboard();
       server.closeAllConnections();
@@ -78,12 +86,23 @@ export async function startHttpListener(
   };
 }
 
-async function serve(route: Route | undefined, what: string, req: Request, res: Response, log: Logger, telemetry: FrontTelemetry | undefined): Promise<void> {
+const NO_DEFAULT = 'no default upstream is configured (the configuration file has no `default:`); use /servers/NAME/mcp';
+
+async function serve(
+  route: Route | undefined,
+  missing: string,
+  req: Request,
+  res: Response,
+  log: Logger,
+  telemetry: FrontTelemetry | undefined,
+  gate: DrainGate,
+): Promise<void> {
+  const raw = Buffer.isBuffer(req.body) ? req.body : undefined;
   if (!route) {
-    res.status(404).json(errorBody(null, JSONRPC.METHOD_NOT_FOUND, `no ${what} is configured`));
+    res.status(404).json(errorBody(requestIdOf(raw), JSONRPC.METHOD_NOT_FOUND, missing));
     return;
   }
-  const raw = Buffer.isBuffer(req.body) ? req.body : undefined;
+  if (!gate.admit(route.name, req, res, raw)) return;
   if (telemetry) await telemetry.track(route.name, route.era, req, res, raw, ANONYMOUS, () => handle(route, req, res, raw, log));
   else await handle(route, req, res, raw, log);
 }

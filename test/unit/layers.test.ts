@@ -23,6 +23,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   front: ['protocol', 'runtime', 'telemetry', 'config', 'state', 'upstream', 'bridge', 'routing', 'relay', 'audit'],
   app: ['protocol', 'runtime', 'telemetry', 'config', 'state', 'upstream', 'bridge', 'routing', 'relay', 'front', 'audit'],
   cli: ['base', 'protocol', 'runtime', 'telemetry', 'config', 'state', 'app', 'front', 'audit', 'report'],
+  /** src/index.ts, the package's entry point: the library API in app/. */
+  entry: ['app'],
 };
 
 const SRC = join(ROOT, 'src');
@@ -42,7 +44,8 @@ function code(dir: string): string[] {
 
 function layerOf(file: string): string {
   const parts = relative(SRC, file).split('/');
-  return parts.length === 1 ? 'base' : parts[0]!;
+  if (parts.length === 1) return parts[0] === 'index.ts' ? 'entry' : 'base';
+  return parts[0]!;
 }
 
 function importsOf(file: string): string[] {
