@@ -32,7 +32,9 @@ export async function createProxy(config: ConfigObject, options: CreateProxyOpti
   let closing: Promise<void> | undefined;
   return {
     url: running.url!,
-    reload: (next) => running.reload(resolveObject(next, env, from)),
+    async reload(next) {
+      await running.reload(resolveObject(next, env, from));
+    },
     close() {
       closing ??= running.drain().then(() => running.close());
       return closing;
