@@ -1,2 +1,2 @@
 // The package's entry point (`import { createProxy } from 'mrtr-proxy'`): the library API only.
-export { ConfigFileError, type ConfigObject, createProxy, type CreateProxyOptions, type Proxy, StartError } from './app/create-proxy.js';
+export { ConfigFileError, type ConfigObject, createProxy, type CreateProxyOptions, type MrtrProxy, StartError } from './app/create-proxy.js';

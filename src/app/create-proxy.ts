@@ -15,7 +15,7 @@ export interface CreateProxyOptions {
   baseDir?: string;
 }
 
-export interface Proxy {
+export interface MrtrProxy {
   /** The 2026-07-28 endpoint, `http://HOST:PORT/mcp` (`listen.port: 0` picks a free port). */
   readonly url: string;
   /** Applies a new configuration object; a rejected one throws and changes nothing. Listen address and key changes need a new proxy. */
@@ -24,7 +24,7 @@ export interface Proxy {
   close(): Promise<void>;
 }
 
-export async function createProxy(config: ConfigObject, options: CreateProxyOptions = {}): Promise<Proxy> {
+export async function createProxy(config: ConfigObject, options: CreateProxyOptions = {}): Promise<MrtrProxy> {
   const env = options.env ?? process.env;
   const from = { source: 'createProxy config', baseDir: options.baseDir ?? process.cwd() };
   const resolved = resolveObject(config, env, from);

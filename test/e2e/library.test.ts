@@ -2,7 +2,7 @@
 // file describes, real legacy fixtures over stdio, reload, close; never process.exit.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigFileError, createProxy, type Proxy, StartError } from '../../src/index.js';
+import { ConfigFileError, createProxy, type MrtrProxy, StartError } from '../../src/index.js';
 import { FIXTURE, TEST_STATE_KEY } from '../support/processes.js';
 import { rpc } from '../support/rpc.js';
 
@@ -13,7 +13,7 @@ const echo = async (url: string) => (await rpc(url, 'tools/call', { name: 'echo'
 
 describe('createProxy', () => {
   const realExit = process.exit;
-  let proxy: Proxy;
+  let proxy: MrtrProxy;
   before(async () => {
     process.exit = ((code?: number) => {
       throw new Error(`process.exit(${code}) called by the library`);

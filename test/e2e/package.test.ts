@@ -78,7 +78,7 @@ describe('the packed package', () => {
     assert.equal(r.stdout.trim(), 'function', r.stderr);
     writeFileSync(
       join(install, 'consumer.ts'),
-      "import { createProxy, type Proxy } from 'mrtr-proxy';\nconst p: Promise<Proxy> = createProxy({ listen: { port: 0 }, upstreams: { a: { http: { url: 'http://127.0.0.1:1/mcp' } } } });\nvoid p;\n",
+      "import { createProxy, type MrtrProxy } from 'mrtr-proxy';\nconst p: Promise<MrtrProxy> = createProxy({ listen: { port: 0 }, upstreams: { a: { http: { url: 'http://127.0.0.1:1/mcp' } } } });\nvoid p;\n",
     );
     const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
     const args = ['--noEmit', '--strict', '--skipLibCheck', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', 'consumer.ts'];
