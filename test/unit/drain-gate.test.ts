@@ -44,7 +44,7 @@ describe('DrainGate', () => {
     const res = response();
     assert.equal(gate.admit('a', request('POST', 'tools/call'), res, Buffer.from('{"jsonrpc":"2.0","id":7,"method":"tools/call"}')), false);
     assert.equal(res.sent?.status, 503);
-    assert.deepEqual((res.sent?.body as { id: unknown }).id, 7);
+    assert.deepEqual((res.sent!.body as { id: unknown }).id, 7);
     assert.equal(gate.isDraining, true);
   });
 
