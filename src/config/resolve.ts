@@ -205,7 +205,7 @@ function upstreamTarget(url: string | undefined, command: readonly string[], opt
 
 function integer(flag: string, raw: string | undefined, fallback: number, min: number, max: number): number {
   if (raw === undefined) return fallback;
-  if (!/^\d+$/.test(raw)) throw new ConfigError(`${flag}: expected a whole number, got '${raw}'`);
+  if (!/^-?\d+$/.test(raw)) throw new ConfigError(`${flag}: expected a whole number, got '${raw}'`);
   const n = Number(raw);
   if (n < min || n > max) throw new ConfigError(`${flag}: ${n} is out of range (${min} to ${max})`);
   return n;

@@ -48,6 +48,7 @@ describe('command line', () => {
     ['no legacy server', [], /no legacy server: give --upstream URL, -- COMMAND \[ARGS...\] or --config FILE/],
     ['both kinds of legacy server', ['--upstream', 'http://127.0.0.1:1/mcp', '--', 'node', 'x.js'], /either --upstream URL or -- COMMAND/],
     ['a negative port', ['--port', '-1', '--upstream', 'http://127.0.0.1:1/mcp'], /--port: -1 is out of range \(0 to 65535\)/],
+    ['a negative port written with =', ['--port=-1', '--upstream', 'http://127.0.0.1:1/mcp'], /--port: -1 is out of range \(0 to 65535\)/],
     ['a negative limit', ['--max-sessions', '-3', '--upstream', 'http://127.0.0.1:1/mcp'], /--max-sessions: -3 is out of range \(1 to 100000\)/],
     ['a bad port', ['--port', 'eighty', '--upstream', 'http://127.0.0.1:1/mcp'], /--port: expected a whole number/],
     ['an out-of-range TTL', ['--interaction-ttl', '0', '--upstream', 'http://127.0.0.1:1/mcp'], /--interaction-ttl: 0 is out of range/],

@@ -143,7 +143,9 @@ describe('resolveCli', () => {
         for (const bad of ['abc', '1.5', '1e3', '+5', '0x10', ' 5', '5 ', '', '٣']) {
           configError([`${flag}=${bad}`, ...CMD], new RegExp(`^${flag}: expected a whole number, got '`));
         }
-        configError([`${flag}=-1`, ...CMD], new RegExp(`^${flag}: expected a whole number, got '-1'$`));
+        // A negative number is a number out of range, with or without `=` (issue 12).
+        configError([`${flag}=-1`, ...CMD], new RegExp(`^${flag}: -1 is out of range \\(\\d+ to \\d+\\)$`));
+        configError([flag, '-1', ...CMD], new RegExp(`^${flag}: -1 is out of range \\(\\d+ to \\d+\\)$`));
       });
     }
 
