@@ -88,7 +88,14 @@ export async function startProxy(config: ProxyConfig, log: Logger, extras: Proxy
     log.info('serving 2026-07-28 on stdio', { instance });
   } else {
     try {
-      http = await startHttpListener(config.host, config.port, app.table, log, extras.front, extras.live ? { live: extras.live, table: app.table, log } : undefined);
+      http = await startHttpListener(
+        config.host,
+        config.port,
+        app.table,
+        log,
+        extras.front,
+        extras.live ? { live: extras.live, table: app.table, log } : undefined,
+      );
     } catch (err) {
       await closeUpstreams();
       throw new StartError(listenFailure(config.host, config.port, err as NodeJS.ErrnoException));
