@@ -4,8 +4,10 @@
 #   docker run --rm -p 8080:8080 -e MRTR_STATE_KEY="$(node -e "console.log(require('crypto').randomBytes(32).toString('base64url'))")" mrtr-proxy
 #
 # With no arguments the image serves the bundled demo legacy server (config/proxy.yaml of the
-# package). Your own configuration: mount it and pass --config, e.g.
-#   docker run -v "$PWD/proxy.yaml:/etc/mrtr-proxy/proxy.yaml:ro" mrtr-proxy --config /etc/mrtr-proxy/proxy.yaml --host 0.0.0.0
+# package) without client authentication (--insecure-no-auth: a container listens beyond
+# loopback, which mrtr-proxy otherwise refuses while an upstream has no clientAuth). Your own
+# configuration: mount it and pass --config, with --auth-issuer (or clientAuth in the file), e.g.
+#   docker run -v "$PWD/proxy.yaml:/etc/mrtr-proxy/proxy.yaml:ro" mrtr-proxy --config /etc/mrtr-proxy/proxy.yaml --host 0.0.0.0 --auth-issuer https://idp.example.com
 # The state key comes from MRTR_STATE_KEY in the environment (give every instance the same one).
 
 # Stage 1: build the package exactly as `npm pack` of a clean checkout does (prepack builds it).
@@ -36,4 +38,4 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
 # (30 s by default; keep docker stop's --time above it), then the process exits 0.
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["/opt/mrtr-proxy/node_modules/.bin/mrtr-proxy"]
-CMD ["--config", "/opt/mrtr-proxy/node_modules/mrtr-proxy/config/proxy.yaml", "--host", "0.0.0.0", "--port", "8080"]
+CMD ["--config", "/opt/mrtr-proxy/node_modules/mrtr-proxy/config/proxy.yaml", "--host", "0.0.0.0", "--port", "8080", "--insecure-no-auth"]

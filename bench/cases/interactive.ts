@@ -69,7 +69,7 @@ async function bridgeCosts(n: number): Promise<{ echo: number; ask: number }> {
     sessions: { acquire: async () => lease, asksRootsOutsideCalls: () => false, operatorRoots: () => [] },
     sealer: createSealer(KEY),
     instance: 'bench',
-    limits: { interactionTtlMs: 600_000, gatherWindowMs: 0, callTimeoutMs: 600_000 },
+    limits: { interactionTtlMs: 600_000, gatherWindowMs: 0, callTimeoutMs: 600_000, maxCallsPerPrincipal: 100_000, maxInteractionsPerPrincipal: 100_000 },
     log: createLogger('warn'),
     clock: systemClock,
   });

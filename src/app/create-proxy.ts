@@ -3,7 +3,7 @@
 // signal handlers; every failure is a thrown error (ConfigFileError for a bad object).
 import { ConfigFileError, type ConfigObject } from '../config/file.js';
 import { resolveObject } from '../config/resolve.js';
-import { createLogger } from '../telemetry/logger.js';
+import { proxyLogger } from './proxy-logger.js';
 import { StartError, startProxy } from './running-proxy.js';
 
 export { ConfigFileError, StartError, type ConfigObject };
@@ -16,9 +16,9 @@ export interface CreateProxyOptions {
 }
 
 export interface MrtrProxy {
-  /** The 2026-07-28 endpoint, `http://HOST:PORT/mcp` (`listen.port: 0` picks a free port). */
+  /** The 2026-07-28 endpoint, `http(s)://HOST:PORT/mcp` (`listen.port: 0` picks a free port). */
   readonly url: string;
-  /** Applies a new configuration object; a rejected one throws and changes nothing. Listen address and key changes need a new proxy. */
+  /** Applies a new configuration object (and re-reads the TLS files); a rejected one throws and changes nothing. Listen address, key, audit and front-door changes need a new proxy. */
   reload(config: ConfigObject): Promise<void>;
   /** Drains (new requests 503, running ones finish within `drainTimeout`), then closes every upstream. */
   close(): Promise<void>;
@@ -28,12 +28,14 @@ export async function createProxy(config: ConfigObject, options: CreateProxyOpti
   const env = options.env ?? process.env;
   const from = { source: 'createProxy config', baseDir: options.baseDir ?? process.cwd() };
   const resolved = resolveObject(config, env, from);
-  const running = await startProxy(resolved, createLogger(resolved.logLevel));
+  const running = await startProxy(resolved, proxyLogger(resolved));
   let closing: Promise<void> | undefined;
   return {
     url: running.url!,
     async reload(next) {
-      await running.reload(resolveObject(next, env, from));
+      const resolvedNext = resolveObject(next, env, from);
+      running.reloadCertificate();
+      await running.reload(resolvedNext);
     },
     close() {
       closing ??= running.drain().then(() => running.close());

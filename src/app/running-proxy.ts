@@ -1,28 +1,28 @@
-// Starts a resolved configuration: the upstreams (ProxyApp) and one front (HTTP or stdio), and
-// gives back what runs it: reload, drain, close. Never exits and installs no signal handler; the
-// CLI and the library API decide what a failure or a signal means.
+// Starts a resolved configuration: audit, dashboard, metrics and the access log; the upstreams
+// (ProxyApp); and one front (HTTP behind its front door, or stdio). Gives back what runs it:
+// reload, drain, close. Never exits and installs no signal handler; the CLI and the library API
+// decide what a failure or a signal means.
 import { randomUUID } from 'node:crypto';
-import type { LiveInteractions } from '../audit/live.js';
+import { createAudit } from '../audit/audit.js';
+import { LiveInteractions } from '../audit/live.js';
+import { fanOut } from '../audit/observers.js';
+import { TokenVerifier } from '../auth/token-verifier.js';
 import type { ProxyConfig } from '../config/types.js';
+import { createFrontDoor, type FrontDoor } from '../front/front-door.js';
 import { type HttpFront, startHttpListener } from '../front/http.js';
-import { ANONYMOUS } from '../front/server-factory.js';
 import { startStdioFront } from '../front/stdio.js';
 import { systemClock } from '../runtime/clock.js';
+import { localUserPrincipal } from '../state/principal.js';
 import { createSealer } from '../state/seal.js';
-import type { FrontTelemetry } from '../telemetry/front-telemetry.js';
 import type { Logger } from '../telemetry/logger.js';
-import type { AssemblyDeps } from './assembly.js';
+import { type Observability, startObservability } from './observability.js';
 import { ProxyApp } from './proxy-app.js';
+import { reloadNotes } from './reload-notes.js';
+import { warmIssuers } from './warm-issuers.js';
 
-/** What the CLI adds around the proxy: audit, dashboard, metrics and traces. The library passes none. */
-export interface ProxyExtras {
-  observerFor?: AssemblyDeps['observerFor'];
-  metrics?: AssemblyDeps['metrics'];
-  front?: FrontTelemetry;
-  /** The live view of waiting interactions (--dashboard). */
-  live?: LiveInteractions;
-  /** Runs after the upstreams closed (flushes the audit, stops the metrics listener). */
-  closeAfter?(): Promise<void>;
+export interface StartOptions {
+  /** Start the OpenTelemetry SDK from OTEL_* (the CLI); a library's host program starts its own. */
+  traceSdk?: boolean;
 }
 
 /** The proxy could not start; the message says why and what to do. */
@@ -31,19 +31,21 @@ export class StartError extends Error {
 }
 
 export interface RunningProxy {
-  /** The 2026-07-28 endpoint, `http://HOST:PORT/mcp`; undefined for the stdio front. */
+  /** The 2026-07-28 endpoint, `http(s)://HOST:PORT/mcp`; undefined for the stdio front. */
   readonly url: string | undefined;
   /** Resolves when the stdio front's client closed stdin (never for HTTP). */
   readonly ended: Promise<void>;
-  /** Applies a new configuration: upstreams added, removed or reconfigured; listen and key changes wait for a restart. */
+  /** Applies a new configuration: upstreams added, removed or reconfigured; listen, key, audit and front-door changes wait for a restart. */
   reload(next: ProxyConfig): Promise<void>;
+  /** Re-reads the TLS certificate and key files, if the front serves TLS; logs what happened. */
+  reloadCertificate(): void;
   /** /readyz 503 and new requests 503 at once; resolves when running requests finished or each upstream's drain timeout passed. */
   drain(): Promise<void>;
-  /** Closes the front and every upstream; suspended interactions are ended. */
+  /** Closes the front and every upstream (suspended interactions are ended), then flushes the audit and stops the metrics. */
   close(): Promise<void>;
 }
 
-export async function startProxy(config: ProxyConfig, log: Logger, extras: ProxyExtras = {}): Promise<RunningProxy> {
+export async function startProxy(config: ProxyConfig, log: Logger, options: StartOptions = {}): Promise<RunningProxy> {
   const instance = randomUUID();
   if (config.stateKey.generated) {
     log.warn('no --state-key or MRTR_STATE_KEY: generated a key for this process; retries must come back to this process');
@@ -53,18 +55,29 @@ export async function startProxy(config: ProxyConfig, log: Logger, extras: Proxy
       upstreams: config.upstreams.map((u) => u.name),
     });
   }
+  const audit = config.audit ? createAudit(config.audit, log, systemClock) : undefined;
+  const live = config.dashboard ? new LiveInteractions(systemClock) : undefined;
+  let observability: Observability;
+  try {
+    observability = await startObservability(config, log, options.traceSdk ?? false);
+  } catch (err) {
+    await audit?.close();
+    throw new StartError(`cannot serve metrics on 127.0.0.1:${config.metricsPort}: ${(err as Error).message}`);
+  }
   const app = new ProxyApp({
     sealer: createSealer(config.stateKey.bytes, systemClock.now),
     instance,
     legacyClients: config.legacyClients,
     log,
     clock: systemClock,
-    ...(extras.observerFor ? { observerFor: extras.observerFor } : {}),
-    ...(extras.metrics ? { metrics: extras.metrics } : {}),
+    observerFor: (name) => fanOut([...(audit ? [audit.recorderFor(name)] : []), ...(live ? [live.observerFor(name)] : [])]),
+    metrics: observability.metrics,
   });
+  // Interactions the routes end while closing are still audited; then the file is flushed.
   const closeUpstreams = async () => {
     await app.close();
-    await extras.closeAfter?.();
+    await audit?.close();
+    await observability.close();
   };
   const { started } = await app.start(config);
   if (started === 0) {
@@ -73,6 +86,8 @@ export async function startProxy(config: ProxyConfig, log: Logger, extras: Proxy
   }
   let current = config;
   let http: HttpFront | undefined;
+  let verifier: TokenVerifier | undefined;
+  let door: FrontDoor | undefined;
   let front: { close(): Promise<void> };
   let ended: Promise<void> = new Promise<void>(() => {});
   if (config.stdio) {
@@ -81,27 +96,24 @@ export async function startProxy(config: ProxyConfig, log: Logger, extras: Proxy
       await closeUpstreams();
       throw new StartError('--stdio serves a legacy upstream; the default upstream is not one');
     }
-    const requests = extras.front?.stdio(config.defaultUpstream!, ANONYMOUS);
-    const stdio = await startStdioFront({ ...parts, log }, config.legacyClients, ...(requests ? [requests] : []));
+    // On stdio the caller is the local user: no token, one principal.
+    const principal = localUserPrincipal();
+    const stdio = await startStdioFront({ ...parts, log, principal }, config.legacyClients, observability.front.stdio(config.defaultUpstream!, principal));
     front = stdio;
     ended = stdio.closed;
     log.info('serving 2026-07-28 on stdio', { instance });
   } else {
+    verifier = new TokenVerifier(systemClock.now, config.http.introspectionClient);
+    warmIssuers(config, verifier, log);
     try {
-      http = await startHttpListener(
-        config.host,
-        config.port,
-        app.table,
-        log,
-        extras.front,
-        extras.live ? { live: extras.live, table: app.table, log } : undefined,
-      );
+      door = createFrontDoor(config.host, config.http, app.table, verifier, log);
+      http = await startHttpListener(config.host, config.port, app.table, log, door, observability.front, live ? { live, table: app.table, log } : undefined);
     } catch (err) {
       await closeUpstreams();
       throw new StartError(listenFailure(config.host, config.port, err as NodeJS.ErrnoException));
     }
     front = http;
-    if (extras.live) log.info(`dashboard at ${http.url.replace(/\/mcp$/, '/dashboard')}`);
+    if (live) log.info(`dashboard at ${http.url.replace(/\/mcp$/, '/dashboard')}`);
     log.info(`listening on ${http.url}`, { url: http.url, instance, upstreams: app.table.all().map((r) => r.name) });
   }
 
@@ -109,14 +121,21 @@ export async function startProxy(config: ProxyConfig, log: Logger, extras: Proxy
     url: http?.url,
     ended,
     async reload(next) {
-      if (next.host !== current.host || next.port !== current.port || next.stdio !== current.stdio)
-        log.warn('listen address changes take effect after a restart');
-      if (JSON.stringify(next.audit) !== JSON.stringify(current.audit)) log.warn('audit changes take effect after a restart');
-      if (!next.stateKey.generated && Buffer.compare(next.stateKey.bytes, current.stateKey.bytes) !== 0)
-        log.warn('a new state key takes effect after a restart');
+      for (const note of reloadNotes(current, next)) log.warn(note);
+      warmIssuers(next, verifier, log);
       await app.apply(next);
-      current = { ...next, host: current.host, port: current.port, stdio: current.stdio, stateKey: current.stateKey };
+      // What waits for a restart stays as it runs, so the next reload compares against it.
+      current = { ...next, host: current.host, port: current.port, stdio: current.stdio, stateKey: current.stateKey, audit: current.audit, http: current.http };
       log.info('configuration reloaded', { upstreams: app.table.all().map((r) => r.name) });
+    },
+    reloadCertificate() {
+      if (!door || !config.http.tls) return;
+      try {
+        door.reload();
+        log.info('TLS certificate reloaded');
+      } catch (err) {
+        log.error('TLS certificate not reloaded; the running one stays', { error: (err as Error).message });
+      }
     },
     async drain() {
       if (!http) return;

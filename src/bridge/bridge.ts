@@ -3,7 +3,7 @@
 // resuming the suspended call when the retry arrives.
 import { randomUUID } from 'node:crypto';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { adaptAnswer, partitionAnswers } from '../protocol/answers.js';
+import { partitionAnswers } from '../protocol/answers.js';
 import { describeCapabilities, legacyCapabilitiesFor, missingCapabilities } from '../protocol/capabilities.js';
 import { JSONRPC, LEGACY, ProxyError, UpstreamError, type WireError } from '../protocol/errors.js';
 import type { JsonObject } from '../protocol/json.js';
@@ -11,12 +11,15 @@ import { translateLegacyError } from '../protocol/legacy-errors.js';
 import { declaresRoots, planRoots } from '../protocol/roots.js';
 import type { Clock } from '../runtime/clock.js';
 import { fingerprint } from '../state/fingerprint.js';
-import { StateError, type StateClaims } from '../state/seal.js';
+import { principalTag } from '../state/principal.js';
+import type { StateClaims } from '../state/seal.js';
 import { NO_TELEMETRY, type TraceOrigin, type UpstreamTelemetry } from '../telemetry/ports.js';
 import type { BoundCall, BridgeLimits, BridgeOptions, FrontCall } from './front-call.js';
 import { Interaction, type PendingInput } from './interaction.js';
 import type { SessionLease } from './ports.js';
+import { PrincipalLoad } from './principal-load.js';
 import { recoveryFor } from './recovery.js';
+import { openState, shapeAnswers } from './retry-checks.js';
 import { answerWithOperatorRoots, readRootsAnswer, RootsRound, rootsRoundResult } from './roots-round.js';
 import { MISS_MESSAGES, SuspensionTable, type EndReason } from './suspensions.js';
 
@@ -28,6 +31,7 @@ const EXPIRY_SWEEP_MS = 1000;
 export class Bridge {
   private readonly suspended = new SuspensionTable<Interaction | RootsRound>();
   private readonly active = new Set<Interaction>();
+  private readonly load = new PrincipalLoad();
   private readonly clock: Clock;
   private readonly stopSweeper: () => void;
   private limits: BridgeLimits;
@@ -52,13 +56,16 @@ export class Bridge {
   }
 
   async call(front: FrontCall): Promise<JsonObject> {
-    if (front.requestState === undefined) return this.begin(front);
+    const state = front.requestState;
     // A retry refused for its requestState: `data.reason` says why (recovery.ts).
-    return this.resume(front, front.requestState).catch((err: unknown) => {
-      if (err instanceof ProxyError && (err.code === 'state_invalid' || err.code === 'interaction_gone'))
-        this.telemetry.stateRejected(String(err.data?.['reason']));
-      throw err;
-    });
+    const resume = (token: string) =>
+      this.resume(front, token).catch((err: unknown) => {
+        if (err instanceof ProxyError && (err.code === 'state_invalid' || err.code === 'interaction_gone'))
+          this.telemetry.stateRejected(String(err.data?.['reason']));
+        throw err;
+      });
+    const work = () => (state === undefined ? this.begin(front) : resume(state));
+    return this.load.run(front.principal, state === undefined ? 'begin' : 'resume', this.limits, work);
   }
 
   /** Ends suspensions nobody resumed in time. */
@@ -130,17 +137,11 @@ export class Bridge {
   }
 
   private async resume(front: FrontCall, token: string): Promise<JsonObject> {
-    let claims: StateClaims;
-    try {
-      claims = await this.opts.sealer.open(token, {
-        instance: this.opts.instance,
-        principal: front.principal,
-        fingerprint: fingerprint(front.identity),
-      });
-    } catch (err) {
-      if (err instanceof StateError) throw new ProxyError('state_invalid', err.message, recoveryFor(err.reason));
-      throw err;
-    }
+    const claims = await openState(this.opts.sealer, token, {
+      instance: this.opts.instance,
+      principal: front.principal,
+      fingerprint: fingerprint(front.identity),
+    });
     const seen = this.suspended.peek(claims.h, claims.r, this.clock.now());
     if (!seen.ok) throw new ProxyError('interaction_gone', MISS_MESSAGES[seen.miss], recoveryFor(seen.miss));
     this.telemetry.roundServed(claims.r, this.origins.get(seen.item));
@@ -151,16 +152,11 @@ export class Bridge {
     const asked = interaction.unanswered();
     const split = partitionAnswers(asked, front.inputResponses, front.droppedInputKeys);
     if (!split.ok) throw new ProxyError('input_invalid', split.message, { ...(split.key ? { key: split.key } : {}), action: 'fix' });
-    const version = interaction.session?.negotiatedVersion ?? '2025-11-25';
-    const shaped = new Map<string, JsonObject>();
-    for (const [key, answer] of split.answers) {
-      const method = asked.find((a) => a.key === key)!.method;
-      const adapted = adaptAnswer(method, answer, version);
-      if (!adapted.ok) throw new ProxyError('input_invalid', `inputResponses['${key}']: ${adapted.message}`, { key, action: 'fix' });
-      shaped.set(key, adapted.result);
-    }
+    const shaped = shapeAnswers(asked, split.answers, interaction.session?.negotiatedVersion ?? '2025-11-25');
     const claimed = this.suspended.claim(claims.h, claims.r, this.clock.now());
     if (!claimed.ok) throw new ProxyError('interaction_gone', MISS_MESSAGES[claimed.miss], recoveryFor(claimed.miss));
+    this.load.settle(claims.h);
+    // The principal's hash is on the 'interaction suspended' line of the same handle.
     this.opts.log.debug('interaction resumed', { handle: interaction.handle, round: claims.r, answered: shaped.size, missing: split.missing.length });
     interaction.stopWaiting();
     for (const [key, result] of shaped) interaction.answer(key, result);
@@ -251,10 +247,18 @@ export class Bridge {
     const expiresAt = this.clock.now() + this.limits.interactionTtlMs;
     const requestState = await this.opts.sealer.seal(this.claims(interaction.handle, round, front), expiresAt);
     this.suspended.put(interaction.handle, interaction, round, expiresAt);
+    this.load.wait(front.principal, interaction.handle);
     this.opts.observer?.onRound({ handle: interaction.handle, round, asked: pending.map((p) => ({ key: p.key, ...p.request })) });
-    const inputs = pending.map((p) => p.method);
-    this.telemetry.inputRequired(front.method, inputs);
-    this.opts.log.debug('interaction suspended', { handle: interaction.handle, round, inputs: pending.map((p) => p.key) });
+    this.telemetry.inputRequired(
+      front.method,
+      pending.map((p) => p.method),
+    );
+    this.opts.log.debug('interaction suspended', {
+      handle: interaction.handle,
+      principal: principalTag(front.principal),
+      round,
+      inputs: pending.map((p) => p.key),
+    });
     const inputRequests: JsonObject = {};
     for (const p of pending) inputRequests[p.key] = p.request;
     return { resultType: 'input_required', inputRequests, requestState };
@@ -286,6 +290,7 @@ export class Bridge {
   private finish(interaction: Interaction | RootsRound, reason: EndReason, why?: string, outcome: { result?: JsonObject; error?: WireError } = {}): void {
     this.suspended.end(interaction.handle, reason);
     this.telemetry.interactionEnded(reason, interaction.round);
+    this.load.settle(interaction.handle);
     interaction.end(why ?? reason);
     this.opts.observer?.onEnd({ handle: interaction.handle, reason, ...(why === undefined ? {} : { why }), ...outcome });
   }

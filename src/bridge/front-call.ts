@@ -10,6 +10,7 @@ import type { Logger } from '../telemetry/logger.js';
 import type { UpstreamTelemetry } from '../telemetry/ports.js';
 import type { FrontSink } from './interaction.js';
 import type { InteractionObserver, SessionSource } from './ports.js';
+import type { PrincipalLimits } from './principal-load.js';
 
 /** One front request, as the front hands it over: envelope lifted, nothing of HTTP or stdio. */
 export interface FrontCall {
@@ -29,7 +30,7 @@ export interface FrontCall {
 /** A front call with the roots its session serves, once the client gave them (sealed in every later round). */
 export type BoundCall = FrontCall & { roots?: readonly Root[] | undefined };
 
-export interface BridgeLimits {
+export interface BridgeLimits extends PrincipalLimits {
   interactionTtlMs: number;
   gatherWindowMs: number;
   callTimeoutMs: number;

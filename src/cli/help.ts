@@ -11,7 +11,10 @@ const DESCRIPTION_COLUMN = 28;
 function optionHelp(synopsis: string, description: string): string {
   const [first = '', ...rest] = description.split('\n');
   const head = `  ${synopsis}`.padEnd(DESCRIPTION_COLUMN - 1);
-  return [`${head} ${first}`, ...rest.map((line) => `${' '.repeat(DESCRIPTION_COLUMN)}${line}`)].map((line) => `${line}\n`).join('');
+  const indent = ' '.repeat(DESCRIPTION_COLUMN);
+  // A synopsis too long for the column gets a line of its own.
+  const lines = head.length >= DESCRIPTION_COLUMN ? [head.trimEnd(), `${indent}${first}`] : [`${head} ${first}`];
+  return [...lines, ...rest.map((line) => `${indent}${line}`)].map((line) => `${line}\n`).join('');
 }
 
 export function limitHelp(row: LimitRow): string {
@@ -48,9 +51,15 @@ Options:
                             in it reads the environment); flags override it; saving the file
                             or SIGHUP reloads it
   --upstream URL            the legacy server's Streamable HTTP endpoint
-  --state-key KEY           base64url 32-byte key sealing requestState (env MRTR_STATE_KEY).
+  --state-key-file FILE     read the base64url 32-byte key sealing requestState from FILE.
+                            Give the key this way or in env MRTR_STATE_KEY: a key written on
+                            the command line (--state-key KEY) is visible to every user in ps.
                             Without one, a key is generated at start and retries must return
                             to this process
+  --state-key KEY           the key itself (visible in ps: prefer the file or the environment)
+  --env NAME[=VALUE]        pass the proxy's variable NAME (or set NAME=VALUE) to the legacy
+                            stdio server (repeatable); it otherwise gets only HOME, LOGNAME,
+                            PATH, SHELL, TERM and USER. The state key is never passed
 ${LIMIT_HELP}  --root URI[=NAME]         a root for clients that declare no roots: legacy sessions then
                             declare roots and roots/list is answered with these (repeatable;
                             file:// URIs; default: no roots)
@@ -62,6 +71,21 @@ ${LIMIT_HELP}  --root URI[=NAME]         a root for clients that declare no root
   --dashboard               serve a live view at http://HOST:PORT/dashboard (calls in flight,
                             waiting interactions, recent rounds, upstream health); loopback
                             --host only: it has no authentication
+  --auth-issuer URL         require OAuth bearer tokens from this issuer on every MCP path
+                            (RFC 8414 / OIDC discovery, JWTs checked against its keys)
+  --auth-audience AUD       the aud a token must carry (default: the route's resource URL)
+  --auth-scope SCOPE        a scope every token must have (repeatable)
+  --auth-introspection-url URL
+                            RFC 7662 endpoint for opaque tokens (credentials in env
+                            MRTR_AUTH_CLIENT_ID and MRTR_AUTH_CLIENT_SECRET)
+  --resource-url URL        SCHEME://HOST[:PORT]/mcp as clients reach it: the resource identifier
+                            in tokens and metadata (default: the listening URL)
+  --tls-cert FILE           serve HTTPS with this PEM certificate (with --tls-key; SIGHUP re-reads both)
+  --tls-key FILE            the certificate's PEM private key
+  --cors-origin ORIGIN      a browser origin allowed to call the proxy (CORS; repeatable)
+  --allowed-host HOST       a Host name accepted besides loopback (repeatable)
+  --allowed-origin ORIGIN   an Origin accepted besides loopback (repeatable)
+  --insecure-no-auth        listen beyond loopback without client authentication
   --log-level LEVEL         error, warn, info or debug (default ${D.DEFAULT_LOG_LEVEL}); logs are JSON on stderr
   -h, --help                show this help
   --version                 show the version

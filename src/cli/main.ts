@@ -1,19 +1,16 @@
 // argv -> config -> running proxy. The only module that calls process.exit: it maps signals to
 // drain, reload and stop, and failures to exit codes (2 bad command line or file, 1 cannot start).
+// Everything the proxy runs (audit, dashboard, metrics, authentication) is started by startProxy,
+// the library's core; the CLI adds the trace SDK, the file watch and the signals.
+import { proxyLogger } from '../app/proxy-logger.js';
 import { StartError, startProxy } from '../app/running-proxy.js';
-import { createAudit } from '../audit/audit.js';
-import { LiveInteractions } from '../audit/live.js';
-import { fanOut } from '../audit/observers.js';
 import { ConfigFileError } from '../config/file.js';
 import { resolveCli } from '../config/resolve.js';
 import type { ProxyConfig } from '../config/types.js';
 import { watchConfigFile } from '../config/watch.js';
 import { ConfigError } from '../protocol/errors.js';
-import { systemClock } from '../runtime/clock.js';
-import { createLogger } from '../telemetry/logger.js';
 import { VERSION } from '../version.js';
 import { HELP } from './help.js';
-import { type Observability, startObservability } from './observability.js';
 import { runReport } from './report.js';
 
 /** Legacy children get stdin EOF, then SIGTERM after 2 s, then SIGKILL after 4 s (v1 SDK). */
@@ -43,31 +40,14 @@ export async function main(argv: readonly string[], env: Record<string, string |
 }
 
 async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveCli>): Promise<void> {
-  const log = createLogger(config.logLevel);
-  const audit = config.audit ? createAudit(config.audit, log, systemClock) : undefined;
-  const live = config.dashboard ? new LiveInteractions(systemClock) : undefined;
-  let observability: Observability;
-  try {
-    observability = await startObservability(config, log);
-  } catch (err) {
-    log.error(`cannot serve metrics on 127.0.0.1:${config.metricsPort}`, { error: (err as Error).message });
-    process.exit(1);
-  }
-  const starting = startProxy(config, log, {
-    observerFor: (name) => fanOut([...(audit ? [audit.recorderFor(name)] : []), ...(live ? [live.observerFor(name)] : [])]),
-    metrics: observability.metrics,
-    front: observability.front,
-    ...(live ? { live } : {}),
-    // Interactions the routes end while closing are still audited; then the file is flushed.
-    async closeAfter() {
-      await audit?.close();
-      await observability.close();
-    },
-  });
+  const log = proxyLogger(config);
+  const starting = startProxy(config, log, { traceSdk: true });
   // Reloads run one at a time, after the start.
   let reloading: Promise<unknown> = starting.catch(() => undefined);
   function reload(why: string): void {
-    reloading = reloading.then(() => reloadOnce(why));
+    reloading = reloading
+      .then(() => reloadOnce(why))
+      .catch((err: Error) => log.error('reload failed; the running configuration stays', { reason: why, error: err.message }));
   }
   // Watched from before the start, so that a save during the start-up is not missed.
   const watcher = config.configFile === undefined ? undefined : watchConfigFile(config.configFile, () => reload('file changed'), log);
@@ -82,8 +62,10 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
   void proxy.ended.then(() => stop('stdin closed', false));
 
   async function reloadOnce(why: string): Promise<void> {
+    // SIGHUP also re-reads the TLS certificate (renewed in place), with or without a --config file.
+    if (why === 'SIGHUP') proxy.reloadCertificate();
     if (config.configFile === undefined) {
-      log.warn(`${why} ignored: no --config file to reload`);
+      if (!config.http.tls) log.warn(`${why} ignored: no --config file to reload`);
       return;
     }
     let next: ProxyConfig;
@@ -95,7 +77,7 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
       log.error('configuration rejected; the running configuration stays', { reason: why, error: (err as Error).message });
       return;
     }
-    await (await starting).reload(next);
+    await proxy.reload(next);
   }
   process.on('SIGHUP', () => reload('SIGHUP'));
 

@@ -10,8 +10,10 @@ import { z } from 'zod';
 import { ConfigError } from '../protocol/errors.js';
 import { LOG_LEVELS, type LogLevel } from '../telemetry/logger.js';
 import { interpolateEnv } from './interpolate.js';
+import { clientAuthSchema, mergeClientAuth, type ClientAuthShape } from './client-auth.js';
+import { envFromFile, secretNames } from './child-env.js';
 import { buildLimits, LIMIT_ROWS, scaleOf, type LimitInputs, type LimitKey } from './limits.js';
-import type { Era, LegacyClients, Root, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
+import type { ClientAuthConfig, UpstreamOAuth, Era, LegacyClients, Root, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
 
 /** The limits' fields, from the table in limits.ts, in its order. */
 const LIMIT_FIELDS = Object.fromEntries(LIMIT_ROWS.map((r) => [r.key, z.number().int().min(r.min).max(r.max).optional()])) as {
@@ -30,7 +32,8 @@ const upstreamSchema = z
       .strictObject({
         command: z.string().min(1),
         args: z.array(z.string()).optional(),
-        env: z.record(z.string(), z.string()).optional(),
+        // A literal value, or `{ env: NAME }`: the proxy's variable NAME.
+        env: z.record(z.string(), z.union([z.string(), z.strictObject({ env: z.string().min(1) })])).optional(),
         cwd: z.string().optional(),
       })
       .optional(),
@@ -39,6 +42,16 @@ const upstreamSchema = z
     websocket: z.strictObject({ url: wsUrl }).optional(),
     headers: z.record(z.string().regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, 'is not a valid header name'), headerValue).optional(),
     roots: z.array(root).optional(),
+    clientAuth: clientAuthSchema.optional(),
+    auth: z
+      .strictObject({
+        tokenUrl: httpUrl,
+        clientId: z.string().min(1),
+        clientSecretEnv: z.string().min(1),
+        scope: z.string().min(1).optional(),
+        resource: z.string().min(1).optional(),
+      })
+      .optional(),
     ...LIMIT_FIELDS,
   })
   .superRefine((u, ctx) => {
@@ -49,6 +62,7 @@ const upstreamSchema = z
         message: `needs exactly one transport (stdio, http, sse or websocket), got ${kinds.length ? kinds.join(' and ') : 'none'}`,
       });
     if (u.stdio && u.headers) ctx.addIssue({ code: 'custom', path: ['headers'], message: 'only applies to network transports' });
+    if (u.auth && !u.http) ctx.addIssue({ code: 'custom', path: ['auth'], message: 'client credentials are supported for http upstreams only' });
     if (u.era === 'modern' && (u.sse || u.websocket))
       ctx.addIssue({ code: 'custom', path: ['era'], message: 'sse and websocket exist only in legacy revisions; modern upstreams use http or stdio' });
   });
@@ -68,6 +82,8 @@ const fileSchema = z
     logLevel: z.enum(LOG_LEVELS as [LogLevel, ...LogLevel[]]).optional(),
     stateKeyEnv: z.string().min(1).optional(),
     audit: z.strictObject({ file: z.string().min(1), maxBytes: z.number().int().min(1024).optional(), content: z.boolean().optional() }).optional(),
+    clientAuth: clientAuthSchema.optional(),
+    resourceUrl: httpUrl.optional(),
     default: z.string().optional(),
     defaults: z.strictObject(LIMIT_FIELDS).optional(),
     upstreams: z.record(z.string().regex(NAME, 'upstream names are letters, digits, - and _ (used in /servers/NAME/mcp)'), upstreamSchema),
@@ -103,6 +119,11 @@ export interface FileConfig {
   stateKeyEnv?: string;
   defaultUpstream?: string;
   audit?: { file: string; maxBytes?: number; content?: boolean };
+  resourceUrl?: string;
+  /** The top-level `clientAuth`, for flags to be merged over. */
+  clientAuth?: ClientAuthShape;
+  /** Each upstream's own `clientAuth`, by name. */
+  upstreamClientAuth: Record<string, ClientAuthShape | undefined>;
   upstreams: UpstreamConfig[];
 }
 
@@ -119,7 +140,8 @@ export function loadConfigFile(path: string, env: Record<string, string | undefi
   } catch (err) {
     throw new ConfigFileError(`${path}: not valid YAML: ${(err as Error).message.split('\n')[0]}`);
   }
-  const { value, problems } = interpolateEnv(raw ?? {}, env);
+  const keyEnv = (raw as { stateKeyEnv?: unknown } | null)?.stateKeyEnv;
+  const { value, problems } = interpolateEnv(raw ?? {}, env, secretNames(typeof keyEnv === 'string' ? keyEnv : undefined));
   return validateConfig(value, env, { source: path, baseDir: dirname(resolve(path)) }, problems);
 }
 
@@ -145,6 +167,7 @@ export function validateConfig(raw: unknown, env: Record<string, string | undefi
 
 function fromFile(f: FileShape, env: Record<string, string | undefined>, from: ConfigSource, problems: string[]): FileConfig {
   const names = Object.keys(f.upstreams);
+  const secrets = secretNames(f.stateKeyEnv);
   return {
     ...(f.listen?.host === undefined ? {} : { host: f.listen.host }),
     ...(f.listen?.port === undefined ? {} : { port: f.listen.port }),
@@ -154,14 +177,18 @@ function fromFile(f: FileShape, env: Record<string, string | undefined>, from: C
     ...(f.logLevel === undefined ? {} : { logLevel: f.logLevel }),
     ...(f.stateKeyEnv === undefined ? {} : { stateKeyEnv: f.stateKeyEnv }),
     ...(f.audit === undefined ? {} : { audit: { file: f.audit.file, ...stripUndefined({ maxBytes: f.audit.maxBytes, content: f.audit.content }) } }),
+    ...(f.resourceUrl === undefined ? {} : { resourceUrl: f.resourceUrl }),
+    ...(f.clientAuth === undefined ? {} : { clientAuth: f.clientAuth }),
+    upstreamClientAuth: Object.fromEntries(Object.entries(f.upstreams).map(([name, u]) => [name, u.clientAuth])),
     // A single upstream is the default one even when the file does not say so.
     ...(f.default !== undefined ? { defaultUpstream: f.default } : names.length === 1 ? { defaultUpstream: names[0]! } : {}),
     upstreams: Object.entries(f.upstreams).map(([name, u]) => ({
       name,
       era: (u.era ?? 'legacy') as Era,
-      target: target(u, env, `upstreams.${name}`, from.baseDir, problems),
+      target: target(u, env, `upstreams.${name}`, from.baseDir, secrets, problems),
       roots: (u.roots ?? []).map((r) => (r.name === undefined ? { uri: r.uri } : { uri: r.uri, name: r.name })) as Root[],
       ...limits({ ...f.defaults, ...stripUndefined(u) }),
+      ...withClientAuth(collect(problems, undefined, () => mergeClientAuth([f.clientAuth, u.clientAuth], `upstreams.${name}.clientAuth`))),
     })),
   };
 }
@@ -174,26 +201,64 @@ export function limits(l: LimitInputs): UpstreamLimits {
   });
 }
 
+export function withClientAuth(auth: ClientAuthConfig | undefined): { clientAuth?: ClientAuthConfig } {
+  return auth === undefined ? {} : { clientAuth: auth };
+}
+
 function stripUndefined<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 type UpstreamShape = z.infer<typeof upstreamSchema>;
 
-function target(u: UpstreamShape, env: Record<string, string | undefined>, where: string, baseDir: string, problems: string[]): UpstreamTarget {
+function target(
+  u: UpstreamShape,
+  env: Record<string, string | undefined>,
+  where: string,
+  baseDir: string,
+  secrets: ReadonlySet<string>,
+  problems: string[],
+): UpstreamTarget {
   if (u.stdio) {
     return {
       kind: 'stdio',
       command: u.stdio.command,
       args: u.stdio.args ?? [],
-      ...(u.stdio.env ? { env: u.stdio.env } : {}),
+      ...(u.stdio.env ? { env: collect(problems, {}, () => envFromFile(u.stdio!.env!, env, `${where}.stdio.env`, secrets)) } : {}),
       cwd: resolve(baseDir, u.stdio.cwd ?? '.'),
     };
   }
   const headers = resolveHeaders(u.headers ?? {}, env, where, problems);
-  if (u.http) return { kind: 'http', url: new URL(u.http.url), headers };
+  if (u.http) return { kind: 'http', url: new URL(u.http.url), headers, ...collect(problems, {}, () => upstreamOAuth(u.auth, env, where)) };
   if (u.sse) return { kind: 'sse', url: new URL(u.sse.url), headers };
   return { kind: 'websocket', url: new URL(u.websocket!.url), headers };
+}
+
+function upstreamOAuth(auth: UpstreamShape['auth'], env: Record<string, string | undefined>, where: string): { oauth?: UpstreamOAuth } {
+  if (!auth) return {};
+  const secret = env[auth.clientSecretEnv];
+  // Name the variable, never the value.
+  if (secret === undefined || secret === '') throw new ConfigError(`${where}.auth.clientSecretEnv: environment variable ${auth.clientSecretEnv} is not set`);
+  return {
+    oauth: {
+      tokenUrl: auth.tokenUrl,
+      clientId: auth.clientId,
+      clientSecret: secret,
+      ...(auth.scope === undefined ? {} : { scope: auth.scope }),
+      ...(auth.resource === undefined ? {} : { resource: auth.resource }),
+    },
+  };
+}
+
+/** Runs a check that throws ConfigError; its problem is collected and `fallback` stands in. */
+function collect<T>(problems: string[], fallback: T, check: () => T): T {
+  try {
+    return check();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    problems.push(err.message);
+    return fallback;
+  }
 }
 
 function resolveHeaders(

@@ -11,10 +11,11 @@ export interface Interpolated {
   problems: string[];
 }
 
-export function interpolateEnv(value: unknown, env: Record<string, string | undefined>): Interpolated {
+/** `refused`: variables never written into the configuration (the state key's), so never into a child's env. */
+export function interpolateEnv(value: unknown, env: Record<string, string | undefined>, refused: ReadonlySet<string> = new Set()): Interpolated {
   const problems: string[] = [];
   const walk = (v: unknown, path: readonly (string | number)[]): unknown => {
-    if (typeof v === 'string') return interpolateString(v, env, fieldName(path), problems);
+    if (typeof v === 'string') return interpolateString(v, env, refused, fieldName(path), problems);
     if (Array.isArray(v)) return v.map((item, i) => walk(item, [...path, i]));
     if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, item]) => [k, walk(item, [...path, k])]));
     return v;
@@ -22,11 +23,15 @@ export function interpolateEnv(value: unknown, env: Record<string, string | unde
   return { value: walk(value, []), problems };
 }
 
-function interpolateString(s: string, env: Record<string, string | undefined>, field: string, problems: string[]): string {
+function interpolateString(s: string, env: Record<string, string | undefined>, refused: ReadonlySet<string>, field: string, problems: string[]): string {
   return s.replace(REFERENCE, (match, name: string | undefined) => {
     if (match === '$${') return '${';
     if (!match.endsWith('}') || name === undefined || !VARIABLE_NAME.test(name)) {
       problems.push(`${field}: '${match}' is not a \${VARIABLE} reference (write $\${ for a literal \${)`);
+      return match;
+    }
+    if (refused.has(name)) {
+      problems.push(`${field}: \${${name}} is the proxy's state key, which is never written into the configuration`);
       return match;
     }
     const found = env[name];

@@ -1,8 +1,8 @@
 // The one table of per-upstream limits: file key, flag, unit, range, default, resolved field, help.
 // The file schema, the limit flags, the defaults, UpstreamLimits and the --help rows derive from it.
 
-/** seconds and ms resolve to a `...Ms` field in milliseconds; count resolves as given. */
-export type LimitUnit = 'seconds' | 'ms' | 'count';
+/** seconds and ms resolve to a `...Ms` field in milliseconds; count and bytes resolve as given. */
+export type LimitUnit = 'seconds' | 'ms' | 'count' | 'bytes';
 
 export type LimitSpec = {
   /** The command-line flag, `--` included. */
@@ -13,7 +13,7 @@ export type LimitSpec = {
   default: number;
   /** The --help description. A `\n` marks where --help wraps it; the `(default N)` is appended. */
   help: string;
-} & ({ unit: 'seconds' | 'ms'; field: `${string}Ms` } | { unit: 'count'; field: string });
+} & ({ unit: 'seconds' | 'ms'; field: `${string}Ms` } | { unit: 'count' | 'bytes'; field: string });
 
 /**
  * Keyed by the configuration file's key (in `defaults:` and in each upstream). The order is the
@@ -112,6 +112,42 @@ export const LIMITS = {
     field: 'drainTimeoutMs',
     help: 'on SIGTERM, how long running requests may take to finish before\nthe proxy closes (new requests get 503 meanwhile)',
   },
+  maxInteractionsPerPrincipal: {
+    flag: '--max-interactions-per-principal',
+    unit: 'count',
+    min: 1,
+    max: 100_000,
+    default: 64,
+    field: 'maxInteractionsPerPrincipal',
+    help: 'interactive calls one principal may have waiting for input at once',
+  },
+  maxCallsPerPrincipal: {
+    flag: '--max-calls-per-principal',
+    unit: 'count',
+    min: 1,
+    max: 100_000,
+    default: 32,
+    field: 'maxCallsPerPrincipal',
+    help: 'interactive calls (and retries) one principal may have running at once',
+  },
+  bodyTimeout: {
+    flag: '--body-timeout',
+    unit: 'seconds',
+    min: 1,
+    max: 3600,
+    default: 30,
+    field: 'bodyTimeoutMs',
+    help: 'a request body not complete within SECS of its headers gets 408 and\nits connection is closed; a call is not timed once its body is read',
+  },
+  maxInflightBytes: {
+    flag: '--max-inflight-bytes',
+    unit: 'bytes',
+    min: 1,
+    max: 1_099_511_627_776,
+    default: 67_108_864,
+    field: 'maxInflightBytes',
+    help: 'bytes of request bodies received and not yet answered, per\nupstream; a body beyond it gets 503',
+  },
 } as const satisfies Record<string, LimitSpec>;
 
 type Table = typeof LIMITS;
@@ -150,6 +186,7 @@ export function scaleOf(row: Pick<LimitRow, 'unit'>): number {
 
 /** The metavariable --help shows after the flag. */
 export function metavarOf(row: Pick<LimitRow, 'unit'>): string {
+  // N for bytes as well: BYTES would not fit the --help column after --max-inflight-bytes.
   return row.unit === 'seconds' ? 'SECS' : row.unit === 'ms' ? 'MS' : 'N';
 }
 

@@ -2,13 +2,15 @@
 // and generating a key when none is configured: every invalid input becomes a ConfigError naming
 // the option or field and what is wrong with it. Flags override the file.
 import { parseArgs } from 'node:util';
-import { randomBytes } from 'node:crypto';
 import { ConfigError } from '../protocol/errors.js';
 import { LOG_LEVELS, type LogLevel } from '../telemetry/logger.js';
 import { tracingPlan, TracingEnvError } from '../telemetry/otel-env.js';
+import { envFromFlags, secretNames, STATE_KEY_ENV } from './child-env.js';
 import * as D from './defaults.js';
 import { ConfigFileError, limits, loadConfigFile, validateConfig, type ConfigObject, type ConfigSource, type FileConfig } from './file.js';
+import { checkExposure, FRONT_OPTIONS, resolveHttpFront, withFlagClientAuth } from './http-front.js';
 import { buildLimits, LIMIT_ROWS, scaleOf, type LimitOption } from './limits.js';
+import { readKeyFile, stateKey } from './state-key.js';
 import type { AuditConfig, LegacyClients, ProxyConfig, Root, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
 
 /** One string option per row of the limits table: `--interaction-ttl`, `--max-sessions`, ... */
@@ -26,8 +28,11 @@ const OPTIONS = {
   'access-log': { type: 'string' },
   upstream: { type: 'string' },
   'state-key': { type: 'string' },
+  'state-key-file': { type: 'string' },
+  env: { type: 'string', multiple: true },
   ...LIMIT_OPTIONS,
   root: { type: 'string', multiple: true },
+  ...FRONT_OPTIONS,
   'log-level': { type: 'string' },
   audit: { type: 'string' },
   'audit-max-bytes': { type: 'string' },
@@ -116,28 +121,56 @@ function resolveConfig(
   source: string | undefined = v.config,
 ): ProxyConfig {
   if (v.stdio && (v.host !== undefined || v.port !== undefined)) throw new ConfigError('--stdio serves on stdin/stdout: --host and --port do not apply');
+  const httpOnly = (
+    [
+      'auth-issuer',
+      'auth-audience',
+      'auth-scope',
+      'auth-introspection-url',
+      'resource-url',
+      'tls-cert',
+      'tls-key',
+      'cors-origin',
+      'allowed-host',
+      'allowed-origin',
+      'insecure-no-auth',
+    ] as const
+  ).find((k) => v[k] !== undefined);
+  if (v.stdio && httpOnly) throw new ConfigError(`--stdio: the caller is the local user; --${httpOnly} applies to the HTTP front`);
   const flagTarget = upstreamTarget(v.upstream, command, file !== undefined);
-  const upstreams = file
-    ? overrideUpstreams(file, v, flagTarget)
-    : [{ name: 'default', era: 'legacy' as const, target: flagTarget!, roots: (v.root ?? []).map(rootFromFlag), ...flagLimits(v, limits({})) }];
+  const upstreams = withFlagClientAuth(
+    file
+      ? overrideUpstreams(file, v, flagTarget)
+      : [{ name: 'default', era: 'legacy' as const, target: flagTarget!, roots: (v.root ?? []).map(rootFromFlag), ...flagLimits(v, limits({})) }],
+    v,
+    file,
+  );
   const defaultUpstream = file ? file.defaultUpstream : 'default';
   if (v.stdio && defaultUpstream === undefined) throw new ConfigError('--stdio serves one upstream: name it with `default:` in the configuration file');
-  const keyEnv = file?.stateKeyEnv ?? 'MRTR_STATE_KEY';
-  if (file?.stateKeyEnv !== undefined && v['state-key'] === undefined && !env[keyEnv]) {
+  if (v.stdio && upstreams.some((u) => u.name === defaultUpstream && u.clientAuth)) {
+    throw new ConfigError(`--stdio: the caller is the local user; clientAuth of upstream '${defaultUpstream}' applies to the HTTP front`);
+  }
+  if (v.env) addFlagEnv(upstreams, defaultUpstream, envFromFlags(v.env, env, secretNames(file?.stateKeyEnv)));
+  const keyEnv = file?.stateKeyEnv ?? STATE_KEY_ENV;
+  if (v['state-key'] !== undefined && v['state-key-file'] !== undefined) throw new ConfigError('give either --state-key or --state-key-file, not both');
+  const keyFlag = v['state-key-file'] !== undefined ? '--state-key-file' : v['state-key'] !== undefined ? '--state-key' : undefined;
+  if (file?.stateKeyEnv !== undefined && keyFlag === undefined && !env[keyEnv]) {
     throw new ConfigFileError(`${source}: stateKeyEnv: environment variable ${keyEnv} is not set`);
   }
+  const keyText = v['state-key-file'] !== undefined ? readKeyFile(v['state-key-file']) : (v['state-key'] ?? env[keyEnv]);
   const host = v.host ?? file?.host ?? D.DEFAULT_HOST;
   if (v.dashboard && v.stdio) throw new ConfigError('--dashboard is served on the HTTP listener: it does not apply with --stdio');
   if (v.dashboard && !LOOPBACK_HOSTS.includes(host)) {
     throw new ConfigError(`--dashboard has no authentication yet, so it is served on a loopback --host only (127.0.0.1, localhost or ::1), not on '${host}'`);
   }
+  if (!v.stdio) checkExposure(host, upstreams, v['insecure-no-auth'] ?? false);
   return {
     stdio: v.stdio ?? false,
     dashboard: v.dashboard ?? false,
     legacyClients: legacyClients(v['legacy-clients'] ?? file?.legacyClients),
     host,
     port: integer('--port', v.port, file?.port ?? D.DEFAULT_PORT, 0, 65535),
-    stateKey: stateKey(v['state-key'] ?? env[keyEnv], v['state-key'] !== undefined ? '--state-key' : keyEnv),
+    stateKey: stateKey(keyText, keyFlag ?? keyEnv),
     logLevel: logLevel(v['log-level'] ?? file?.logLevel),
     ...metricsPort(v['metrics-port'], file?.metricsPort),
     accessLog: onOff('--access-log', v['access-log'] ?? file?.accessLog ?? D.DEFAULT_ACCESS_LOG),
@@ -145,6 +178,7 @@ function resolveConfig(
     upstreams,
     defaultUpstream,
     ...auditConfig(v, file),
+    http: resolveHttpFront(v, file, upstreams, env),
     ...(v.config === undefined ? {} : { configFile: v.config }),
   };
 }
@@ -211,28 +245,12 @@ function integer(flag: string, raw: string | undefined, fallback: number, min: n
   return n;
 }
 
-/** How to make a key, quoted in every key error. */
-export const MAKE_A_KEY = `node -e "console.log(require('crypto').randomBytes(32).toString('base64url'))"`;
-
-function stateKey(raw: string | undefined, source: string): ProxyConfig['stateKey'] {
-  // An empty flag is a mistake (`--state-key "$UNSET"`), not a request for a throw-away key.
-  if (source === '--state-key' && raw === '') throw new ConfigError(`--state-key: empty; ${KEY_FORMAT}, or leave the option out`);
-  if (raw === undefined || raw === '') return { bytes: new Uint8Array(randomBytes(32)), generated: true };
-  // Never echo the value: it is a secret. Say what it looks like instead.
-  const problem = keyProblem(raw);
-  if (problem) throw new ConfigError(`${source}: ${problem}; ${KEY_FORMAT}`);
-  return { bytes: new Uint8Array(Buffer.from(raw, 'base64url')), generated: false };
-}
-
-const KEY_FORMAT = `expected 32 random bytes in base64url (43 characters of A-Z a-z 0-9 - _, no '=' padding); make one with: ${MAKE_A_KEY}`;
-
-/** What is wrong with a state key's text, in words that never repeat it; undefined when it is good. */
-export function keyProblem(raw: string): string | undefined {
-  if (/^[0-9a-fA-F]{64}$/.test(raw)) return 'this looks like hex (64 hex digits)';
-  if (/^[A-Za-z0-9+/]+={1,2}$/.test(raw) || /[+/]/.test(raw)) return "this looks like standard base64 ('+', '/' or '=' padding)";
-  if (!/^[A-Za-z0-9_-]+$/.test(raw)) return 'it has characters base64url does not use';
-  const length = Buffer.from(raw, 'base64url').length;
-  return length === 32 ? undefined : `it decodes to ${length} bytes, not 32`;
+/** `--env` adds to the default upstream's child environment; only a stdio child has one. */
+function addFlagEnv(upstreams: UpstreamConfig[], defaultUpstream: string | undefined, add: Record<string, string>): void {
+  const u = upstreams.find((x) => x.name === defaultUpstream);
+  if (u?.target.kind !== 'stdio')
+    throw new ConfigError('--env: applies to a legacy server the proxy starts over stdio (-- COMMAND, or stdio: for the default upstream)');
+  u.target = { ...u.target, env: { ...u.target.env, ...add } };
 }
 
 function rootFromFlag(raw: string): Root {

@@ -6,9 +6,22 @@ import type { LimitValues } from './limits.js';
 /** How the proxy reaches one upstream server. Headers are resolved values: never log them. */
 export type UpstreamTarget =
   | { kind: 'stdio'; command: string; args: string[]; env?: Record<string, string>; cwd?: string }
-  | { kind: 'http'; url: URL; headers: Record<string, string> }
+  | { kind: 'http'; url: URL; headers: Record<string, string>; oauth?: UpstreamOAuth }
   | { kind: 'sse'; url: URL; headers: Record<string, string> }
   | { kind: 'websocket'; url: URL; headers: Record<string, string> };
+
+/**
+ * The proxy's own OAuth client credentials for an HTTP upstream (never the client's token). The
+ * secret is the resolved value: never log it.
+ */
+export interface UpstreamOAuth {
+  tokenUrl: string;
+  clientId: string;
+  clientSecret: string;
+  scope?: string;
+  /** RFC 8707 resource indicator to ask the token for (e.g. the upstream's URL). */
+  resource?: string;
+}
 
 /** legacy: bridge it; modern: relay 2026-07-28 as is; auto: probe and decide. */
 export type Era = 'legacy' | 'modern' | 'auto';
@@ -31,6 +44,45 @@ export interface UpstreamConfig extends UpstreamLimits {
   era: Era;
   /** Roots the proxy answers with when the legacy server asks outside an interactive call. */
   roots: Root[];
+  /** How clients must authenticate to this upstream's route; absent: they need not. */
+  clientAuth?: ClientAuthConfig;
+}
+
+/**
+ * Bearer tokens a route accepts (OAuth 2.1 resource server). JWTs are checked against the issuer's
+ * keys; opaque tokens are introspected when `introspectionUrl` is set.
+ */
+export interface ClientAuthConfig {
+  /** The authorization server's issuer identifier; its metadata is discovered from it. */
+  issuer: string;
+  /** The `aud` a token must carry; absent: the route's resource URL. */
+  audience?: string;
+  /** Scopes every token must have. */
+  scopes: string[];
+  /** RFC 7662 endpoint for tokens that are not JWTs. */
+  introspectionUrl?: string;
+}
+
+/** How the proxy authenticates itself to an introspection endpoint. Secrets: never log them. */
+export interface ClientCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+/** What the HTTP listener needs beyond its address: the front door's settings. */
+export interface HttpFrontConfig {
+  /** The canonical resource URL of /mcp (`SCHEME://HOST[:PORT]/mcp`); absent: the listening URL. */
+  resourceUrl?: string;
+  /** Serve HTTPS with this certificate and key (PEM files, re-read on SIGHUP). */
+  tls?: { certFile: string; keyFile: string };
+  /** Browser origins allowed to call the proxy (CORS), exactly as browsers send them. */
+  corsOrigins: string[];
+  /** Host header hostnames accepted besides the loopback names. */
+  allowedHosts: string[];
+  /** Origin header values accepted besides loopback origins (and the CORS origins). */
+  allowedOrigins: string[];
+  /** Credentials for the introspection endpoints (env MRTR_AUTH_CLIENT_ID / MRTR_AUTH_CLIENT_SECRET). */
+  introspectionClient?: ClientCredentials;
 }
 
 /** The audit of interactive calls (--audit). */
@@ -64,6 +116,7 @@ export interface ProxyConfig {
   audit?: AuditConfig;
   /** Serve the live view at /dashboard (loopback hosts only). */
   dashboard: boolean;
+  http: HttpFrontConfig;
   /** The file this came from, for SIGHUP reloads. */
   configFile?: string;
 }

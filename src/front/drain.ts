@@ -19,12 +19,12 @@ export class DrainGate {
   }
 
   /** Lets a request in (and counts it for `route`), or answers 503 once draining. */
-  admit(route: string, req: Request, res: Response, raw: Buffer | undefined): boolean {
+  admit(route: string, req: Request, res: Response, body: unknown): boolean {
     if (this.draining) {
       res
         .status(503)
         .set('Connection', 'close')
-        .json(errorBody(requestIdOf(raw), JSONRPC.INTERNAL_ERROR, SHUTTING_DOWN));
+        .json(errorBody(requestIdOf(body), JSONRPC.INTERNAL_ERROR, SHUTTING_DOWN));
       return false;
     }
     if (!waitedFor(req)) return true;

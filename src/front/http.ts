@@ -1,22 +1,24 @@
 // The HTTP listener: express, rebinding protection on loopback, health endpoints, and the MCP
-// paths. `/mcp` is the default upstream, `/servers/NAME/mcp` each named one. Bodies are read raw so
-// a modern upstream gets them byte for byte; legacy routes parse them.
+// paths. `/mcp` is the default upstream, `/servers/NAME/mcp` each named one. Each body is read and
+// parsed once, within its route's limits (body-reader.ts); a relaying route also gets the bytes.
+// Anything else, unknown paths included, gets a JSON-RPC-shaped error, never express's HTML.
 import type { AddressInfo } from 'node:net';
-import type { Server as HttpServer } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { localhostHostValidation, localhostOriginValidation } from '@modelcontextprotocol/express';
 import { errorBody, JSONRPC } from '../protocol/errors.js';
 import type { FrontTelemetry } from '../telemetry/front-telemetry.js';
+import { limits } from '../config/file.js';
 import { requestIdOf } from '../protocol/request-id.js';
-import { systemClock } from '../runtime/clock.js';
+import { systemClock, type Clock } from '../runtime/clock.js';
 import { DrainGate } from './drain.js';
 import type { Logger } from '../telemetry/logger.js';
-import { ANONYMOUS } from './server-factory.js';
+import { ANONYMOUS } from '../state/principal.js';
+import { principalOfRequest } from './auth-gate.js';
 import type { Route, RouteTable } from '../routing/route.js';
 import { attachDashboardSocket, mountDashboard, type DashboardDeps } from './dashboard.js';
+import type { FrontDoor } from './front-door.js';
+import { type BodyResult, InflightBytes, readBody } from './body-reader.js';
 
 export const MCP_PATH = '/mcp';
-const MAX_BODY = '4mb';
 
 export interface HttpFront {
   url: string;
@@ -30,16 +32,15 @@ export async function startHttpListener(
   port: number,
   table: RouteTable,
   log: Logger,
+  door: FrontDoor,
   telemetry?: FrontTelemetry,
   dashboard?: DashboardDeps,
+  clock: Clock = systemClock,
 ): Promise<HttpFront> {
   const app = express();
   app.disable('x-powered-by');
-  if (isLoopback(host)) app.use(localhostHostValidation(), localhostOriginValidation());
-  else
-    log.warn(
-      `listening on ${host} without Host/Origin validation (DNS rebinding protection) or client authentication; put an authenticating reverse proxy in front`,
-    );
+  // Host/Origin validation, CORS and authentication (see front-door.ts), before any route.
+  app.use(door.middleware);
 
   const gate = new DrainGate();
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
@@ -59,15 +60,56 @@ export async function startHttpListener(
       res.type(contentType).send(body);
     });
 
-  const raw = express.raw({ type: () => true, limit: MAX_BODY });
-  app.all(MCP_PATH, raw, bodyErrors, (req: Request, res: Response) => serve(table.default, NO_DEFAULT, req, res, log, telemetry, gate));
-  app.all('/servers/:name/mcp', raw, bodyErrors, (req: Request, res: Response) =>
-    serve(table.get(String(req.params['name'])), `no upstream '${String(req.params['name'])}' is configured`, req, res, log, telemetry, gate),
+  const inflight = new Map<string, InflightBytes>();
+  const withBody = async (route: Route | undefined, missing: string, req: Request, res: Response) => {
+    const budget = inflight.get(route?.name ?? '') ?? new InflightBytes();
+    inflight.set(route?.name ?? '', budget);
+    // With no route the body is still read (within the default limits), for the request's id.
+    const { result, release } = readBody(req, route?.config ?? NO_ROUTE_LIMITS, budget, clock);
+    res.once('close', release);
+    let body: BodyResult | undefined = await result;
+    if (!body.ok) {
+      // A body that stalled or was cut off leaves the connection unusable: answer, then close it.
+      if (body.close) res.set('connection', 'close').once('finish', () => req.socket.destroySoon());
+      res.status(body.status).json(errorBody(null, body.code, body.message));
+      return;
+    }
+    req.body = body.parsed;
+    if (!route) {
+      res.status(404).json(errorBody(requestIdOf(req.body), JSONRPC.METHOD_NOT_FOUND, missing));
+      return;
+    }
+    if (!gate.admit(route.name, req, res, req.body)) return;
+    const raw = route.relaysRawBody ? body.raw : undefined;
+    // Only a relaying route keeps the bytes; for the others they may go while the call runs.
+    body = undefined;
+    await serve(route, req, res, raw, log, telemetry);
+  };
+  app.all(MCP_PATH, (req: Request, res: Response) => withBody(table.default, NO_DEFAULT, req, res));
+  app.all('/servers/:name/mcp', (req: Request, res: Response) =>
+    withBody(table.get(String(req.params['name'])), `no upstream '${String(req.params['name'])}' is configured`, req, res),
   );
+  app.use((req: Request, res: Response) => {
+    res.status(404).json(errorBody(null, JSONRPC.METHOD_NOT_FOUND, `no MCP endpoint at ${req.method} ${req.path}: use ${MCP_PATH} or /servers/NAME/mcp`));
+  });
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const status = (err as { status?: number }).status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      res.status(status).json(errorBody(null, JSONRPC.INVALID_REQUEST, `Invalid Request: ${(err as Error).message}`));
+      return;
+    }
+    log.error('request failed', { error: (err as Error).stack ?? String(err) });
+    if (!res.headersSent) res.status(500).json(errorBody(null, JSONRPC.INTERNAL_ERROR, 'internal error in mrtr-proxy'));
+    else res.destroy();
+  });
 
-  const server: HttpServer = await new Promise((resolve, reject) => {
-    // Express 5 also calls the listen callback with the error (EADDRINUSE, EACCES, ...).
-    const s = app.listen(port, host, (err?: Error) => (err ? reject(err) : resolve(s)));
+  const server = door.createServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   // Long interactive calls must not be cut by Node's own request timeouts.
   server.requestTimeout = 0;
@@ -75,9 +117,11 @@ export async function startHttpListener(
   const closeDashboard = dashboard ? attachDashboardSocket(server, dashboard) : () => {};
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `${door.scheme}://${shownHost}:${address.port}${MCP_PATH}`;
+  door.listening(url);
   return {
-    url: `http://${shownHost}:${address.port}${MCP_PATH}`,
-    drain: (timeoutMsOf) => gate.drain(timeoutMsOf, systemClock),
+    url,
+    drain: (timeoutMsOf) => gate.drain(timeoutMsOf, clock),
     async close() {
       closeDashboard();
       server.closeAllConnections();
@@ -87,23 +131,11 @@ export async function startHttpListener(
 }
 
 const NO_DEFAULT = 'no default upstream is configured (the configuration file has no `default:`); use /servers/NAME/mcp';
+const NO_ROUTE_LIMITS = limits({});
 
-async function serve(
-  route: Route | undefined,
-  missing: string,
-  req: Request,
-  res: Response,
-  log: Logger,
-  telemetry: FrontTelemetry | undefined,
-  gate: DrainGate,
-): Promise<void> {
-  const raw = Buffer.isBuffer(req.body) ? req.body : undefined;
-  if (!route) {
-    res.status(404).json(errorBody(requestIdOf(raw), JSONRPC.METHOD_NOT_FOUND, missing));
-    return;
-  }
-  if (!gate.admit(route.name, req, res, raw)) return;
-  if (telemetry) await telemetry.track(route.name, route.era, req, res, raw, ANONYMOUS, () => handle(route, req, res, raw, log));
+async function serve(route: Route, req: Request, res: Response, raw: Buffer | undefined, log: Logger, telemetry: FrontTelemetry | undefined): Promise<void> {
+  if (telemetry)
+    await telemetry.track(route.name, route.era, req, res, req.body, principalOfRequest(req) ?? ANONYMOUS, () => handle(route, req, res, raw, log));
   else await handle(route, req, res, raw, log);
 }
 
@@ -115,17 +147,4 @@ async function handle(route: Route, req: Request, res: Response, raw: Buffer | u
     if (!res.headersSent) res.status(500).json(errorBody(null, JSONRPC.INTERNAL_ERROR, 'internal error in mrtr-proxy'));
     else res.destroy();
   }
-}
-
-function isLoopback(host: string): boolean {
-  return host === '127.0.0.1' || host === 'localhost' || host === '::1';
-}
-
-function bodyErrors(err: unknown, _req: Request, res: Response, next: NextFunction): void {
-  const e = err as { type?: string };
-  if (e?.type === 'entity.too.large') {
-    res.status(413).json(errorBody(null, JSONRPC.INVALID_REQUEST, `Request body larger than ${MAX_BODY}`));
-    return;
-  }
-  next(err);
 }

@@ -4,15 +4,16 @@
 // Interactive calls are not forced onto SSE: an SSE response commits to 200 before the outcome is
 // known, and a -32021 must be a 400.
 import type { Request, Response } from 'express';
-import { createMcpHandler, InMemoryServerEventBus, isJsonContentType, type McpHttpHandler } from '@modelcontextprotocol/server';
+import { createMcpHandler, InMemoryServerEventBus, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { Bridge } from '../bridge/bridge.js';
 import type { UpstreamConfig } from '../config/types.js';
 import { legacyCapabilitiesFor, type FrontCapabilities } from '../protocol/capabilities.js';
-import { errorBody, JSONRPC } from '../protocol/errors.js';
+import { errorBody } from '../protocol/errors.js';
 import { resourceSubscriptionUris } from '../protocol/params.js';
 import { invalidRetryParams } from '../protocol/retry-params.js';
 import type { LegacyClientSessions } from '../relay/legacy-client-sessions.js';
+import { ANONYMOUS } from '../state/principal.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { Upstream } from '../upstream/upstream.js';
 import { createChangeRelay } from './changes.js';
@@ -51,7 +52,7 @@ export class LegacyRoute implements Route {
     this.legacy = parts.legacyClients;
     this.log = parts.log;
     const bus = new InMemoryServerEventBus((err) => this.log.warn('listen subscriber failed', { error: err.message }));
-    const frontDeps = { bridge: this.bridge, upstream: this.upstream, log: this.log };
+    const frontDeps = { bridge: this.bridge, upstream: this.upstream, log: this.log, principal: ANONYMOUS };
     this.handler = createMcpHandler(async () => createFrontServer(await this.upstream.describe(), frontDeps), {
       legacy: 'reject',
       responseMode: 'auto',
@@ -72,21 +73,9 @@ export class LegacyRoute implements Route {
     this.log.info('legacy server reached', { server: info.serverInfo.name, version: info.serverInfo.version, protocolVersion: info.protocolVersion });
   }
 
-  async handle(req: Request, res: Response, raw: Buffer | undefined): Promise<void> {
-    let body: unknown;
-    if (raw !== undefined && raw.length > 0) {
-      if (!isJsonContentType(req.header('content-type') ?? '')) {
-        res.status(415).json(errorBody(null, JSONRPC.INVALID_REQUEST, 'Content-Type must be application/json'));
-        return;
-      }
-      try {
-        body = JSON.parse(raw.toString('utf8'));
-      } catch (err) {
-        res.status(400).json(errorBody(null, JSONRPC.PARSE_ERROR, `Parse error: ${(err as Error).message}`));
-        return;
-      }
-    }
-    req.body = body;
+  async handle(req: Request, res: Response): Promise<void> {
+    // Parsed once by the listener (front/body-reader.ts).
+    const body: unknown = req.body;
     if (this.legacy && (await this.legacy.serve(req, res))) return;
     const msg = body as { id?: unknown; method?: unknown; params?: Record<string, unknown> } | undefined;
     const invalid = invalidRetryParams(msg);

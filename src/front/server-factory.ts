@@ -12,16 +12,16 @@ import { noteServeMode } from '../telemetry/front-request.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { UpstreamInfo } from '../upstream/session.js';
 import type { Upstream } from '../upstream/upstream.js';
+import { PRINCIPAL_KEY } from './auth-gate.js';
 import { toProtocolError } from './wire-errors.js';
 
 export interface FrontDeps {
   bridge: Bridge;
   upstream: Upstream;
   log: Logger;
+  /** The principal of a request nobody authenticated: `anonymous` over HTTP, the local user on stdio. */
+  principal: string;
 }
-
-/** Until authentication exists every caller is the same principal. */
-export const ANONYMOUS = 'anonymous';
 
 const PASSTHROUGH: Record<string, readonly string[]> = {
   tools: ['tools/list'],
@@ -110,7 +110,7 @@ async function interactive(method: InteractiveMethod, params: JsonObject, ctx: S
       params: upstreamParams(params) ?? {},
       identity: identityOf(method, params),
       capabilities: clientCapabilities(ctx),
-      principal: ANONYMOUS,
+      principal: principalOf(ctx) ?? deps.principal,
       requestState: ctx.mcpReq.requestState<string>(),
       inputResponses: ctx.mcpReq.inputResponses,
       droppedInputKeys: ctx.mcpReq.droppedInputResponseKeys ?? [],
@@ -129,6 +129,12 @@ async function interactive(method: InteractiveMethod, params: JsonObject, ctx: S
   } catch (err) {
     throw toProtocolError(err, deps.log);
   }
+}
+
+/** The principal the auth gate put on the HTTP request (see front/auth-gate.ts). */
+function principalOf(ctx: ServerContext): string | undefined {
+  const p = ctx.http?.authInfo?.extra?.[PRINCIPAL_KEY];
+  return typeof p === 'string' ? p : undefined;
 }
 
 function identityOf(method: InteractiveMethod, params: JsonObject): RequestIdentity {

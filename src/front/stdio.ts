@@ -8,6 +8,7 @@ import type { McpServer, Transport, JSONRPCMessage } from '@modelcontextprotocol
 import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { LegacyClients } from '../config/types.js';
 import { errorBody } from '../protocol/errors.js';
+import { MAX_JSON_DEPTH, TOO_DEEP, valueNestingExceeds } from '../protocol/json-body.js';
 import { resourceSubscriptionUris } from '../protocol/params.js';
 import { invalidRetryParams } from '../protocol/retry-params.js';
 import { LegacyPump } from '../relay/legacy-pump.js';
@@ -56,6 +57,11 @@ export async function startStdioFront(deps: FrontDeps, legacyClients: LegacyClie
 
   async function route(message: Message): Promise<void> {
     if (era === 'undecided') era = message.method === 'initialize' && legacyClients === 'pass' && !hasEnvelope(message) ? 'legacy' : 'modern';
+    if (valueNestingExceeds(message, MAX_JSON_DEPTH)) {
+      // Deep enough to overflow the stack of code that walks it (as on HTTP: front/body-reader.ts).
+      if (message.id !== undefined) await inner.send(errorBody(message.id, TOO_DEEP.code, TOO_DEEP.message) as JSONRPCMessage);
+      return;
+    }
     if (era === 'legacy') return relayLegacy(message);
     const invalid = invalidRetryParams(message);
     if (invalid && message.id !== undefined) {

@@ -49,6 +49,7 @@ export type ProxyErrorCode =
   | 'capability_missing' // the legacy server asked for something the client did not declare
   | 'upstream_unavailable' // no legacy session could be obtained
   | 'overloaded' // the call would need a share of the legacy sessions that is used up
+  | 'principal_limit' // this principal already runs or waits on as many calls as it may
   | 'upstream_failed' // the legacy server or its transport failed during the call
   | 'timeout' // the proxy's own per-call timeout fired
   | 'declined'; // the user declined input the legacy server cannot do without
@@ -60,6 +61,7 @@ const WIRE_CODE: Record<ProxyErrorCode, number> = {
   capability_missing: JSONRPC.MISSING_CLIENT_CAPABILITY,
   upstream_unavailable: JSONRPC.INTERNAL_ERROR,
   overloaded: JSONRPC.INTERNAL_ERROR,
+  principal_limit: JSONRPC.INTERNAL_ERROR,
   upstream_failed: JSONRPC.INTERNAL_ERROR,
   timeout: JSONRPC.INTERNAL_ERROR,
   declined: JSONRPC.INVALID_PARAMS,

@@ -21,6 +21,8 @@ interface Activity {
 export class LegacyClientSessions {
   private readonly sessions = new Map<string, NodeStreamableHTTPServerTransport>();
   private readonly activity = new Map<string, Activity>();
+  /** Who opened each session (the auth gate's principal); only they may use it. */
+  private readonly owners = new Map<string, string | undefined>();
   private readonly stopSweeper: Cancel;
 
   /**
@@ -74,7 +76,8 @@ export class LegacyClientSessions {
     if (id !== undefined && !enveloped) {
       noteServeMode('legacy-client');
       const session = this.sessions.get(id);
-      if (session) {
+      // A session id is a handle, not a credential: another principal's request finds no session.
+      if (session && this.owners.get(id) === principalOf(req)) {
         this.track(id, res);
         await session.handleRequest(req, res, req.body);
       }
@@ -103,6 +106,7 @@ export class LegacyClientSessions {
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sid) => {
         this.sessions.set(sid, transport);
+        this.owners.set(sid, principalOf(req));
         this.track(sid, res);
         this.log.info('legacy client session opened', { session: sid });
       },
@@ -118,6 +122,7 @@ export class LegacyClientSessions {
       if (transport.sessionId) {
         this.sessions.delete(transport.sessionId);
         this.activity.delete(transport.sessionId);
+        this.owners.delete(transport.sessionId);
       }
       void pump.close('the client ended the session');
     };
@@ -132,4 +137,10 @@ export class LegacyClientSessions {
     await transport.start();
     await transport.handleRequest(req, res, req.body);
   }
+}
+
+/** The principal front/auth-gate.ts put on the request (`req.auth.extra.principal`); undefined without authentication. */
+function principalOf(req: Request): string | undefined {
+  const p = (req as Request & { auth?: { extra?: Record<string, unknown> } }).auth?.extra?.['principal'];
+  return typeof p === 'string' ? p : undefined;
 }

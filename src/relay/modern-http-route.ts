@@ -7,6 +7,7 @@ import type { Request, Response } from 'express';
 import type { UpstreamConfig } from '../config/types.js';
 import { errorBody, JSONRPC } from '../protocol/errors.js';
 import type { Logger } from '../telemetry/logger.js';
+import { headerSourceFor, type HeaderSource } from '../upstream/client-credentials.js';
 import { discover } from '../upstream/probe.js';
 import type { Route, RouteStatus } from '../routing/route.js';
 
@@ -18,9 +19,10 @@ const READY_TIMEOUT_MS = 3000;
 
 export class ModernHttpRoute implements Route {
   readonly era = 'modern' as const;
+  readonly relaysRawBody = true;
   readonly name: string;
   private readonly url: URL;
-  private readonly headers: Record<string, string>;
+  private readonly headers: HeaderSource;
 
   constructor(
     readonly config: UpstreamConfig,
@@ -29,7 +31,7 @@ export class ModernHttpRoute implements Route {
     if (config.target.kind !== 'http') throw new Error(`upstream ${config.name}: modern upstreams are relayed over http only`);
     this.name = config.name;
     this.url = config.target.url;
-    this.headers = config.target.headers;
+    this.headers = headerSourceFor(config.target);
   }
 
   async start(): Promise<void> {
@@ -41,11 +43,11 @@ export class ModernHttpRoute implements Route {
   async handle(req: Request, res: Response, raw: Buffer | undefined): Promise<void> {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) if (RELAYED.test(k) && typeof v === 'string') headers[k] = v;
-    Object.assign(headers, this.headers);
     const abort = new AbortController();
     res.once('close', () => abort.abort());
     let upstream: globalThis.Response;
     try {
+      Object.assign(headers, await this.headers());
       upstream = await fetch(this.url, {
         method: req.method,
         headers,
@@ -75,7 +77,7 @@ export class ModernHttpRoute implements Route {
   async status(): Promise<RouteStatus> {
     const base = { era: this.era, transport: this.config.target.kind };
     try {
-      const discovered = await discover(this.url, this.headers, READY_TIMEOUT_MS);
+      const discovered = await discover(this.url, await this.headers(), READY_TIMEOUT_MS);
       return discovered === 'modern' ? { ...base, ready: true } : { ...base, ready: false, error: 'the server no longer answers server/discover' };
     } catch (err) {
       return { ...base, ready: false, error: (err as Error).message };

@@ -4,14 +4,13 @@
 // the request they belong to; a closed client stream becomes notifications/cancelled. The HTTP
 // headers are checked against the body (the SDK's classifier, and Mcp-Name) before relaying.
 import type { Request, Response } from 'express';
-import { classifyInboundRequest, isJsonContentType } from '@modelcontextprotocol/server';
-import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { classifyInboundRequest } from '@modelcontextprotocol/server';
 import type { UpstreamConfig } from '../config/types.js';
 import { errorBody, JSONRPC } from '../protocol/errors.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { Route, RouteStatus } from '../routing/route.js';
 import { DISCOVER } from '../upstream/probe.js';
-import { createStdioTransport } from '../upstream/stdio-transport.js';
+import { createStdioTransport, type StdioTransport } from '../upstream/stdio-transport.js';
 import { checkNameHeader } from '../protocol/name-header.js';
 import { statusFor } from '../protocol/http-status.js';
 
@@ -31,8 +30,8 @@ const READY_TIMEOUT_MS = 3000;
 export class ModernStdioRoute implements Route {
   readonly era = 'modern' as const;
   readonly name: string;
-  private child: StdioClientTransport | undefined;
-  private starting: Promise<StdioClientTransport> | undefined;
+  private child: StdioTransport | undefined;
+  private starting: Promise<StdioTransport> | undefined;
   private readonly pending = new Map<string, Pending>();
   /** Readiness probes in flight on the pipe. */
   private readonly probes = new Map<string, () => void>();
@@ -52,7 +51,7 @@ export class ModernStdioRoute implements Route {
     this.log.info('modern stdio server started: relaying as is', { upstream: this.name });
   }
 
-  async handle(req: Request, res: Response, raw: Buffer | undefined): Promise<void> {
+  async handle(req: Request, res: Response): Promise<void> {
     if (req.method !== 'POST') {
       res
         .status(405)
@@ -60,17 +59,12 @@ export class ModernStdioRoute implements Route {
         .json(errorBody(null, JSONRPC.INVALID_REQUEST, 'Method not allowed.'));
       return;
     }
-    if (!isJsonContentType(req.header('content-type') ?? '')) {
-      res.status(415).json(errorBody(null, JSONRPC.INVALID_REQUEST, 'Content-Type must be application/json'));
+    // Read, checked (Content-Type, UTF-8, depth) and parsed once by the listener; a POST with no body has none.
+    if (req.body === undefined) {
+      res.status(400).json(errorBody(null, JSONRPC.PARSE_ERROR, 'Parse error: the request has no body'));
       return;
     }
-    let body: Message;
-    try {
-      body = JSON.parse((raw ?? Buffer.alloc(0)).toString('utf8')) as Message;
-    } catch (err) {
-      res.status(400).json(errorBody(null, JSONRPC.PARSE_ERROR, `Parse error: ${(err as Error).message}`));
-      return;
-    }
+    const body = req.body as Message;
     const verdict = classifyInboundRequest({
       httpMethod: req.method,
       body,
@@ -96,7 +90,7 @@ export class ModernStdioRoute implements Route {
       );
       return;
     }
-    let child: StdioClientTransport;
+    let child: StdioTransport;
     try {
       child = await this.ensureChild();
     } catch (err) {
@@ -144,7 +138,7 @@ export class ModernStdioRoute implements Route {
     await child?.close();
   }
 
-  private ensureChild(): Promise<StdioClientTransport> {
+  private ensureChild(): Promise<StdioTransport> {
     if (this.child) return Promise.resolve(this.child);
     if (!this.starting) {
       const target = this.config.target as Extract<UpstreamConfig['target'], { kind: 'stdio' }>;
@@ -168,7 +162,7 @@ export class ModernStdioRoute implements Route {
   }
 
   /** A server/discover round trip on the pipe (also how the probe found this server modern). */
-  private ping(child: StdioClientTransport): Promise<void> {
+  private ping(child: StdioTransport): Promise<void> {
     const upId = `${this.name}-ready-${++this.seq}`;
     return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -239,7 +233,7 @@ export class ModernStdioRoute implements Route {
       .end(body);
   }
 
-  private onChildExit(child: StdioClientTransport): void {
+  private onChildExit(child: StdioTransport): void {
     if (this.child === child) this.child = undefined;
     this.log.warn('modern stdio upstream exited; the next request starts it again', { upstream: this.name });
     for (const [id, p] of this.pending) {

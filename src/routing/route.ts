@@ -22,7 +22,12 @@ export interface Route {
   readonly config: UpstreamConfig;
   /** Reaches the upstream once; throws if it cannot. */
   start(): Promise<void>;
-  /** Serves one request; `raw` is the request body exactly as received (undefined when none). */
+  /** Whether the route relays request bodies byte for byte and so needs them as received. */
+  readonly relaysRawBody?: boolean;
+  /**
+   * Serves one request. The listener has read and parsed the body once: `req.body` is the JSON
+   * value (undefined when there is none); `raw` is the bytes, given only to a route that relays them.
+   */
   handle(req: Request, res: Response, raw: Buffer | undefined): Promise<void>;
   status(): Promise<RouteStatus>;
   close(): Promise<void>;

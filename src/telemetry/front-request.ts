@@ -82,15 +82,21 @@ export function withFrontRequest<T>(request: FrontRequest, fn: () => T): T {
  * interactive call (truncated), the `_meta`. A batch or an unreadable body gets a fixed name.
  */
 export function readHead(raw: Buffer | undefined, httpMethod: string): RequestHead {
-  if (httpMethod === 'GET') return { method: 'stream' };
-  if (httpMethod === 'DELETE') return { method: 'delete' };
-  if (raw === undefined || raw.length === 0) return { method: 'unreadable' };
+  if (raw === undefined || raw.length === 0) return headOfBody(undefined, httpMethod);
   let body: unknown;
   try {
     body = JSON.parse(raw.toString('utf8'));
   } catch {
-    return { method: 'unreadable' };
+    return headOfBody(undefined, httpMethod);
   }
+  return headOfBody(body, httpMethod);
+}
+
+/** The head of a body the listener already parsed (undefined: none, or unreadable). */
+export function headOfBody(body: unknown, httpMethod: string): RequestHead {
+  if (httpMethod === 'GET') return { method: 'stream' };
+  if (httpMethod === 'DELETE') return { method: 'delete' };
+  if (body === undefined) return { method: 'unreadable' };
   return headOfMessage(body);
 }
 

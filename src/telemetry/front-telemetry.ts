@@ -5,7 +5,7 @@
 // On stdio a request ends with the response carrying its id.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { accessLogFields, createPrincipalHasher, writeAccessLog, type PrincipalHasher } from './access-log.js';
-import { FrontRequest, headOfMessage, readHead, withFrontRequest } from './front-request.js';
+import { FrontRequest, headOfBody, headOfMessage, withFrontRequest } from './front-request.js';
 import { methodLabel, outcomeOf } from './labels.js';
 import type { Logger } from './logger.js';
 import type { ProxyMetrics } from './metrics.js';
@@ -39,11 +39,12 @@ export class FrontTelemetry {
     era: 'legacy' | 'modern',
     req: IncomingMessage,
     res: ServerResponse,
-    raw: Buffer | undefined,
+    /** The body as the listener parsed it (undefined when there is none). */
+    body: unknown,
     principal: string,
     serve: () => Promise<void>,
   ): Promise<void> {
-    const request = new FrontRequest(upstream, principal, readHead(raw, req.method ?? ''), req.headers);
+    const request = new FrontRequest(upstream, principal, headOfBody(body, req.method ?? ''), req.headers);
     if (era === 'modern') request.mode = 'relay';
     const out = res as JsonResponse;
     const json = out.json;

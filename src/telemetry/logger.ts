@@ -7,10 +7,22 @@ export const LOG_LEVELS: readonly LogLevel[] = ['error', 'warn', 'info', 'debug'
 
 export type Logger = winston.Logger;
 
-export function createLogger(level: LogLevel): Logger {
+/**
+ * `secrets` are blanked out of every string field of every line: a last guard for text the proxy
+ * relays but does not write itself (a legacy child's stderr, which could have read the key from
+ * the proxy's /proc/PID/environ or command line).
+ */
+export function createLogger(level: LogLevel, secrets: readonly string[] = []): Logger {
+  const hidden = secrets.filter((s) => s.length >= 8);
+  const redact = winston.format((info) => {
+    for (const [k, v] of Object.entries(info)) {
+      if (typeof v === 'string' && hidden.some((s) => v.includes(s))) info[k] = hidden.reduce((t, s) => t.split(s).join('[redacted]'), v);
+    }
+    return info;
+  });
   return winston.createLogger({
     level,
-    format: winston.format.combine(winston.format.timestamp(), winston.format.json()),
+    format: winston.format.combine(redact(), winston.format.timestamp(), winston.format.json()),
     transports: [new winston.transports.Console({ stderrLevels: [...LOG_LEVELS] })],
   });
 }

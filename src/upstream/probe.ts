@@ -2,18 +2,21 @@
 // rules: send a modern request first; a DiscoverResult or a recognized modern error means modern,
 // anything else (another error, silence, a legacy 4xx) means legacy. A stdio server is probed in a
 // throw-away process, because some legacy stdio servers exit on any request before initialize.
-import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { UpstreamTarget } from '../config/types.js';
 import { MODERN_ONLY_CODES } from '../protocol/errors.js';
 import { CLIENT_INFO } from '../version.js';
+import { headerSourceFor } from './client-credentials.js';
+import { signalChild, spawnChild } from './child-process.js';
 
 export type Era = 'modern' | 'legacy';
 
 export async function probeEra(target: UpstreamTarget, timeoutMs: number): Promise<Era> {
   switch (target.kind) {
     case 'http':
-      return discover(target.url, target.headers, timeoutMs).catch(() => 'legacy' as const);
+      return headerSourceFor(target)()
+        .then((headers) => discover(target.url, headers, timeoutMs))
+        .catch(() => 'legacy' as const);
     case 'stdio':
       return probeStdio(target, timeoutMs);
     default:
@@ -84,16 +87,16 @@ function parseResponse(text: string, type: string): { result?: unknown; error?: 
 
 function probeStdio(target: Extract<UpstreamTarget, { kind: 'stdio' }>, timeoutMs: number): Promise<Era> {
   return new Promise((resolve) => {
-    const child = spawn(target.command, target.args, { env: { ...process.env, ...target.env }, cwd: target.cwd, stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawnChild(target, ['pipe', 'pipe', 'ignore']);
     const done = (era: Era) => {
       clearTimeout(timer);
-      child.kill();
+      signalChild(child, 'SIGTERM');
       resolve(era);
     };
     const timer = setTimeout(() => done('legacy'), timeoutMs);
     child.once('error', () => done('legacy'));
     child.once('exit', () => done('legacy'));
-    createInterface({ input: child.stdout }).on('line', (line) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
       try {
         const m = JSON.parse(line) as { id?: unknown; result?: unknown; error?: { code?: number } };
         if (m.id === DISCOVER.id) done(isModernReply(m) ? 'modern' : 'legacy');
@@ -101,7 +104,7 @@ function probeStdio(target: Extract<UpstreamTarget, { kind: 'stdio' }>, timeoutM
         /* not JSON: not a modern server */
       }
     });
-    child.stdin.on('error', () => {});
-    child.stdin.write(`${JSON.stringify(DISCOVER)}\n`);
+    child.stdin!.on('error', () => {});
+    child.stdin!.write(`${JSON.stringify(DISCOVER)}\n`);
   });
 }

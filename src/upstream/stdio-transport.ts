@@ -1,31 +1,116 @@
-// A stdio upstream: one child per legacy session, or the one child of a modern server. The child
-// gets the proxy's whole environment (the SDK's default passes only six variables) and its stderr
-// is relayed into our structured log.
+// A stdio upstream: one child per legacy session, or the one child of a modern server, started by
+// child-process.ts (minimal environment, own process group, watched). Messages are the v1 SDK's
+// newline-delimited JSON. The child's stderr is relayed into our structured log, and its last
+// lines are kept so that a child that exits says why (exitReport), not only "Connection closed".
+import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../telemetry/logger.js';
+import { type ChildTarget, signalChild, spawnChild } from './child-process.js';
 
-export interface StdioTarget {
-  command: string;
-  args: readonly string[];
-  cwd?: string;
-  env?: Record<string, string>;
+/** stdin EOF, then SIGTERM after this, then SIGKILL after as long again (as the v1 SDK does). */
+const CLOSE_STEP_MS = 2000;
+const STDERR_TAIL_LINES = 5;
+
+export type StdioTarget = ChildTarget;
+
+export class StdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private child: ChildProcess | undefined;
+  private readonly buffer = new ReadBuffer();
+  private readonly tail: string[] = [];
+  private exit: string | undefined;
+
+  constructor(
+    private readonly target: StdioTarget,
+    private readonly log: Logger,
+  ) {}
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const child = spawnChild(this.target, ['pipe', 'pipe', 'pipe']);
+      this.child = child;
+      child.once('error', (err) => {
+        reject(err);
+        this.onerror?.(err);
+      });
+      child.once('spawn', () => resolve());
+      createInterface({ input: child.stderr! }).on('line', (line) => {
+        this.log.info('upstream server stderr', { line });
+        this.tail.push(line);
+        if (this.tail.length > STDERR_TAIL_LINES) this.tail.shift();
+      });
+      child.stdin!.on('error', (err) => this.onerror?.(err));
+      child.stdout!.on('data', (chunk: Buffer) => {
+        try {
+          this.buffer.append(chunk);
+        } catch (err) {
+          // A line longer than the SDK's read buffer: the pipe can no longer be trusted.
+          this.onerror?.(err as Error);
+          void this.close();
+          return;
+        }
+        this.drain();
+      });
+      // 'close' comes after stdout and stderr have ended: the tail is complete.
+      child.once('close', (code, signal) => {
+        this.exit = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+        this.child = undefined;
+        this.onclose?.();
+      });
+    });
+  }
+
+  /** How the child ended and its last stderr lines; undefined while it runs. */
+  exitReport(): string | undefined {
+    if (this.exit === undefined) return undefined;
+    return this.tail.length === 0 ? this.exit : `${this.exit}; its last stderr lines: ${this.tail.join(' | ')}`;
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const stdin = this.child?.stdin;
+      if (!stdin) return reject(new Error('Not connected'));
+      if (stdin.write(serializeMessage(message))) resolve();
+      else stdin.once('drain', resolve);
+    });
+  }
+
+  async close(): Promise<void> {
+    const child = this.child;
+    if (!child) return;
+    const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    const step = () => Promise.race([closed, new Promise<void>((resolve) => setTimeout(resolve, CLOSE_STEP_MS).unref())]);
+    child.stdin!.end();
+    await step();
+    if (child.exitCode === null && child.signalCode === null && signalChild(child, 'SIGTERM')) await step();
+    if (child.exitCode === null && child.signalCode === null) signalChild(child, 'SIGKILL');
+    this.buffer.clear();
+  }
+
+  private drain(): void {
+    for (;;) {
+      let message: JSONRPCMessage | null;
+      try {
+        message = this.buffer.readMessage();
+      } catch (err) {
+        this.onerror?.(err as Error);
+        continue;
+      }
+      if (message === null) return;
+      this.onmessage?.(message);
+    }
+  }
 }
 
-export function createStdioTransport(target: StdioTarget, log: Logger): StdioClientTransport {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-  const transport = new StdioClientTransport({
-    command: target.command,
-    args: [...target.args],
-    env: { ...env, ...target.env },
-    stderr: 'pipe',
-    ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
-  });
-  const stderr = transport.stderr;
-  if (stderr) {
-    createInterface({ input: stderr as Readable }).on('line', (line) => log.info('upstream server stderr', { line }));
-  }
-  return transport;
+export function createStdioTransport(target: StdioTarget, log: Logger): StdioTransport {
+  return new StdioTransport(target, log);
 }

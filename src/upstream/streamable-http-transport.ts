@@ -12,29 +12,12 @@ import { asMessage, isRequest } from './jsonrpc-message.js';
 import { mediaTypeEssence } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import { HttpExchanger, readText } from './http-exchange.js';
 import { Latch } from './latch.js';
+import { DEFAULT_RECONNECTION, StreamableHttpError, type ReconnectionOptions } from './streamable-http-errors.js';
 import { errorBody, JSONRPC } from '../protocol/errors.js';
 import { classifyNetworkError, StreamGoneError } from './stream-gone.js';
 import { traceHeaders } from './trace-context.js';
 
-export class StreamableHttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(`Streamable HTTP error: ${message}`);
-    this.name = 'StreamableHttpError';
-  }
-}
-
-export interface ReconnectionOptions {
-  initialDelayMs: number;
-  maxDelayMs: number;
-  growFactor: number;
-  maxRetries: number;
-}
-
-/** A dead upstream should fail the session quickly; the pool replaces it. */
-export const DEFAULT_RECONNECTION: ReconnectionOptions = { initialDelayMs: 500, maxDelayMs: 5000, growFactor: 1.5, maxRetries: 2 };
+export { DEFAULT_RECONNECTION, StreamableHttpError, type ReconnectionOptions } from './streamable-http-errors.js';
 
 interface StreamOptions {
   lastEventId?: string;
@@ -73,7 +56,7 @@ export class StreamableHttpTransport implements Transport {
 
   constructor(
     private readonly url: URL,
-    private readonly headers: Record<string, string> = {},
+    private readonly headers: () => Promise<Record<string, string>> = async () => ({}), // per request: a token may be refreshed
     private readonly reconnection: ReconnectionOptions = DEFAULT_RECONNECTION,
   ) {
     this.http = new HttpExchanger();
@@ -111,7 +94,7 @@ export class StreamableHttpTransport implements Transport {
   /** Ends the legacy session politely (DELETE); a server that does not allow it answers 405. */
   async terminateSession(): Promise<void> {
     if (!this.sessionId || this.closed) return;
-    const response = await this.http.send(this.url, 'DELETE', this.baseHeaders());
+    const response = await this.http.send(this.url, 'DELETE', await this.baseHeaders());
     response.resume();
     const status = response.statusCode ?? 0;
     if ((status < 200 || status >= 300) && status !== 405)
@@ -131,7 +114,12 @@ export class StreamableHttpTransport implements Transport {
   }
 
   private async post(message: JSONRPCMessage | JSONRPCMessage[], onresumptiontoken?: (token: string) => void): Promise<void> {
-    const headers = { ...this.baseHeaders(), ...traceHeaders(message), 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const headers = {
+      ...(await this.baseHeaders()),
+      ...traceHeaders(message),
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    };
     const response = await this.http.send(this.url, 'POST', headers, JSON.stringify(message));
     const sessionId = response.headers['mcp-session-id'];
     if (typeof sessionId === 'string' && sessionId) this.sessionId = sessionId;
@@ -183,7 +171,7 @@ export class StreamableHttpTransport implements Transport {
   /** The GET stream: server-initiated messages, or the rest of a POST stream being resumed. */
   private async openStream(opts: StreamOptions): Promise<void> {
     if (this.closed) return;
-    const headers: Record<string, string> = { ...this.baseHeaders(), accept: 'text/event-stream' };
+    const headers: Record<string, string> = { ...(await this.baseHeaders()), accept: 'text/event-stream' };
     if (opts.lastEventId) headers['last-event-id'] = opts.lastEventId;
     const response = await this.http.send(this.url, 'GET', headers);
     const status = response.statusCode ?? 0;
@@ -291,9 +279,10 @@ export class StreamableHttpTransport implements Transport {
     this.timers.add(timer);
   }
 
-  private baseHeaders(): Record<string, string> {
-    const h: Record<string, string> = this.sessionId ? { 'mcp-session-id': this.sessionId } : {};
+  private async baseHeaders(): Promise<Record<string, string>> {
+    const h: Record<string, string> = {};
+    if (this.sessionId) h['mcp-session-id'] = this.sessionId;
     if (this.protocolVersion) h['mcp-protocol-version'] = this.protocolVersion;
-    return { ...h, ...this.headers };
+    return { ...h, ...(await this.headers()) };
   }
 }

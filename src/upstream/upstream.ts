@@ -15,7 +15,7 @@ import { OutsideCalls } from './outside-calls.js';
 import { SessionPool, waitingCap, type Lease, type LeaseMode, type PoolStats } from './pool.js';
 import { LegacySession, type SessionHooks, type UpstreamInfo } from './session.js';
 import { createSseTransport } from './sse-transport.js';
-import { createStdioTransport } from './stdio-transport.js';
+import { createStdioTransport, StdioTransport } from './stdio-transport.js';
 import { ToolSchemas } from './tool-schemas.js';
 import { WsClientTransport } from './ws-transport.js';
 
@@ -262,7 +262,12 @@ export class Upstream {
   ): Promise<LegacySession> {
     const answers = this.outsideCalls(config).forSession(rootsServed(roots, config.roots));
     const own: SessionHooks = { ...hooks, answerLocally: answers.answerLocally };
-    const session = await LegacySession.connect(this.transport(config.target), caps, own, this.log, config.connectTimeoutMs);
+    const transport = this.transport(config.target);
+    const session = await LegacySession.connect(transport, caps, own, this.log, config.connectTimeoutMs).catch((err: Error) => {
+      // A stdio child that exited says how, and what it last wrote, instead of "Connection closed".
+      const exit = transport instanceof StdioTransport ? transport.exitReport() : undefined;
+      throw exit === undefined ? err : new Error(`the legacy server ${exit} (${err.message})`);
+    });
     if (caps.roots) await answers.settle(() => session.request('ping', undefined));
     if (config === this.config) this.described = session.info;
     return session;
@@ -273,7 +278,7 @@ export class Upstream {
       case 'stdio':
         return createStdioTransport(target, this.log);
       case 'http':
-        return createHttpTransport(target.url, target.headers);
+        return createHttpTransport(target);
       case 'sse':
         return createSseTransport(target.url, target.headers);
       case 'websocket':

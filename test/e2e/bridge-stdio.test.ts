@@ -10,7 +10,7 @@ describe('bridge over a stdio legacy server', () => {
   let proxy: ProxyProcess;
   let client: Client;
   before(async () => {
-    proxy = await startProxy(['--', process.execPath, FIXTURE], { MRTR_TEST_MARKER: 'passed-through' });
+    proxy = await startProxy(['--env', 'MRTR_TEST_MARKER', '--', process.execPath, FIXTURE], { MRTR_TEST_MARKER: 'passed-through', MRTR_TEST_OTHER: 'kept' });
     client = await connectClient(proxy.url);
   });
   after(async () => {
@@ -18,7 +18,8 @@ describe('bridge over a stdio legacy server', () => {
     await proxy?.stop();
   });
 
-  it('gives the stdio child the proxy environment', async () => {
+  it('gives the stdio child the variables --env names, not the whole proxy environment', async () => {
     assert.equal(textOf(await client.callTool({ name: 'env', arguments: { name: 'MRTR_TEST_MARKER' } })), 'MRTR_TEST_MARKER=passed-through');
+    assert.equal(textOf(await client.callTool({ name: 'env', arguments: { name: 'MRTR_TEST_OTHER' } })), 'MRTR_TEST_OTHER=<unset>');
   });
 });

@@ -116,7 +116,7 @@ describe('legacy Streamable HTTP upstream transport', () => {
     });
 
     const connect = async (url: string, headers: Record<string, string> = {}) => {
-      const transport = new StreamableHttpTransport(new URL(url), headers);
+      const transport = new StreamableHttpTransport(new URL(url), async () => headers);
       const client = new Client({ name: 'transport-test', version: '1' }, { capabilities: {} });
       await client.connect(transport);
       return { client, transport };

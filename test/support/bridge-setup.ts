@@ -20,6 +20,8 @@ export interface SetupOptions {
   callTimeoutMs?: number;
   gatherMs?: number;
   maxWaiting?: number;
+  maxCalls?: number;
+  maxInteractions?: number;
   /** The operator's roots (--root). */
   operatorRoots?: Root[];
   /** Runs as each session opens (e.g. to play a server that asks for roots at initialize). */
@@ -58,7 +60,13 @@ export function setup(opts: SetupOptions = {}) {
     },
     sealer: createSealer(KEY, clock.now),
     instance: 'instance-A',
-    limits: { interactionTtlMs: opts.ttlMs ?? 60_000, gatherWindowMs: opts.gatherMs ?? 5, callTimeoutMs: opts.callTimeoutMs ?? 5_000 },
+    limits: {
+      interactionTtlMs: opts.ttlMs ?? 60_000,
+      gatherWindowMs: opts.gatherMs ?? 5,
+      callTimeoutMs: opts.callTimeoutMs ?? 5_000,
+      maxCallsPerPrincipal: opts.maxCalls ?? 32,
+      maxInteractionsPerPrincipal: opts.maxInteractions ?? 64,
+    },
     log,
     clock,
     ...(opts.telemetry ? { telemetry: opts.telemetry } : {}),

@@ -42,7 +42,7 @@ describe('DrainGate', () => {
     const gate = new DrainGate();
     await gate.drain(() => 0, systemClock);
     const res = response();
-    assert.equal(gate.admit('a', request('POST', 'tools/call'), res, Buffer.from('{"jsonrpc":"2.0","id":7,"method":"tools/call"}')), false);
+    assert.equal(gate.admit('a', request('POST', 'tools/call'), res, { jsonrpc: '2.0', id: 7, method: 'tools/call' }), false);
     assert.equal(res.sent?.status, 503);
     assert.deepEqual((res.sent!.body as { id: unknown }).id, 7);
     assert.equal(gate.isDraining, true);

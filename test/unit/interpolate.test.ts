@@ -16,6 +16,18 @@ describe('interpolateEnv', () => {
     assert.deepEqual(value, { listen: { host: '10.0.0.1', port: 8080 }, a: ['x-t0k-t0k', true, null], '${HOST}': 'key stays', e: '[]' });
   });
 
+  it('refuses the state key variable (the default one and stateKeyEnv), so it cannot reach a child', () => {
+    const key = 'k'.repeat(43);
+    const { value, problems } = interpolateEnv({ e: { X: '${MRTR_STATE_KEY}' } }, { MRTR_STATE_KEY: key }, new Set(['MRTR_STATE_KEY']));
+    assert.deepEqual(problems, ["e.X: ${MRTR_STATE_KEY} is the proxy's state key, which is never written into the configuration"]);
+    assert.ok(!JSON.stringify(value).includes(key));
+    const path = writeConfig('stateKeyEnv: MY_KEY\nupstreams:\n  a: { stdio: { command: node, env: { K: "${MY_KEY}" } } }\n');
+    assert.throws(
+      () => loadConfigFile(path, { MY_KEY: key }),
+      (err: Error) => /upstreams\.a\.stdio\.env\.K: \$\{MY_KEY\} is the proxy's state key/.test(err.message) && !err.message.includes(key),
+    );
+  });
+
   it('reads $${ as a literal ${', () => {
     assert.deepEqual(interpolateEnv({ a: 'cost: $${PRICE} and ${X}' }, { X: '1' }), { value: { a: 'cost: ${PRICE} and 1' }, problems: [] });
   });

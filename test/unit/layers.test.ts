@@ -16,13 +16,14 @@ const ALLOWED: Record<string, readonly string[]> = {
   config: ['base', 'protocol', 'runtime', 'telemetry'],
   upstream: ['base', 'protocol', 'runtime', 'telemetry', 'config'],
   bridge: ['protocol', 'runtime', 'telemetry', 'state'],
+  auth: ['protocol', 'runtime', 'telemetry', 'config', 'state'],
   routing: ['config'],
   audit: ['protocol', 'runtime', 'telemetry', 'config'],
   report: ['protocol', 'runtime', 'telemetry', 'config', 'upstream', 'audit'],
   relay: ['protocol', 'runtime', 'telemetry', 'config', 'upstream', 'routing'],
-  front: ['protocol', 'runtime', 'telemetry', 'config', 'state', 'upstream', 'bridge', 'routing', 'relay', 'audit'],
-  app: ['protocol', 'runtime', 'telemetry', 'config', 'state', 'upstream', 'bridge', 'routing', 'relay', 'front', 'audit'],
-  cli: ['base', 'protocol', 'runtime', 'telemetry', 'config', 'state', 'app', 'front', 'audit', 'report'],
+  front: ['protocol', 'runtime', 'telemetry', 'config', 'state', 'auth', 'upstream', 'bridge', 'routing', 'relay', 'audit'],
+  app: ['base', 'protocol', 'runtime', 'telemetry', 'config', 'state', 'auth', 'upstream', 'bridge', 'routing', 'relay', 'front', 'audit'],
+  cli: ['base', 'protocol', 'runtime', 'telemetry', 'config', 'state', 'auth', 'app', 'front', 'audit', 'report'],
   /** src/index.ts, the package's entry point: the library API in app/. */
   entry: ['app'],
 };

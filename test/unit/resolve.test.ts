@@ -248,7 +248,7 @@ describe('resolveCli', () => {
 
   describe('other options', () => {
     it('--host is taken as given', () => {
-      assert.equal(run(['--host', '0.0.0.0', ...CMD]).host, '0.0.0.0');
+      assert.equal(run(['--host', '0.0.0.0', '--insecure-no-auth', ...CMD]).host, '0.0.0.0');
     });
 
     it('--log-level takes the known levels', () => {

@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { keyProblem, MAKE_A_KEY, resolveCli } from '../../src/config/resolve.js';
+import { resolveCli } from '../../src/config/resolve.js';
+import { keyProblem, MAKE_A_KEY } from '../../src/config/state-key.js';
 
 const bytes = randomBytes(32);
 

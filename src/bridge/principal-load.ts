@@ -1,0 +1,88 @@
+// What each principal holds of a bridge: calls running now (each holds a legacy session) and
+// interactions waiting for its input. One principal at its limits is refused; others are not held
+// back by it. The decision is a pure function of the counts.
+import { ProxyError } from '../protocol/errors.js';
+import { ANONYMOUS } from '../state/principal.js';
+
+export interface PrincipalLimits {
+  maxCallsPerPrincipal: number;
+  maxInteractionsPerPrincipal: number;
+}
+
+export interface Load {
+  running: number;
+  waiting: number;
+}
+
+/** Why a principal may not start (`begin`) or continue (`resume`) a call now; undefined when it may. */
+export function overLimit(load: Load, limits: PrincipalLimits, kind: 'begin' | 'resume'): { limit: string; max: number; message: string } | undefined {
+  if (load.running >= limits.maxCallsPerPrincipal) {
+    return {
+      limit: 'maxCallsPerPrincipal',
+      max: limits.maxCallsPerPrincipal,
+      message: `this principal already has ${load.running} calls running (--max-calls-per-principal ${limits.maxCallsPerPrincipal}); retry when one completes`,
+    };
+  }
+  // A resume turns a waiting interaction into a running one: it never adds to the waiting.
+  if (kind === 'begin' && load.waiting >= limits.maxInteractionsPerPrincipal) {
+    return {
+      limit: 'maxInteractionsPerPrincipal',
+      max: limits.maxInteractionsPerPrincipal,
+      message: `this principal already has ${load.waiting} interactions waiting for input (--max-interactions-per-principal ${limits.maxInteractionsPerPrincipal}); answer or abandon one first`,
+    };
+  }
+  return undefined;
+}
+
+export class PrincipalLoad {
+  /**
+   * Runs `work` as one more running call of `principal`, or refuses it with principal_limit.
+   * `anonymous` is never capped: without authentication it is every caller, so its cap would be global.
+   */
+  async run<T>(principal: string, kind: 'begin' | 'resume', limits: PrincipalLimits, work: () => Promise<T>): Promise<T> {
+    const over = principal === ANONYMOUS ? undefined : overLimit(this.of(principal), limits, kind);
+    if (over) throw new ProxyError('principal_limit', over.message, { reason: 'principal_limit', limit: over.limit, max: over.max });
+    this.enter(principal);
+    try {
+      return await work();
+    } finally {
+      this.leave(principal);
+    }
+  }
+
+  private readonly running = new Map<string, number>();
+  private readonly waiting = new Map<string, Set<string>>();
+  private readonly ownerOf = new Map<string, string>();
+
+  of(principal: string): Load {
+    return { running: this.running.get(principal) ?? 0, waiting: this.waiting.get(principal)?.size ?? 0 };
+  }
+
+  enter(principal: string): void {
+    this.running.set(principal, (this.running.get(principal) ?? 0) + 1);
+  }
+
+  leave(principal: string): void {
+    const n = (this.running.get(principal) ?? 1) - 1;
+    if (n <= 0) this.running.delete(principal);
+    else this.running.set(principal, n);
+  }
+
+  /** The interaction now waits for this principal's input. */
+  wait(principal: string, handle: string): void {
+    const set = this.waiting.get(principal) ?? new Set<string>();
+    this.waiting.set(principal, set);
+    set.add(handle);
+    this.ownerOf.set(handle, principal);
+  }
+
+  /** The interaction no longer waits (resumed, ended or expired); idempotent. */
+  settle(handle: string): void {
+    const principal = this.ownerOf.get(handle);
+    if (principal === undefined) return;
+    this.ownerOf.delete(handle);
+    const set = this.waiting.get(principal);
+    set?.delete(handle);
+    if (set?.size === 0) this.waiting.delete(principal);
+  }
+}

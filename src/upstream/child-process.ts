@@ -1,0 +1,55 @@
+// Starting a legacy child (a session's server, the era probe, the modern stdio relay): with the
+// minimal environment (child-environment.ts), in a process group of its own, and registered with
+// the proxy's watchdog (watchdog.ts), so the child and anything it started end with the proxy even
+// when the proxy is SIGKILLed and cannot close them.
+import { type ChildProcess, spawn, type StdioOptions } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { childEnvironment } from './child-environment.js';
+
+export interface ChildTarget {
+  command: string;
+  args: readonly string[];
+  cwd?: string;
+  env?: Record<string, string>;
+}
+
+const WATCHDOG = fileURLToPath(new URL('./watchdog.js', import.meta.url));
+let watchdog: ChildProcess | undefined;
+
+/** Tells the watchdog (started on first use) about a group to end, or one that is gone. */
+function tell(line: string): void {
+  if (!watchdog || watchdog.exitCode !== null || watchdog.signalCode !== null) {
+    watchdog = spawn(process.execPath, [WATCHDOG], { stdio: ['pipe', 'ignore', 'inherit'] });
+    // Neither the watchdog nor its pipe keeps the proxy running.
+    watchdog.unref();
+    (watchdog.stdin as unknown as { unref(): void }).unref();
+    watchdog.stdin!.on('error', () => {});
+  }
+  watchdog.stdin!.write(`${line}\n`);
+}
+
+export function spawnChild(target: ChildTarget, stdio: StdioOptions): ChildProcess {
+  const child = spawn(target.command, [...target.args], {
+    env: childEnvironment(target),
+    stdio,
+    detached: true,
+    ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
+  });
+  const pid = child.pid;
+  if (pid !== undefined) {
+    tell(`+${pid}`);
+    child.once('exit', () => tell(`-${pid}`));
+  }
+  return child;
+}
+
+/** Signals the child's whole process group (what it started too); false if it is gone. */
+export function signalChild(child: ChildProcess, signal: NodeJS.Signals): boolean {
+  if (child.pid === undefined) return false;
+  try {
+    process.kill(-child.pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,84 @@
+// Per-principal limits: the pure decision, and the bridge keeping principals apart over fake sessions.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { overLimit, PrincipalLoad } from '../../src/bridge/principal-load.js';
+import { expectCode, front, setup, type Asked } from '../support/bridge-setup.js';
+import { tick } from '../support/fake-session.js';
+
+const LIMITS = { maxCallsPerPrincipal: 2, maxInteractionsPerPrincipal: 1 };
+
+describe('overLimit', () => {
+  it('refuses a principal at its running or waiting limit', () => {
+    assert.equal(overLimit({ running: 1, waiting: 0 }, LIMITS, 'begin'), undefined);
+    assert.equal(overLimit({ running: 2, waiting: 0 }, LIMITS, 'begin')?.limit, 'maxCallsPerPrincipal');
+    assert.equal(overLimit({ running: 0, waiting: 1 }, LIMITS, 'begin')?.limit, 'maxInteractionsPerPrincipal');
+    assert.equal(overLimit({ running: 0, waiting: 1 }, LIMITS, 'resume'), undefined, 'a resume adds nothing to the waiting');
+    assert.equal(overLimit({ running: 2, waiting: 1 }, LIMITS, 'resume')?.limit, 'maxCallsPerPrincipal');
+  });
+  it('counts per principal and settles each interaction once', () => {
+    const load = new PrincipalLoad();
+    load.enter('a');
+    load.wait('a', 'h1');
+    load.wait('b', 'h2');
+    assert.deepEqual(load.of('a'), { running: 1, waiting: 1 });
+    load.settle('h1');
+    load.settle('h1');
+    load.leave('a');
+    assert.deepEqual(load.of('a'), { running: 0, waiting: 0 });
+    assert.deepEqual(load.of('b'), { running: 0, waiting: 1 });
+  });
+});
+
+describe('Bridge: per-principal limits', () => {
+  const ask = { message: 'Name?', requestedSchema: { type: 'object', properties: {} } };
+
+  it('refuses a principal at its running limit while another still gets in', async () => {
+    const { bridge, sessions } = setup({ maxCalls: 1 });
+    const running = bridge.call(front({ principal: 'alice' }));
+    await tick();
+    const refused = await expectCode(bridge.call(front({ principal: 'alice' })), 'principal_limit', /--max-calls-per-principal 1/);
+    assert.deepEqual(refused.data, { reason: 'principal_limit', limit: 'maxCallsPerPrincipal', max: 1 });
+    const other = bridge.call(front({ principal: 'bob' }));
+    await tick();
+    for (const s of sessions) s.lastCall.resolve({ content: [] });
+    await Promise.all([running, other]);
+    // The finished call no longer counts.
+    const again = bridge.call(front({ principal: 'alice' }));
+    await tick();
+    for (const s of sessions) s.lastCall.resolve({ content: [] });
+    await again;
+  });
+
+  it('refuses a new call of a principal at its waiting limit, but lets it answer and lets others wait', async () => {
+    const { bridge, sessions, last } = setup({ maxInteractions: 1 });
+    const first = bridge.call(front({ principal: 'alice' }));
+    await tick();
+    const q = last().ask('elicitation/create', ask);
+    const asked = (await first) as unknown as Asked;
+    await expectCode(bridge.call(front({ principal: 'alice' })), 'principal_limit', /--max-interactions-per-principal 1/);
+    const bobFirst = bridge.call(front({ principal: 'bob' }));
+    await tick();
+    last().ask('elicitation/create', ask);
+    assert.equal(((await bobFirst) as unknown as Asked).resultType, 'input_required');
+    const retry = bridge.call(
+      front({ principal: 'alice', requestState: asked.requestState, inputResponses: { 'elicitation-1': { action: 'accept', content: {} } } }),
+    );
+    await q.answer;
+    sessions[0]!.lastCall.resolve({ content: [] });
+    await retry;
+    // Bob's interaction is still waiting; end it so its session is free for alice's next call.
+    bridge.expire();
+    const next = bridge.call(front({ principal: 'alice' }));
+    await tick();
+    for (const s of sessions) s.lastCall.resolve({ content: [] });
+    await next;
+  });
+
+  it('does not cap `anonymous`: without authentication it is everybody', async () => {
+    const { bridge, sessions } = setup({ maxCalls: 1 });
+    const calls = [bridge.call(front()), bridge.call(front())];
+    await tick();
+    for (const s of sessions) s.lastCall.resolve({ content: [] });
+    await Promise.all(calls);
+  });
+});
