@@ -1,5 +1,6 @@
-// Starts a resolved configuration: audit, dashboard, metrics and the access log; the upstreams
-// (ProxyApp); and one front (HTTP behind its front door, or stdio). Gives back what runs it:
+// Starts a resolved configuration: the replay ledger (--state-store), audit, dashboard, metrics and
+// the access log; the upstreams (ProxyApp, with the state keys, --advertise-url and forwarding
+// between instances); and one front (HTTP behind its front door, or stdio). Gives back what runs it:
 // reload, drain, close. Never exits and installs no signal handler; the CLI and the library API
 // decide what a failure or a signal means.
 import { randomUUID } from 'node:crypto';
@@ -12,12 +13,15 @@ import { createFrontDoor, type FrontDoor } from '../front/front-door.js';
 import { type HttpFront, startHttpListener } from '../front/http.js';
 import { startStdioFront } from '../front/stdio.js';
 import { systemClock } from '../runtime/clock.js';
+import { forwardKey } from '../state/forward-auth.js';
+import { type ConsumedLedger, MemoryLedger } from '../state/ledger.js';
 import { localUserPrincipal } from '../state/principal.js';
+import { RedisLedger } from '../state/redis-ledger.js';
 import { createSealer } from '../state/seal.js';
 import type { Logger } from '../telemetry/logger.js';
 import { type Observability, startObservability } from './observability.js';
 import { ProxyApp } from './proxy-app.js';
-import { reloadNotes } from './reload-notes.js';
+import { afterReload, reloadNotes } from './reload-notes.js';
 import { warmIssuers } from './warm-issuers.js';
 
 export interface StartOptions {
@@ -55,17 +59,23 @@ export async function startProxy(config: ProxyConfig, log: Logger, options: Star
       upstreams: config.upstreams.map((u) => u.name),
     });
   }
+  const ledger: ConsumedLedger = config.stateStore ? new RedisLedger(config.stateStore, log) : new MemoryLedger(systemClock);
   const audit = config.audit ? createAudit(config.audit, log, systemClock) : undefined;
   const live = config.dashboard ? new LiveInteractions(systemClock) : undefined;
   let observability: Observability;
   try {
     observability = await startObservability(config, log, options.traceSdk ?? false);
   } catch (err) {
+    await ledger.close();
     await audit?.close();
     throw new StartError(`cannot serve metrics on 127.0.0.1:${config.metricsPort}: ${(err as Error).message}`);
   }
   const app = new ProxyApp({
-    sealer: createSealer(config.stateKey.bytes, systemClock.now),
+    sealer: createSealer(config.stateKey.generated ? [config.stateKey.bytes] : config.stateKey.keys, systemClock.now),
+    ledger,
+    ...(config.advertiseUrl === undefined ? {} : { advertiseUrl: config.advertiseUrl.origin }),
+    // Forwards between instances are authenticated with keys derived from the shared state keys.
+    ...(config.stateKey.generated ? {} : { forwardKeys: config.stateKey.keys.map(forwardKey) }),
     instance,
     legacyClients: config.legacyClients,
     log,
@@ -76,6 +86,7 @@ export async function startProxy(config: ProxyConfig, log: Logger, options: Star
   // Interactions the routes end while closing are still audited; then the file is flushed.
   const closeUpstreams = async () => {
     await app.close();
+    await ledger.close();
     await audit?.close();
     await observability.close();
   };
@@ -125,7 +136,7 @@ export async function startProxy(config: ProxyConfig, log: Logger, options: Star
       warmIssuers(next, verifier, log);
       await app.apply(next);
       // What waits for a restart stays as it runs, so the next reload compares against it.
-      current = { ...next, host: current.host, port: current.port, stdio: current.stdio, stateKey: current.stateKey, audit: current.audit, http: current.http };
+      current = afterReload(current, next);
       log.info('configuration reloaded', { upstreams: app.table.all().map((r) => r.name) });
     },
     reloadCertificate() {

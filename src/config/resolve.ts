@@ -8,10 +8,12 @@ import { tracingPlan, TracingEnvError } from '../telemetry/otel-env.js';
 import { envFromFlags, secretNames, STATE_KEY_ENV } from './child-env.js';
 import * as D from './defaults.js';
 import { ConfigFileError, limits, loadConfigFile, validateConfig, type ConfigObject, type ConfigSource, type FileConfig } from './file.js';
+import { advertiseUrl, stateKeys, stateKeysFromFile, stateStore } from './instances.js';
 import { checkExposure, FRONT_OPTIONS, resolveHttpFront, withFlagClientAuth } from './http-front.js';
 import { buildLimits, LIMIT_ROWS, scaleOf, type LimitOption } from './limits.js';
-import { readKeyFile, stateKey } from './state-key.js';
-import type { AuditConfig, LegacyClients, ProxyConfig, Root, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
+import { checkDashValues, parserMessage } from './argv-messages.js';
+import { readKeyFile } from './state-key.js';
+import type { AuditConfig, LegacyClients, ProxyConfig, Root, SuspendMode, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
 
 /** One string option per row of the limits table: `--interaction-ttl`, `--max-sessions`, ... */
 const LIMIT_OPTIONS = Object.fromEntries(LIMIT_ROWS.map((r) => [r.option, { type: 'string' }])) as { [O in LimitOption]: { type: 'string' } };
@@ -27,9 +29,12 @@ const OPTIONS = {
   'metrics-port': { type: 'string' },
   'access-log': { type: 'string' },
   upstream: { type: 'string' },
-  'state-key': { type: 'string' },
+  'state-key': { type: 'string', multiple: true },
   'state-key-file': { type: 'string' },
   env: { type: 'string', multiple: true },
+  suspend: { type: 'string' },
+  'state-store': { type: 'string' },
+  'advertise-url': { type: 'string' },
   ...LIMIT_OPTIONS,
   root: { type: 'string', multiple: true },
   ...FRONT_OPTIONS,
@@ -50,11 +55,11 @@ export function resolveCli(argv: readonly string[], env: Record<string, string |
   const command = dash === -1 ? [] : argv.slice(dash + 1);
   let values: ReturnType<typeof parse>['values'];
   let positionals: string[];
-  checkDashValues(own);
+  checkDashValues(own, OPTIONS);
   try {
     ({ values, positionals } = parse(own));
   } catch (err) {
-    throw new ConfigError(parserMessage(err as Error & { code?: string }));
+    throw new ConfigError(parserMessage(err as Error & { code?: string }, OPTIONS));
   }
   if (values.help) return { action: 'help' };
   if (values.version) return { action: 'version' };
@@ -68,43 +73,6 @@ export function resolveCli(argv: readonly string[], env: Record<string, string |
 /** A configuration object as the YAML file describes it (the library's input), resolved with no flags. */
 export function resolveObject(object: ConfigObject, env: Record<string, string | undefined>, from: ConfigSource): ProxyConfig {
   return resolveConfig({}, [], env, validateConfig(object, env, from), from.source);
-}
-
-/** String options whose values are numbers: a negative one is a range error, not a missing value. */
-const NUMERIC_OPTIONS = new Set(['port', ...LIMIT_ROWS.map((r) => r.option)]);
-
-/**
- * parseArgs reads `--port -1` as an option without a value and suggests `--port=-XYZ`. A numeric
- * option followed by a negative number is answered with its range; any other string option followed
- * by something that starts with `-` gets the `--option=VALUE` form.
- */
-function checkDashValues(args: readonly string[]): void {
-  for (let i = 0; i < args.length - 1; i++) {
-    const name = /^--([a-z-]+)$/.exec(args[i]!)?.[1];
-    const next = args[i + 1]!;
-    if (name === undefined || !next.startsWith('-') || OPTIONS[name as keyof typeof OPTIONS]?.type !== 'string') continue;
-    if (NUMERIC_OPTIONS.has(name) && /^-\d+$/.test(next)) {
-      const row = LIMIT_ROWS.find((r) => r.option === name);
-      throw new ConfigError(`--${name}: ${next} is out of range (${row?.min ?? 0} to ${row?.max ?? 65535})`);
-    }
-    // Never echo the value: it may be the state key.
-    if (!(next in OPTION_FLAGS)) throw new ConfigError(`--${name}: a value that starts with '-' is written --${name}=VALUE`);
-    throw new ConfigError(`--${name}: needs a value`);
-  }
-}
-
-const OPTION_FLAGS = Object.fromEntries(Object.keys(OPTIONS).map((o) => [`--${o}`, true]));
-
-/** Node's parser messages, minus advice that is wrong here (after `--` comes the upstream's command). */
-function parserMessage(err: Error & { code?: string }): string {
-  // The first quoted option in the message, without a value (`--state-kye=SECRET` must not echo it).
-  const option = /'(-{1,2}[^'=\s,]+)[^']*'/.exec(err.message)?.[1];
-  const long = /'(?:-\w, )?(--[a-z-]+)[^']*'/.exec(err.message)?.[1] ?? option;
-  if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) return `unknown option '${option}'`;
-  if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && long) {
-    return OPTIONS[long.replace(/^-+/, '') as keyof typeof OPTIONS]?.type === 'boolean' ? `${long} takes no value` : `${long}: needs a value`;
-  }
-  return err.message;
 }
 
 function parse(args: readonly string[]) {
@@ -141,7 +109,16 @@ function resolveConfig(
   const upstreams = withFlagClientAuth(
     file
       ? overrideUpstreams(file, v, flagTarget)
-      : [{ name: 'default', era: 'legacy' as const, target: flagTarget!, roots: (v.root ?? []).map(rootFromFlag), ...flagLimits(v, limits({})) }],
+      : [
+          {
+            name: 'default',
+            era: 'legacy' as const,
+            target: flagTarget!,
+            roots: (v.root ?? []).map(rootFromFlag),
+            suspend: { default: suspendMode(v.suspend) ?? 'auto', replay: [], hold: [] },
+            ...flagLimits(v, limits({})),
+          },
+        ],
     v,
     file,
   );
@@ -157,7 +134,6 @@ function resolveConfig(
   if (file?.stateKeyEnv !== undefined && keyFlag === undefined && !env[keyEnv]) {
     throw new ConfigFileError(`${source}: stateKeyEnv: environment variable ${keyEnv} is not set`);
   }
-  const keyText = v['state-key-file'] !== undefined ? readKeyFile(v['state-key-file']) : (v['state-key'] ?? env[keyEnv]);
   const host = v.host ?? file?.host ?? D.DEFAULT_HOST;
   if (v.dashboard && v.stdio) throw new ConfigError('--dashboard is served on the HTTP listener: it does not apply with --stdio');
   if (v.dashboard && !LOOPBACK_HOSTS.includes(host)) {
@@ -170,8 +146,10 @@ function resolveConfig(
     legacyClients: legacyClients(v['legacy-clients'] ?? file?.legacyClients),
     host,
     port: integer('--port', v.port, file?.port ?? D.DEFAULT_PORT, 0, 65535),
-    stateKey: stateKey(keyText, keyFlag ?? keyEnv),
+    stateKey: v['state-key-file'] !== undefined ? stateKeysFromFile(readKeyFile(v['state-key-file'])) : stateKeys(v['state-key'], env[keyEnv], keyEnv),
     logLevel: logLevel(v['log-level'] ?? file?.logLevel),
+    ...advertiseUrl(v['advertise-url']),
+    ...stateStore(v['state-store'] ?? file?.stateStore, v['state-store'] !== undefined ? '--state-store' : `${source}: stateStore`),
     ...metricsPort(v['metrics-port'], file?.metricsPort),
     accessLog: onOff('--access-log', v['access-log'] ?? file?.accessLog ?? D.DEFAULT_ACCESS_LOG),
     tracing: tracing(env),
@@ -205,9 +183,11 @@ function overrideUpstreams(file: FileConfig, v: Values, flagTarget: UpstreamTarg
   if (flagTarget && file.defaultUpstream === undefined) {
     throw new ConfigError('--upstream or -- COMMAND with --config replaces the default upstream, but the file names none (default:)');
   }
+  const mode = suspendMode(v.suspend);
   return file.upstreams.map((u) => ({
     ...u,
     ...flagLimits(v, u),
+    ...(mode === undefined ? {} : { suspend: { ...u.suspend, default: mode } }),
     ...(flagTarget && u.name === file.defaultUpstream ? { target: flagTarget } : {}),
     ...(v.root && u.name === file.defaultUpstream ? { roots: v.root.map(rootFromFlag) } : {}),
   }));
@@ -260,6 +240,12 @@ function rootFromFlag(raw: string): Root {
   const name = eq === -1 ? undefined : raw.slice(eq + 1);
   if (!uri.startsWith('file://')) throw new ConfigError(`--root: '${uri}' must be a file:// URI`);
   return name ? { uri, name } : { uri };
+}
+
+function suspendMode(raw: string | undefined): SuspendMode | undefined {
+  if (raw === undefined) return undefined;
+  if (raw !== 'auto' && raw !== 'hold' && raw !== 'replay') throw new ConfigError(`--suspend: expected auto, hold or replay, got '${raw}'`);
+  return raw;
 }
 
 function legacyClients(raw: string | undefined): LegacyClients {

@@ -39,21 +39,18 @@ describe('container command lines', () => {
     assert.throws(() => resolveCli(local(args), env), /not loopback.*--auth-issuer.*--insecure-no-auth/);
   });
 
-  it('each proxy instance of docker-compose.example.yml has a command line of this release', (t) => {
+  it('each proxy instance of docker-compose.example.yml advertises itself and shares the Redis ledger', () => {
     const compose = parseYaml(readFileSync(join(ROOT, 'docker-compose.example.yml'), 'utf8'), { merge: true }) as {
       services: Record<string, { command?: string[]; build?: string }>;
     };
     const proxies = Object.entries(compose.services).filter(([, s]) => s.build !== undefined);
     assert.equal(proxies.length, 2);
     for (const [name, service] of proxies) {
-      const args = local(service.command ?? []);
-      try {
-        assert.equal(resolveCli(args, env).action, 'run', name);
-      } catch (err) {
-        // --advertise-url and --state-store come with issue 9; until it lands they are unknown options.
-        if (/unknown option '--(advertise-url|state-store)'/.test((err as Error).message)) return t.skip(`${name}: ${(err as Error).message} (issue 9)`);
-        throw err;
-      }
+      const parsed = resolveCli(local(service.command ?? []), env);
+      assert.equal(parsed.action, 'run', name);
+      if (parsed.action !== 'run') continue;
+      assert.equal(parsed.config.advertiseUrl?.href, `http://${name}:8080/`);
+      assert.equal(parsed.config.stateStore?.href, 'redis://redis:6379');
     }
   });
 });
