@@ -2,9 +2,12 @@
 // file describes, real legacy fixtures over stdio, reload, close; never process.exit.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ConfigFileError, createProxy, type MrtrProxy, StartError } from '../../src/index.js';
 import { FIXTURE, TEST_STATE_KEY } from '../support/processes.js';
-import { rpc } from '../support/rpc.js';
+import { ALL_CAPS, inputRequired, rpc } from '../support/rpc.js';
 
 const fixture = { stdio: { command: process.execPath, args: [FIXTURE] } };
 const env = { MRTR_STATE_KEY: TEST_STATE_KEY };
@@ -46,6 +49,36 @@ describe('createProxy', () => {
       createProxy({ listen: { port: 0 }, logLevel: 'error', upstreams: { x: { http: { url: 'http://127.0.0.1:9/mcp' }, connectTimeout: 2 } } }, { env }),
       StartError,
     );
+  });
+
+  it('runs what the object describes as the CLI does: the audit file, metrics, client authentication', async () => {
+    const audit = join(mkdtempSync(join(tmpdir(), 'mrtr-lib-')), 'audit.jsonl');
+    const audited = await createProxy({ listen: { port: 0 }, logLevel: 'error', audit: { file: audit }, upstreams: { a: fixture } }, { env });
+    try {
+      const first = inputRequired(await rpc(audited.url, 'tools/call', { name: 'ask-name', arguments: {} }, { caps: ALL_CAPS }));
+      const answers = { 'elicitation-1': { action: 'accept', content: { name: 'Ada' } } };
+      await rpc(audited.url, 'tools/call', { name: 'ask-name', arguments: {}, requestState: first.requestState, inputResponses: answers }, { caps: ALL_CAPS });
+      const metrics = await fetch(audited.url.replace(/\/mcp$/, '/metrics'));
+      assert.match(await metrics.text(), /^mrtr_input_required_total\{[^}]*input="elicitation"[^}]*\} 1$/m);
+    } finally {
+      await audited.close();
+    }
+    // Flushed on close: one line for the one interactive call.
+    const lines = readFileSync(audit, 'utf8').trim().split('\n');
+    assert.equal(lines.length, 1);
+    assert.equal((JSON.parse(lines[0]!) as { target: string }).target, 'ask-name');
+
+    const guarded = await createProxy(
+      { listen: { port: 0 }, logLevel: 'error', clientAuth: { issuer: 'http://127.0.0.1:9/' }, upstreams: { a: fixture } },
+      { env },
+    );
+    try {
+      const refused = await fetch(guarded.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      assert.equal(refused.status, 401);
+      assert.match(refused.headers.get('www-authenticate') ?? '', /^Bearer .*resource_metadata=/);
+    } finally {
+      await guarded.close();
+    }
   });
 
   it('closes: the endpoint stops answering', async () => {
