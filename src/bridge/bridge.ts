@@ -93,7 +93,9 @@ export class Bridge {
 
   async close(): Promise<void> {
     this.stopSweeper();
-    for (const i of [...this.suspended.items(), ...this.active]) this.finish(i, 'cancelled', 'the proxy is shutting down');
+    const open = [...this.suspended.items(), ...this.active];
+    for (const i of open) this.finish(i, 'cancelled', 'the proxy is shutting down');
+    if (open.length > 0) this.opts.log.info('interactions ended: the proxy is shutting down', { count: open.length });
   }
 
   private async begin(front: FrontCall): Promise<JsonObject> {
