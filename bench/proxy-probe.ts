@@ -5,8 +5,19 @@ import { main } from '../src/cli/main.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 let n = 0;
-process.on('SIGUSR2', () => {
+// Two synchronous gc() calls are not a full collection of what is dead: objects reachable only
+// from a FinalizationRegistry's holdings stay until V8's cleanup task has run, and that task only
+// runs once the event loop turns. undici's Request (node:internal/deps/undici, `requestFinalizer`)
+// holds the signal it follows (the @modelcontextprotocol/node adapter's per-request AbortSignal,
+// with its listeners, their promises and the AsyncLocalStorage store holding our FrontRequest) in
+// such holdings until the Request is collected and the cleanup has run. So: GC, let the loop turn
+// so the cleanup runs, GC again.
+const turn = () => new Promise<void>((resolve) => setTimeout(resolve, 20));
+process.on('SIGUSR2', async () => {
   gc?.();
+  await turn();
+  gc?.();
+  await turn();
   gc?.();
   const m = process.memoryUsage();
   process.stderr.write(
