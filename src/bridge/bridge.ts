@@ -16,7 +16,7 @@ import type { StateClaims } from '../state/seal.js';
 import { NO_TELEMETRY, type TraceOrigin, type UpstreamTelemetry } from '../telemetry/ports.js';
 import type { BoundCall, BridgeLimits, BridgeOptions, FrontCall } from './front-call.js';
 import { Interaction, type PendingInput } from './interaction.js';
-import type { SessionLease } from './ports.js';
+import type { LeaseMode, SessionLease } from './ports.js';
 import { PrincipalLoad } from './principal-load.js';
 import { recoveryFor } from './recovery.js';
 import { openState, shapeAnswers } from './retry-checks.js';
@@ -89,7 +89,7 @@ export class Bridge {
   private async begin(front: FrontCall): Promise<JsonObject> {
     this.telemetry.roundServed(0, undefined);
     if (this.needsRootsRound(front)) return this.askRoots(front, new RootsRound(randomUUID()));
-    const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive');
+    const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), this.leaseMode(front));
     // The session just opened may be the first to show that the server asks for roots at initialize.
     if (this.needsRootsRound(front)) {
       lease.release();
@@ -97,6 +97,9 @@ export class Bridge {
     }
     return this.startCall(front, lease);
   }
+
+  /** Shared where the call's legacy requests can be attributed to it (upstream/ask-learning.ts). */
+  private leaseMode = (front: FrontCall): LeaseMode => this.opts.sessions.leaseModeFor?.(front.method, front.params) ?? 'exclusive';
 
   private needsRootsRound(front: FrontCall): boolean {
     const facts = { declaresRoots: declaresRoots(front.capabilities), serverAsksOutsideCalls: this.opts.sessions.asksRootsOutsideCalls(), known: undefined };
@@ -130,7 +133,7 @@ export class Bridge {
     const claimed = this.suspended.claim(round.handle, r, this.clock.now());
     if (!claimed.ok) throw new ProxyError('interaction_gone', MISS_MESSAGES[claimed.miss], recoveryFor(claimed.miss));
     if (roots === undefined) return this.askRoots(front, round);
-    const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive', roots);
+    const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), this.leaseMode(front), roots);
     return this.startCall({ ...front, roots }, lease, this.origins.get(round));
   }
 
@@ -167,7 +170,7 @@ export class Bridge {
     }
     if (consent.kind === 'granted') {
       try {
-        interaction.start(await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive', call.roots));
+        interaction.start(await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), this.leaseMode(front), call.roots));
       } catch (err) {
         this.finish(interaction, 'lost');
         throw err;

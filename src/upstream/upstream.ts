@@ -11,6 +11,7 @@ import type { Cancel, Clock } from '../runtime/clock.js';
 import type { Logger } from '../telemetry/logger.js';
 import { NO_TELEMETRY, type UpstreamTelemetry } from '../telemetry/ports.js';
 import { createHttpTransport } from './http-transport.js';
+import { AskLearner } from './ask-learning.js';
 import { OutsideCalls } from './outside-calls.js';
 import { SessionPool, waitingCap, type Lease, type LeaseMode, type PoolStats } from './pool.js';
 import { LegacySession, type SessionHooks, type UpstreamInfo } from './session.js';
@@ -38,8 +39,11 @@ export class Upstream {
   private readonly retiring = new Set<Promise<void>>();
   /** Every session's hooks but the local answers, which depend on the roots it serves (see `open`). */
   private readonly hooks: Omit<SessionHooks, 'answerLocally'>;
-  /** What the server asks outside calls, learned per configuration: after a reload the server may differ. */
-  private readonly outside = new WeakMap<UpstreamConfig, OutsideCalls>();
+  /**
+   * Learned per configuration (after a reload the server may differ): what the server asks outside
+   * calls, and which calls asked without provenance (leased exclusively since).
+   */
+  private readonly learned = new WeakMap<UpstreamConfig, { outside: OutsideCalls; askers: AskLearner }>();
 
   constructor(
     config: UpstreamConfig,
@@ -69,8 +73,11 @@ export class Upstream {
     return lease;
   }
 
+  /** Interactive calls share sessions unless they once asked without provenance (see ask-learning.ts). */
+  leaseModeFor = (method: string, params: JsonObject): LeaseMode => this.learnedFor(this.config).askers.modeFor(method, params);
+
   asksRootsOutsideCalls(): boolean {
-    return this.outsideCalls(this.config).asksRoots;
+    return this.learnedFor(this.config).outside.asksRoots;
   }
 
   operatorRoots(): readonly Root[] {
@@ -190,6 +197,7 @@ export class Upstream {
     const pool: SessionPool<LegacySession> = new SessionPool<LegacySession>({
       maxSessions: config.maxSessions,
       maxWaiting: waitingCap(config.maxSessions, config.waitingSharePercent),
+      callsPerSession: config.callsPerSession,
       spareSessions: config.spareSessions,
       waitMs: config.sessionWaitMs,
       idleTtlMs: config.idleSessionTtlMs,
@@ -221,11 +229,12 @@ export class Upstream {
     void work.finally(() => this.retiring.delete(work));
   }
 
-  private outsideCalls(config: UpstreamConfig): OutsideCalls {
-    const known = this.outside.get(config);
+  private learnedFor(config: UpstreamConfig): { outside: OutsideCalls; askers: AskLearner } {
+    const known = this.learned.get(config);
     if (known) return known;
-    const fresh = new OutsideCalls(this.log, this.clock);
-    this.outside.set(config, fresh);
+    const says = (call: string) => this.log.info('a legacy request came without provenance: such calls get a session of their own from now on', { call });
+    const fresh = { outside: new OutsideCalls(this.log, this.clock), askers: new AskLearner(says) };
+    this.learned.set(config, fresh);
     return fresh;
   }
 
@@ -260,8 +269,9 @@ export class Upstream {
     hooks: Omit<SessionHooks, 'answerLocally'>,
     roots?: RootsBinding,
   ): Promise<LegacySession> {
-    const answers = this.outsideCalls(config).forSession(rootsServed(roots, config.roots));
-    const own: SessionHooks = { ...hooks, answerLocally: answers.answerLocally };
+    const { outside, askers } = this.learnedFor(config);
+    const answers = outside.forSession(rootsServed(roots, config.roots));
+    const own: SessionHooks = { ...hooks, answerLocally: answers.answerLocally, learnAsked: (keys) => askers.learn(keys) };
     const transport = this.transport(config.target);
     const session = await LegacySession.connect(transport, caps, own, this.log, config.connectTimeoutMs).catch((err: Error) => {
       // A stdio child that exited says how, and what it last wrote, instead of "Connection closed".

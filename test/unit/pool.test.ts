@@ -108,7 +108,20 @@ describe('SessionPool', () => {
     a.release();
     a.discard('late');
     assert.equal(a.session.closed, false);
-    assert.deepEqual(p.stats(), { sessions: 1, held: 0, shared: 0, connecting: 0, waiting: 0, onClient: 0, maxSessions: 4, maxWaiting: 4, saturated: false });
+    assert.deepEqual(p.stats(), {
+      sessions: 1,
+      held: 0,
+      shared: 0,
+      connecting: 0,
+      waiting: 0,
+      onClient: 0,
+      sharedCalls: 0,
+      waitingCalls: 0,
+      callsPerSession: 256,
+      maxSessions: 4,
+      maxWaiting: 4,
+      saturated: false,
+    });
   });
 
   it('forgets a session that died and starts another', async () => {
