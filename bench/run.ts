@@ -10,8 +10,9 @@ import { passthrough } from './cases/passthrough.js';
 import { interactive } from './cases/interactive.js';
 import { waiting } from './cases/waiting.js';
 import { startup } from './cases/startup.js';
+import { sharing } from './cases/sharing.js';
 
-const CASES: Record<string, BenchCase> = { passthrough, interactive, waiting, startup };
+const CASES: Record<string, BenchCase> = { passthrough, interactive, waiting, startup, sharing };
 
 // Children are SIGKILLed from the test helpers' exit hook; make signals run it too.
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(sig, () => process.exit(130));

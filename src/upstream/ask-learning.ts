@@ -3,7 +3,8 @@
 // its call. A request without provenance can only be attributed while its call is alone on the
 // session, so what was called (the tool, the prompt, resources/read) is learned as "asks without
 // provenance" the first time it does, and is leased a session of its own from then on. Over stdio
-// every request is without provenance, so this is "a tool that asked once is leased exclusively".
+// every request is without provenance: a tool shares once it has completed without asking, and a
+// tool that asked once is leased exclusively.
 import type { JsonObject } from '../protocol/json.js';
 import type { LeaseMode } from './lease.js';
 
@@ -21,31 +22,53 @@ export function askKey(method: string, params: JsonObject | undefined): string {
   return method;
 }
 
-/** The lease an interactive call takes, from what is known of the keys that asked without provenance. */
-export function interactiveLeaseMode(key: string, learned: ReadonlySet<string>): LeaseMode {
-  if (learned.size >= MAX_LEARNED_KEYS) return 'exclusive';
-  return learned.has(key) ? 'exclusive' : 'shared';
+export interface AskFacts {
+  /** The transport ties each server request to its call (Streamable HTTP) when the server lets it. */
+  provenance: boolean;
+  /** Keys that asked without provenance. */
+  asked: ReadonlySet<string>;
+  /** Keys that have completed at least once without asking. */
+  quiet: ReadonlySet<string>;
 }
 
-/** The keys of one upstream configuration that asked without provenance. */
-export class AskLearner {
-  private readonly learned = new Set<string>();
+/**
+ * The lease an interactive call takes. A key that asked without provenance: exclusive. Over a
+ * transport with provenance: shared. Without provenance (stdio, HTTP+SSE, WebSocket): shared only
+ * once the key has completed without asking, so a burst of first calls to a tool that asks is not
+ * refused; until then exclusive, as every interactive call was before sessions were shared.
+ */
+export function interactiveLeaseMode(key: string, facts: AskFacts): LeaseMode {
+  if (facts.asked.size >= MAX_LEARNED_KEYS || facts.asked.has(key)) return 'exclusive';
+  if (facts.provenance) return 'shared';
+  return facts.quiet.has(key) ? 'shared' : 'exclusive';
+}
 
-  constructor(private readonly onLearned: (key: string) => void = () => {}) {}
+/** What one upstream configuration has learned about its calls. */
+export class AskLearner {
+  private readonly asked = new Set<string>();
+  private readonly quiet = new Set<string>();
+
+  constructor(
+    private readonly provenance: boolean,
+    private readonly onLearned: (key: string) => void = () => {},
+  ) {}
 
   modeFor(method: string, params: JsonObject | undefined): LeaseMode {
-    return interactiveLeaseMode(askKey(method, params), this.learned);
+    return interactiveLeaseMode(askKey(method, params), { provenance: this.provenance, asked: this.asked, quiet: this.quiet });
   }
 
+  /** These keys asked without provenance (or may have): exclusive from now on. */
   learn(keys: readonly string[]): void {
     for (const key of keys) {
-      if (this.learned.has(key) || this.learned.size >= MAX_LEARNED_KEYS) continue;
-      this.learned.add(key);
+      if (this.asked.has(key) || this.asked.size >= MAX_LEARNED_KEYS) continue;
+      this.asked.add(key);
+      this.quiet.delete(key);
       this.onLearned(key);
     }
   }
 
-  get size(): number {
-    return this.learned.size;
+  /** A call of `key` completed without asking anything. */
+  completedQuietly(key: string): void {
+    if (!this.asked.has(key) && this.quiet.size < MAX_LEARNED_KEYS) this.quiet.add(key);
   }
 }

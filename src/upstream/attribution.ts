@@ -15,11 +15,13 @@ export interface InFlight<H> {
   holder: H;
   /** What it calls (see askKey): learned as "asks" when one of its requests had no provenance. */
   key: string;
+  /** Set once a request was routed to it. */
+  asked?: boolean;
 }
 
 export type Route<H> =
   /** `learn`: keys that asked without provenance, to be leased exclusively from now on. */
-  | { kind: 'holder'; holder: H; learn: string[] }
+  | { kind: 'holder'; call: InFlight<H>; learn: string[] }
   /** Nobody it could belong to: the outside-call policy answers (as for an unheld session). */
   | { kind: 'local'; learn: string[] }
   /** It belongs to one of several calls and nothing says which: answer it with an error. */
@@ -38,12 +40,12 @@ export type Route<H> =
 export function routeServerRequest<H>(method: string, provenance: Provenance, calls: ReadonlyMap<RequestId, InFlight<H>>): Route<H> {
   if (provenance.kind === 'call') {
     const call = calls.get(provenance.requestId);
-    return call ? { kind: 'holder', holder: call.holder, learn: [] } : { kind: 'local', learn: [] };
+    return call ? { kind: 'holder', call, learn: [] } : { kind: 'local', learn: [] };
   }
   if (calls.size === 0) return { kind: 'local', learn: [] };
   if (calls.size === 1) {
     const only = calls.values().next().value as InFlight<H>;
-    return { kind: 'holder', holder: only.holder, learn: method === 'roots/list' ? [] : [only.key] };
+    return { kind: 'holder', call: only, learn: method === 'roots/list' ? [] : [only.key] };
   }
   if (method === 'roots/list') return { kind: 'local', learn: [] };
   const keys = [...new Set([...calls.values()].map((c) => c.key))];

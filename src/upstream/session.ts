@@ -33,6 +33,8 @@ export interface SessionHooks {
   onClosed(session: LegacySession): void;
   /** Calls (askKey) that asked without provenance: they must be leased exclusively from now on. */
   learnAsked?(keys: string[]): void;
+  /** An interactive call of this key completed without the server asking anything. */
+  completedQuietly?(key: string): void;
   /** Metrics and the span of one request to the legacy server. */
   trace?(method: string): LegacyRequestTrace;
 }
@@ -139,7 +141,8 @@ export class LegacySession {
     const options = { timeout: MAX_TIMER_MS, ...(opts.signal ? { signal: opts.signal } : {}) };
     // The SDK numbers requests synchronously as it sends them: this is the id the call will have.
     const id = opts.holder ? nextRequestId(this.client) : undefined;
-    if (id !== undefined && opts.holder) this.calls.set(id, { holder: opts.holder, key: askKey(method, params) });
+    const call = opts.holder && { holder: opts.holder, key: askKey(method, params), asked: false };
+    if (id !== undefined && call) this.calls.set(id, call);
     const trace = this.hooks.trace?.(method);
     if (trace) params = withTraceContext(params, trace.carrier);
     let token: string | undefined;
@@ -151,6 +154,7 @@ export class LegacySession {
     try {
       const result = (await this.client.request({ method, ...(params ? { params } : {}) } as never, ResultSchema, options)) as JsonObject;
       trace?.end();
+      if (call && !call.asked) this.hooks.completedQuietly?.(call.key);
       return result;
     } catch (err) {
       trace?.end(err);
@@ -221,7 +225,8 @@ export class LegacySession {
     if (route.learn.length > 0) this.hooks.learnAsked?.(route.learn);
     switch (route.kind) {
       case 'holder':
-        return route.holder.onServerRequest(request, withdrawn);
+        route.call.asked = true;
+        return route.call.holder.onServerRequest(request, withdrawn);
       case 'local':
         return this.hooks.answerLocally(request, this);
       case 'refuse':

@@ -213,11 +213,12 @@ export class Upstream {
     return this.clock.every(Math.min(config.idleSessionTtlMs, 30_000), () => pool.sweepIdle());
   }
 
-  /** Closes a replaced pool once no session of it is held any more, or after `maxWaitMs`. */
+  /** Closes a replaced pool once no session of it is in use any more, or after `maxWaitMs`. */
   private async retire(pool: SessionPool<LegacySession>, maxWaitMs: number): Promise<void> {
     const until = this.clock.now() + maxWaitMs;
     pool.sweepIdle(0);
-    while (pool.stats().held > 0 && this.clock.now() < until) {
+    const inUse = () => pool.stats().held > 0 || pool.stats().sharedCalls > 0;
+    while (inUse() && this.clock.now() < until) {
       await this.clock.sleep(RETIRE_POLL_MS);
       pool.sweepIdle(0);
     }
@@ -233,7 +234,7 @@ export class Upstream {
     const known = this.learned.get(config);
     if (known) return known;
     const says = (call: string) => this.log.info('a legacy request came without provenance: such calls get a session of their own from now on', { call });
-    const fresh = { outside: new OutsideCalls(this.log, this.clock), askers: new AskLearner(says) };
+    const fresh = { outside: new OutsideCalls(this.log, this.clock), askers: new AskLearner(config.target.kind === 'http', says) };
     this.learned.set(config, fresh);
     return fresh;
   }
@@ -271,7 +272,12 @@ export class Upstream {
   ): Promise<LegacySession> {
     const { outside, askers } = this.learnedFor(config);
     const answers = outside.forSession(rootsServed(roots, config.roots));
-    const own: SessionHooks = { ...hooks, answerLocally: answers.answerLocally, learnAsked: (keys) => askers.learn(keys) };
+    const own: SessionHooks = {
+      ...hooks,
+      answerLocally: answers.answerLocally,
+      learnAsked: (keys) => askers.learn(keys),
+      completedQuietly: (key) => askers.completedQuietly(key),
+    };
     const transport = this.transport(config.target);
     const session = await LegacySession.connect(transport, caps, own, this.log, config.connectTimeoutMs).catch((err: Error) => {
       // A stdio child that exited says how, and what it last wrote, instead of "Connection closed".

@@ -1,8 +1,8 @@
-// Issue 10, target 6: over stdio nothing ties a legacy request to a call, so calls share the
-// legacy child until their tool has asked once. 16 concurrent pass-through calls use one pooled
-// child (plus the control session's); a tool that asks alone on the session is answered and then
-// leased exclusively; a tool that asks while sharing is refused with a clear error, and is leased
-// exclusively from then on, so calling it again works.
+// Issue 10, target 6: over stdio nothing ties a legacy request to a call, so a tool shares the
+// legacy child once it has completed without asking, and is leased exclusively once it has asked.
+// 16 concurrent pass-through calls use one pooled child (plus the control session's); a tool seen
+// for the first time gets a child of its own; a tool that suddenly asks while sharing is refused
+// with a clear error and leased exclusively from then on, so calling it again works.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { textOf } from '../support/client.js';
@@ -33,6 +33,7 @@ describe('calls sharing a legacy stdio child', () => {
   });
 
   it('runs 16 concurrent pass-through calls on one legacy child', { timeout: 30_000 }, async () => {
+    assert.equal(textOf((await call('slow', { ms: 1 })).body.result), 'slept 1', 'slow has completed once without asking');
     const calls = Array.from({ length: 16 }, (_, i) => call('slow', { ms: 600 + i }));
     await until(async () => (await sessions()).sharedCalls === 16, 5000, '16 calls in flight');
     const during = await sessions();
@@ -46,8 +47,9 @@ describe('calls sharing a legacy stdio child', () => {
     );
   });
 
-  it('answers a tool that asks alone on a shared child, then leases it exclusively', { timeout: 30_000 }, async () => {
+  it('leases a tool seen for the first time exclusively, and one that asked from then on', { timeout: 30_000 }, async () => {
     const round = inputRequired(await call('summarize', { text: 'long text' }));
+    assert.equal((await sessions()).held, 1, 'summarize was never seen: a child of its own');
     const done = await resume('summarize', { text: 'long text' }, round, { role: 'assistant', model: 'm1', content: { type: 'text', text: 'short' } });
     assert.equal(textOf(done.body.result), 'summary by m1: short');
     const slow = call('slow', { ms: 1000 });
@@ -59,17 +61,19 @@ describe('calls sharing a legacy stdio child', () => {
     assert.equal(textOf((await slow).body.result), 'slept 1000');
   });
 
-  it('refuses a question from a tool that asks while sharing, and leases it exclusively from then on', { timeout: 30_000 }, async () => {
+  it('refuses a question from a tool that suddenly asks while sharing, and leases it exclusively from then on', { timeout: 30_000 }, async () => {
+    assert.equal(textOf((await call('ask-if', { ask: false })).body.result), 'did not ask');
     const slow = call('slow', { ms: 1500 });
     await until(async () => (await sessions()).sharedCalls === 1, 5000, 'the slow call in flight');
     await sleep(50);
-    const refused = await call('ask-name', { greeting: 'Hi' });
+    const refused = await call('ask-if', { ask: true });
     assert.equal(refused.body.result?.['isError'], true, JSON.stringify(refused.body));
     assert.match(textOf(refused.body.result), /cannot tell which of the 2 calls sharing this legacy session sent this elicitation\/create/);
-    assert.match(textOf(refused.body.result), /tool:ask-name.*call again/);
-    const round = inputRequired(await call('ask-name', { greeting: 'Hi' }));
-    const done = await resume('ask-name', { greeting: 'Hi' }, round, { action: 'accept', content: { name: 'Ann' } });
-    assert.equal(textOf(done.body.result), 'Hi, Ann!');
+    assert.match(textOf(refused.body.result), /tool:(slow|ask-if), tool:(slow|ask-if) will get a legacy session of their own from now on; call again/);
+    const round = inputRequired(await call('ask-if', { ask: true }));
+    assert.equal((await sessions()).held, 1, 'ask-if now has a child of its own');
+    const done = await resume('ask-if', { ask: true }, round, { action: 'accept', content: { v: 'yes' } });
+    assert.equal(textOf(done.body.result), 'asked: yes');
     assert.equal(textOf((await slow).body.result), 'slept 1500');
   });
 });

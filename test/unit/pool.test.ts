@@ -9,11 +9,21 @@ import { FakeSession, tick } from '../support/fake-session.js';
 const log = createLogger('error');
 
 function pool(
-  opts: { max?: number; maxWaiting?: number; spares?: number; waitMs?: number; idleTtlMs?: number; clock?: TestClock; failConnect?: boolean } = {},
+  opts: {
+    perSession?: number;
+    max?: number;
+    maxWaiting?: number;
+    spares?: number;
+    waitMs?: number;
+    idleTtlMs?: number;
+    clock?: TestClock;
+    failConnect?: boolean;
+  } = {},
 ) {
   const started: FakeSession[] = [];
   const p = new SessionPool<FakeSession>({
     maxSessions: opts.max ?? 4,
+    ...(opts.perSession ? { callsPerSession: opts.perSession } : {}),
     maxWaiting: opts.maxWaiting ?? opts.max ?? 4,
     spareSessions: opts.spares ?? 0,
     waitMs: opts.waitMs ?? 50,
@@ -61,6 +71,18 @@ describe('SessionPool', () => {
     assert.equal(s1.session, s2.session);
     assert.equal(started.length, 2);
     assert.deepEqual([p.stats().sessions, p.stats().held, p.stats().shared], [2, 1, 1]);
+  });
+
+  it('starts one session per --calls-per-session shared leases asked at once, and packs later ones', async () => {
+    const { p, started } = pool({ perSession: 2 });
+    const leases = await Promise.all(Array.from({ length: 5 }, () => p.acquire({}, 'shared')));
+    assert.equal(started.length, 3, 'leases asked while a session starts join it');
+    assert.equal(new Set(leases.map((l) => l.session)).size, 3);
+    assert.equal(p.stats().sharedCalls, 5);
+    leases[0]!.release();
+    const next = await p.acquire({}, 'shared');
+    assert.equal(next.session, leases[0]!.session, 'the session with room takes it');
+    assert.equal(started.length, 3);
   });
 
   it('fails a bounded wait with a clear error when the pool is full', async () => {
