@@ -31,10 +31,8 @@ export interface SessionHooks {
   /** Change notifications (list_changed, resources/updated) for listen subscribers. */
   onChange(method: string, params: JsonObject | undefined): void;
   onClosed(session: LegacySession): void;
-  /** Calls (askKey) that asked without provenance: they must be leased exclusively from now on. */
-  learnAsked?(keys: string[]): void;
-  /** An interactive call of this key completed without the server asking anything. */
-  completedQuietly?(key: string): void;
+  /** Told which calls (askKey) asked without provenance, and which completed without asking. */
+  asks?: { learn(keys: readonly string[]): void; completedQuietly(key: string): void };
   /** Metrics and the span of one request to the legacy server. */
   trace?(method: string): LegacyRequestTrace;
 }
@@ -154,7 +152,7 @@ export class LegacySession {
     try {
       const result = (await this.client.request({ method, ...(params ? { params } : {}) } as never, ResultSchema, options)) as JsonObject;
       trace?.end();
-      if (call && !call.asked) this.hooks.completedQuietly?.(call.key);
+      if (call && !call.asked) this.hooks.asks?.completedQuietly(call.key);
       return result;
     } catch (err) {
       trace?.end(err);
@@ -222,7 +220,7 @@ export class LegacySession {
     const provenance = this.origins.get(req.id) ?? NO_PROVENANCE;
     this.origins.delete(req.id);
     const route = routeServerRequest(req.method, provenance, this.calls);
-    if (route.learn.length > 0) this.hooks.learnAsked?.(route.learn);
+    if (route.learn.length > 0) this.hooks.asks?.learn(route.learn);
     switch (route.kind) {
       case 'holder':
         route.call.asked = true;

@@ -272,12 +272,7 @@ export class Upstream {
   ): Promise<LegacySession> {
     const { outside, askers } = this.learnedFor(config);
     const answers = outside.forSession(rootsServed(roots, config.roots));
-    const own: SessionHooks = {
-      ...hooks,
-      answerLocally: answers.answerLocally,
-      learnAsked: (keys) => askers.learn(keys),
-      completedQuietly: (key) => askers.completedQuietly(key),
-    };
+    const own: SessionHooks = { ...hooks, answerLocally: answers.answerLocally, asks: askers };
     const transport = this.transport(config.target);
     const session = await LegacySession.connect(transport, caps, own, this.log, config.connectTimeoutMs).catch((err: Error) => {
       // A stdio child that exited says how, and what it last wrote, instead of "Connection closed".
