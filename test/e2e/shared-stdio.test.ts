@@ -34,8 +34,8 @@ describe('calls sharing a legacy stdio child', () => {
 
   it('runs 16 concurrent pass-through calls on one legacy child', { timeout: 30_000 }, async () => {
     assert.equal(textOf((await call('slow', { ms: 1 })).body.result), 'slept 1', 'slow has completed once without asking');
-    const calls = Array.from({ length: 16 }, (_, i) => call('slow', { ms: 600 + i }));
-    await until(async () => (await sessions()).sharedCalls === 16, 5000, '16 calls in flight');
+    const calls = Array.from({ length: 16 }, (_, i) => call('slow', { ms: 2500 + i }));
+    await until(async () => (await sessions()).sharedCalls === 16, 10_000, '16 calls in flight');
     const during = await sessions();
     const children = await childPids(proxy.child.pid!);
     assert.equal(during.open, 1, JSON.stringify(during));
@@ -43,7 +43,7 @@ describe('calls sharing a legacy stdio child', () => {
     const results = await Promise.all(calls);
     assert.deepEqual(
       results.map((r) => textOf(r.body.result)),
-      Array.from({ length: 16 }, (_, i) => `slept ${600 + i}`),
+      Array.from({ length: 16 }, (_, i) => `slept ${2500 + i}`),
     );
   });
 
