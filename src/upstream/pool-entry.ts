@@ -28,6 +28,8 @@ export interface LeaseHooks {
   remove(reason: string): void;
   /** May this lease's call wait for its client now (see mayWaitIn)? */
   mayWait(): boolean;
+  /** It does. */
+  waits(): void;
 }
 
 /** A lease on `entry`; `reserved`: a shared lease already counted on it. */
@@ -66,6 +68,7 @@ export function leaseEntry<S extends PooledSession>(entry: Entry<S>, mode: Lease
       waiting = true;
       if (mode === 'exclusive') entry.waiting = true;
       else entry.sharedWaiting++;
+      hooks.waits();
       return true;
     },
     markActive: stopWaiting,

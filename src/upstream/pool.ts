@@ -235,9 +235,12 @@ export class SessionPool<S extends PooledSession> {
       drain: () => this.drain(),
       remove: (reason) => this.remove(entry, reason),
       mayWait: () => mayWaitIn(this.entries, mode, this.perSession, this.opts.maxWaiting),
+      // Spares serve calls that hold a session for a person's think time; a client's roots get
+      // none: only that client's next call could use one.
+      waits: () => {
+        if (mode === 'exclusive' && entry.roots === undefined) this.keepSpares(entry.caps, entry.key);
+      },
     });
-    // A client's roots get no spares: only that client's next call could use one.
-    if (mode === 'exclusive' && entry.roots === undefined) this.keepSpares(entry.caps, entry.key);
     return lease;
   }
 

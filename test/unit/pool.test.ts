@@ -157,20 +157,24 @@ describe('SessionPool', () => {
     assert.equal(started.length, 2);
   });
 
-  it('keeps spare sessions started for a capability set in use', async () => {
+  it('keeps spare sessions started for a capability set whose calls wait for clients', async () => {
     const { p, started } = pool({ spares: 1 });
-    await p.acquire(ELICIT, 'exclusive');
+    const a = await p.acquire(ELICIT, 'exclusive');
+    await tick();
+    assert.equal(started.length, 1, 'no spare for a call that has not waited');
+    a.markWaiting();
     await tick();
     assert.equal(started.length, 2, 'one spare started');
     const b = await p.acquire(ELICIT, 'exclusive');
     assert.equal(b.session, started[1], 'the next call takes the spare');
+    b.markWaiting();
     await tick();
     assert.equal(started.length, 3, 'and another spare is started');
   });
 
   it('never starts spares beyond --max-sessions', async () => {
     const { p, started } = pool({ spares: 3, max: 2 });
-    await p.acquire(ELICIT, 'exclusive');
+    (await p.acquire(ELICIT, 'exclusive')).markWaiting();
     await tick();
     assert.equal(started.length, 2);
   });
