@@ -180,6 +180,7 @@ export async function sharing(opts: BenchOptions): Promise<CaseResult> {
         ],
         [
           'exclusive (--calls-per-session 1)',
+          String(exclusive.calls),
           String(exclusive.maxSessions),
           String(exclusive.crossTalk),
           String(exclusive.failed),
