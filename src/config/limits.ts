@@ -103,6 +103,15 @@ export const LIMITS = {
     field: 'idleSessionTtlMs',
     help: "close pooled legacy sessions, and legacy clients' sessions with no\nopen request or stream, idle this long",
   },
+  maxStateBytes: {
+    flag: '--max-state-bytes',
+    unit: 'count',
+    min: 1024,
+    max: 65_536,
+    default: 16_384,
+    field: 'maxStateBytes',
+    help: 'largest requestState a replayed call may carry; a call whose record\nwould be larger continues in hold mode',
+  },
   connectTimeout: {
     flag: '--connect-timeout',
     unit: 'seconds',
@@ -111,6 +120,15 @@ export const LIMITS = {
     default: 30,
     field: 'connectTimeoutMs',
     help: 'limit for starting and initializing a legacy session',
+  },
+  drainTimeout: {
+    flag: '--drain-timeout',
+    unit: 'seconds',
+    min: 0,
+    max: 3600,
+    default: 30,
+    field: 'drainTimeoutMs',
+    help: 'on SIGTERM, how long running requests may take to finish before\nthe proxy closes (new requests get 503 meanwhile)',
   },
   maxInteractionsPerPrincipal: {
     flag: '--max-interactions-per-principal',

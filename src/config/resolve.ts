@@ -2,17 +2,18 @@
 // and generating a key when none is configured: every invalid input becomes a ConfigError naming
 // the option or field and what is wrong with it. Flags override the file.
 import { parseArgs } from 'node:util';
-import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { ConfigError } from '../protocol/errors.js';
 import { LOG_LEVELS, type LogLevel } from '../telemetry/logger.js';
 import { tracingPlan, TracingEnvError } from '../telemetry/otel-env.js';
 import { envFromFlags, secretNames, STATE_KEY_ENV } from './child-env.js';
 import * as D from './defaults.js';
-import { limits, loadConfigFile, type FileConfig } from './file.js';
+import { ConfigFileError, limits, loadConfigFile, validateConfig, type ConfigObject, type ConfigSource, type FileConfig } from './file.js';
+import { advertiseUrl, stateKeys, stateKeysFromFile, stateStore } from './instances.js';
 import { checkExposure, FRONT_OPTIONS, resolveHttpFront, withFlagClientAuth } from './http-front.js';
 import { buildLimits, LIMIT_ROWS, scaleOf, type LimitOption } from './limits.js';
-import type { AuditConfig, LegacyClients, ProxyConfig, Root, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
+import { checkDashValues, parserMessage } from './argv-messages.js';
+import { readKeyFile } from './state-key.js';
+import type { AuditConfig, LegacyClients, ProxyConfig, Root, SuspendMode, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
 
 /** One string option per row of the limits table: `--interaction-ttl`, `--max-sessions`, ... */
 const LIMIT_OPTIONS = Object.fromEntries(LIMIT_ROWS.map((r) => [r.option, { type: 'string' }])) as { [O in LimitOption]: { type: 'string' } };
@@ -28,9 +29,12 @@ const OPTIONS = {
   'metrics-port': { type: 'string' },
   'access-log': { type: 'string' },
   upstream: { type: 'string' },
-  'state-key': { type: 'string' },
+  'state-key': { type: 'string', multiple: true },
   'state-key-file': { type: 'string' },
   env: { type: 'string', multiple: true },
+  suspend: { type: 'string' },
+  'state-store': { type: 'string' },
+  'advertise-url': { type: 'string' },
   ...LIMIT_OPTIONS,
   root: { type: 'string', multiple: true },
   ...FRONT_OPTIONS,
@@ -51,17 +55,24 @@ export function resolveCli(argv: readonly string[], env: Record<string, string |
   const command = dash === -1 ? [] : argv.slice(dash + 1);
   let values: ReturnType<typeof parse>['values'];
   let positionals: string[];
+  checkDashValues(own, OPTIONS);
   try {
     ({ values, positionals } = parse(own));
   } catch (err) {
-    throw new ConfigError((err as Error).message);
+    throw new ConfigError(parserMessage(err as Error & { code?: string }, OPTIONS));
   }
   if (values.help) return { action: 'help' };
   if (values.version) return { action: 'version' };
   if (positionals.length > 0) {
     throw new ConfigError(`unexpected argument '${positionals[0]}' (put the legacy server's command after --)`);
   }
-  return { action: 'run', config: resolveConfig(values, command, env) };
+  const file = values.config === undefined ? undefined : loadConfigFile(values.config, env);
+  return { action: 'run', config: resolveConfig(values, command, env, file) };
+}
+
+/** A configuration object as the YAML file describes it (the library's input), resolved with no flags. */
+export function resolveObject(object: ConfigObject, env: Record<string, string | undefined>, from: ConfigSource): ProxyConfig {
+  return resolveConfig({}, [], env, validateConfig(object, env, from), from.source);
 }
 
 function parse(args: readonly string[]) {
@@ -70,7 +81,13 @@ function parse(args: readonly string[]) {
 
 type Values = ReturnType<typeof parse>['values'];
 
-function resolveConfig(v: Values, command: readonly string[], env: Record<string, string | undefined>): ProxyConfig {
+function resolveConfig(
+  v: Values,
+  command: readonly string[],
+  env: Record<string, string | undefined>,
+  file: FileConfig | undefined,
+  source: string | undefined = v.config,
+): ProxyConfig {
   if (v.stdio && (v.host !== undefined || v.port !== undefined)) throw new ConfigError('--stdio serves on stdin/stdout: --host and --port do not apply');
   const httpOnly = (
     [
@@ -88,12 +105,20 @@ function resolveConfig(v: Values, command: readonly string[], env: Record<string
     ] as const
   ).find((k) => v[k] !== undefined);
   if (v.stdio && httpOnly) throw new ConfigError(`--stdio: the caller is the local user; --${httpOnly} applies to the HTTP front`);
-  const file = v.config === undefined ? undefined : loadConfigFile(v.config, env);
   const flagTarget = upstreamTarget(v.upstream, command, file !== undefined);
   const upstreams = withFlagClientAuth(
     file
       ? overrideUpstreams(file, v, flagTarget)
-      : [{ name: 'default', era: 'legacy' as const, target: flagTarget!, roots: (v.root ?? []).map(rootFromFlag), ...flagLimits(v, limits({})) }],
+      : [
+          {
+            name: 'default',
+            era: 'legacy' as const,
+            target: flagTarget!,
+            roots: (v.root ?? []).map(rootFromFlag),
+            suspend: { default: suspendMode(v.suspend) ?? 'auto', replay: [], hold: [] },
+            ...flagLimits(v, limits({})),
+          },
+        ],
     v,
     file,
   );
@@ -107,9 +132,8 @@ function resolveConfig(v: Values, command: readonly string[], env: Record<string
   if (v['state-key'] !== undefined && v['state-key-file'] !== undefined) throw new ConfigError('give either --state-key or --state-key-file, not both');
   const keyFlag = v['state-key-file'] !== undefined ? '--state-key-file' : v['state-key'] !== undefined ? '--state-key' : undefined;
   if (file?.stateKeyEnv !== undefined && keyFlag === undefined && !env[keyEnv]) {
-    throw new ConfigError(`${v.config}: stateKeyEnv: environment variable ${keyEnv} is not set`);
+    throw new ConfigFileError(`${source}: stateKeyEnv: environment variable ${keyEnv} is not set`);
   }
-  const keyText = v['state-key-file'] !== undefined ? readKeyFile(v['state-key-file']) : (v['state-key'] ?? env[keyEnv]);
   const host = v.host ?? file?.host ?? D.DEFAULT_HOST;
   if (v.dashboard && v.stdio) throw new ConfigError('--dashboard is served on the HTTP listener: it does not apply with --stdio');
   if (v.dashboard && !LOOPBACK_HOSTS.includes(host)) {
@@ -122,8 +146,10 @@ function resolveConfig(v: Values, command: readonly string[], env: Record<string
     legacyClients: legacyClients(v['legacy-clients'] ?? file?.legacyClients),
     host,
     port: integer('--port', v.port, file?.port ?? D.DEFAULT_PORT, 0, 65535),
-    stateKey: stateKey(keyText, keyFlag ?? keyEnv),
+    stateKey: v['state-key-file'] !== undefined ? stateKeysFromFile(readKeyFile(v['state-key-file'])) : stateKeys(v['state-key'], env[keyEnv], keyEnv),
     logLevel: logLevel(v['log-level'] ?? file?.logLevel),
+    ...advertiseUrl(v['advertise-url']),
+    ...stateStore(v['state-store'] ?? file?.stateStore, v['state-store'] !== undefined ? '--state-store' : `${source}: stateStore`),
     ...metricsPort(v['metrics-port'], file?.metricsPort),
     accessLog: onOff('--access-log', v['access-log'] ?? file?.accessLog ?? D.DEFAULT_ACCESS_LOG),
     tracing: tracing(env),
@@ -157,9 +183,11 @@ function overrideUpstreams(file: FileConfig, v: Values, flagTarget: UpstreamTarg
   if (flagTarget && file.defaultUpstream === undefined) {
     throw new ConfigError('--upstream or -- COMMAND with --config replaces the default upstream, but the file names none (default:)');
   }
+  const mode = suspendMode(v.suspend);
   return file.upstreams.map((u) => ({
     ...u,
     ...flagLimits(v, u),
+    ...(mode === undefined ? {} : { suspend: { ...u.suspend, default: mode } }),
     ...(flagTarget && u.name === file.defaultUpstream ? { target: flagTarget } : {}),
     ...(v.root && u.name === file.defaultUpstream ? { roots: v.root.map(rootFromFlag) } : {}),
   }));
@@ -191,7 +219,7 @@ function upstreamTarget(url: string | undefined, command: readonly string[], opt
 
 function integer(flag: string, raw: string | undefined, fallback: number, min: number, max: number): number {
   if (raw === undefined) return fallback;
-  if (!/^\d+$/.test(raw)) throw new ConfigError(`${flag}: expected a whole number, got '${raw}'`);
+  if (!/^-?\d+$/.test(raw)) throw new ConfigError(`${flag}: expected a whole number, got '${raw}'`);
   const n = Number(raw);
   if (n < min || n > max) throw new ConfigError(`${flag}: ${n} is out of range (${min} to ${max})`);
   return n;
@@ -205,26 +233,6 @@ function addFlagEnv(upstreams: UpstreamConfig[], defaultUpstream: string | undef
   u.target = { ...u.target, env: { ...u.target.env, ...add } };
 }
 
-/** The key file's text, surrounding whitespace (a trailing newline) dropped. */
-function readKeyFile(path: string): string {
-  try {
-    return readFileSync(path, 'utf8').trim();
-  } catch (err) {
-    throw new ConfigError(`--state-key-file: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
-}
-
-function stateKey(raw: string | undefined, source: string): ProxyConfig['stateKey'] {
-  // An empty flag or file is a mistake (`--state-key "$UNSET"`), not a request for a throw-away key.
-  if (source.startsWith('--') && raw === '') throw new ConfigError(`${source}: empty; give a base64url 32-byte key or leave the option out`);
-  if (raw === undefined || raw === '') return { bytes: new Uint8Array(randomBytes(32)), generated: true };
-  if (!/^[A-Za-z0-9_-]+$/.test(raw)) throw new ConfigError(`${source}: not base64url`);
-  const bytes = new Uint8Array(Buffer.from(raw, 'base64url'));
-  // Never echo the value: it is a secret.
-  if (bytes.length !== 32) throw new ConfigError(`${source}: must decode to 32 bytes, got ${bytes.length}`);
-  return { bytes, generated: false };
-}
-
 function rootFromFlag(raw: string): Root {
   // --root URI or --root URI=NAME
   const eq = raw.indexOf('=');
@@ -232,6 +240,12 @@ function rootFromFlag(raw: string): Root {
   const name = eq === -1 ? undefined : raw.slice(eq + 1);
   if (!uri.startsWith('file://')) throw new ConfigError(`--root: '${uri}' must be a file:// URI`);
   return name ? { uri, name } : { uri };
+}
+
+function suspendMode(raw: string | undefined): SuspendMode | undefined {
+  if (raw === undefined) return undefined;
+  if (raw !== 'auto' && raw !== 'hold' && raw !== 'replay') throw new ConfigError(`--suspend: expected auto, hold or replay, got '${raw}'`);
+  return raw;
 }
 
 function legacyClients(raw: string | undefined): LegacyClients {

@@ -54,6 +54,8 @@ const CHANGE_METHODS = new Set([
 
 export class LegacySession {
   readonly id = randomUUID().slice(0, 8);
+  /** Receives requests that belong to no call in flight instead of the local answer (the bridge's let-go). */
+  holder: SessionHolder | undefined;
   closed = false;
   closeReason = '';
   info!: UpstreamInfo;
@@ -226,7 +228,7 @@ export class LegacySession {
         route.call.asked = true;
         return route.call.holder.onServerRequest(request, withdrawn);
       case 'local':
-        return this.hooks.answerLocally(request, this);
+        return this.holder ? this.holder.onServerRequest(request, withdrawn) : this.hooks.answerLocally(request, this);
       case 'refuse':
         this.log.warn('refused a legacy request that cannot be attributed to one call', { method: req.method, calls: this.calls.size });
         throw new McpError(JSONRPC.INTERNAL_ERROR, route.message);

@@ -11,8 +11,7 @@ import type { Cancel, Clock } from '../runtime/clock.js';
 import type { Logger } from '../telemetry/logger.js';
 import { NO_TELEMETRY, type UpstreamTelemetry } from '../telemetry/ports.js';
 import { createHttpTransport } from './http-transport.js';
-import { AskLearner } from './ask-learning.js';
-import { OutsideCalls } from './outside-calls.js';
+import { learnedFor, type Learned } from './learned.js';
 import { SessionPool, waitingCap, type Lease, type LeaseMode, type PoolStats } from './pool.js';
 import { LegacySession, type SessionHooks, type UpstreamInfo } from './session.js';
 import { createSseTransport } from './sse-transport.js';
@@ -43,7 +42,7 @@ export class Upstream {
    * Learned per configuration (after a reload the server may differ): what the server asks outside
    * calls, and which calls asked without provenance (leased exclusively since).
    */
-  private readonly learned = new WeakMap<UpstreamConfig, { outside: OutsideCalls; askers: AskLearner }>();
+  private readonly learned = new WeakMap<UpstreamConfig, Learned>();
 
   constructor(
     config: UpstreamConfig,
@@ -117,6 +116,12 @@ export class Upstream {
   /** A tool's input schema, listing the legacy server's tools if it is not known yet. */
   async toolInputSchema(name: string, caps: LegacyCapabilities): Promise<JsonObject | undefined> {
     return this.toolSchemas.lookup(name, capabilityKey(caps), (cursor) => this.forward('tools/list', cursor === undefined ? undefined : { cursor }, caps));
+  }
+
+  /** A tool's annotations (readOnlyHint, idempotentHint, ...), listing the tools if it is not known yet. */
+  async toolAnnotations(name: string, caps: LegacyCapabilities): Promise<JsonObject | undefined> {
+    await this.toolInputSchema(name, caps);
+    return this.toolSchemas.annotationsOf(name);
   }
 
   /** Reference-counted legacy resources/subscribe on the control session. */
@@ -230,13 +235,8 @@ export class Upstream {
     void work.finally(() => this.retiring.delete(work));
   }
 
-  private learnedFor(config: UpstreamConfig): { outside: OutsideCalls; askers: AskLearner } {
-    const known = this.learned.get(config);
-    if (known) return known;
-    const says = (call: string) => this.log.info('a legacy request came without provenance: such calls get a session of their own from now on', { call });
-    const fresh = { outside: new OutsideCalls(this.log, this.clock), askers: new AskLearner(config.target.kind === 'http', says) };
-    this.learned.set(config, fresh);
-    return fresh;
+  private learnedFor(config: UpstreamConfig): Learned {
+    return learnedFor(this.learned, config, this.log, this.clock);
   }
 
   /** The control session is outside the pool and re-opened (with its subscriptions) if it dies. */
