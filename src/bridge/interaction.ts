@@ -1,5 +1,5 @@
-// One interactive legacy call and everything it asked for. It holds its legacy session
-// exclusively, collects the server's requests as pending inputs, and tells the bridge what happened
+// One interactive legacy call and everything it asked for. It holds a lease on a legacy session
+// (exclusive, or shared with other calls), collects the server's requests for it as pending inputs, and tells the bridge what happened
 // next (`next()`): the final outcome, a batch of inputs to ask the client for, a timeout or a
 // cancellation. It never decides wire formats; the bridge does.
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
@@ -81,14 +81,13 @@ export class Interaction implements SessionHolder {
     this.sink = undefined;
   }
 
-  /** Sends the legacy call on an exclusively held session. */
+  /** Sends the legacy call on a leased session; the session routes the call's legacy requests here. */
   start(lease: SessionLease): void {
     this.lease = lease;
     this.outcome = undefined;
-    lease.session.holder = this;
     const abort = new AbortController();
     this.callAbort = abort;
-    lease.session.request(this.call.method, this.call.params, { signal: abort.signal, onprogress: (p) => this.onProgress(p) }).then(
+    lease.session.request(this.call.method, this.call.params, { signal: abort.signal, onprogress: (p) => this.onProgress(p), holder: this }).then(
       (result) => this.settle({ kind: 'complete', result }),
       (error: unknown) => this.settle(lease.session.closed ? { kind: 'error', error, lost: lease.session.closeReason } : { kind: 'error', error }),
     );
@@ -162,7 +161,8 @@ export class Interaction implements SessionHolder {
 
   /**
    * Ends the interaction: open legacy requests get a local answer (elicitation `cancel`, others an
-   * error), the legacy call is cancelled upstream, and the session is discarded.
+   * error), the legacy call is cancelled upstream, and an exclusive session is discarded (its state
+   * is unknown); a shared one goes back to the pool, since other calls are using it.
    */
   end(reason: string): void {
     for (const p of this.unanswered()) {
@@ -171,7 +171,7 @@ export class Interaction implements SessionHolder {
         this.refuse(p.key, p.method === 'sampling/createMessage' ? LEGACY.SAMPLING_REJECTED : JSONRPC.INTERNAL_ERROR, `the client did not answer: ${reason}`);
     }
     if (!this.outcome) this.callAbort?.abort(reason);
-    this.detach((lease) => lease.discard(reason));
+    this.detach((lease) => (lease.mode === 'shared' ? lease.release() : lease.discard(reason)));
   }
 
   /** Replay: cancels the call upstream, fails its open requests so the handler stops, settles the session (let-go.ts). */
@@ -253,7 +253,6 @@ export class Interaction implements SessionHolder {
     const lease = this.lease;
     if (!lease) return;
     this.lease = undefined;
-    if (lease.session.holder === this) lease.session.holder = undefined;
     dispose(lease);
   }
 

@@ -15,6 +15,8 @@ export const LET_GO_QUIET_MS = 150;
 export const LET_GO_MAX_MS = 2000;
 
 export function settleThenRelease(lease: SessionLease, clock: Clock, log: Logger, quietMs = LET_GO_QUIET_MS, maxMs = LET_GO_MAX_MS): void {
+  // A shared session's requests are attributed to their calls: nothing of the cancelled call can reach another.
+  if (lease.mode === 'shared') return lease.release();
   const start = clock.now();
   let lastHeard = start;
   const holder: SessionHolder = {

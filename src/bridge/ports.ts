@@ -1,4 +1,4 @@
-// What the bridge needs of the legacy side, as interfaces: a source of exclusive session leases and
+// What the bridge needs of the legacy side, as interfaces: a source of session leases and
 // the few members of a session it uses. The upstream layer satisfies them structurally; the bridge
 // never imports the pool or the session classes, so unit tests and the bench plug in a fake.
 import type { FrontCapabilities, LegacyCapabilities } from '../protocol/capabilities.js';
@@ -6,7 +6,7 @@ import type { JsonObject, Root, ServerRequest } from '../protocol/json.js';
 import type { RecordEntry } from '../protocol/replay-match.js';
 import type { RootsBinding } from '../protocol/roots.js';
 
-/** Whoever holds a session exclusively receives the legacy server's requests and logs. */
+/** The interactive call a legacy request belongs to receives it, and its logs. */
 export interface SessionHolder {
   /** Settles with the result to send back; rejects with an McpError to send an error. */
   onServerRequest(request: ServerRequest, withdrawn: AbortSignal): Promise<JsonObject>;
@@ -15,16 +15,26 @@ export interface SessionHolder {
 
 /** The part of a legacy session an interaction drives. */
 export interface BridgeSession {
+  /** Receives what would otherwise get the local answer (a request of no call in flight); see let-go.ts. */
   holder: SessionHolder | undefined;
   readonly closed: boolean;
   readonly closeReason: string;
   /** The revision negotiated at initialize; answers are shaped for it. */
   readonly negotiatedVersion: string;
-  request(method: string, params: JsonObject | undefined, opts?: { signal?: AbortSignal; onprogress?: (p: JsonObject) => void }): Promise<JsonObject>;
+  /** With `holder`, the legacy requests of this call go to it (see upstream/attribution.ts). */
+  request(
+    method: string,
+    params: JsonObject | undefined,
+    opts?: { signal?: AbortSignal; onprogress?: (p: JsonObject) => void; holder?: SessionHolder },
+  ): Promise<JsonObject>;
 }
+
+export type LeaseMode = 'exclusive' | 'shared';
 
 export interface SessionLease<S = BridgeSession> {
   readonly session: S;
+  /** Shared: other calls use the session too, so ending this call must not close it. Absent: exclusive. */
+  readonly mode?: LeaseMode;
   /** Returns a healthy session to its pool. Idempotent. */
   release(): void;
   /** Closes the session (its state is unknown or spoiled). Idempotent. */
@@ -38,9 +48,12 @@ export interface SessionLease<S = BridgeSession> {
 export interface SessionSource {
   /**
    * A session initialized with `caps` whose outside-call `roots/list` is answered with `roots`
-   * (the operator's when undefined), held exclusively until the lease is released or discarded.
+   * (the operator's when undefined), held (exclusively, or shared with other calls) until the
+   * lease is released or discarded.
    */
-  acquire(caps: LegacyCapabilities, mode: 'exclusive', roots?: RootsBinding): Promise<SessionLease>;
+  acquire(caps: LegacyCapabilities, mode: LeaseMode, roots?: RootsBinding): Promise<SessionLease>;
+  /** How an interactive call to `method` with `params` is leased; absent: always exclusively. */
+  leaseModeFor?(method: string, params: JsonObject): LeaseMode;
   /** True once the legacy server has asked `roots/list` outside a call on any of its sessions. */
   asksRootsOutsideCalls(): boolean;
   /** The operator's roots (`--root`, per upstream `roots:`). */
@@ -91,4 +104,9 @@ export interface InteractionObserver {
     result?: JsonObject;
     error?: { code: number; message: string };
   }): void;
+}
+
+/** Shared where the call's legacy requests can be attributed to it (upstream/ask-learning.ts). */
+export function leaseModeOf(sessions: SessionSource, call: { method: string; params: JsonObject }): LeaseMode {
+  return sessions.leaseModeFor?.(call.method, call.params) ?? 'exclusive';
 }

@@ -49,6 +49,15 @@ export const LIMITS = {
     field: 'spareSessions',
     help: 'idle legacy sessions kept started per capability set in use, so an\ninteractive call does not wait for a legacy start-up',
   },
+  callsPerSession: {
+    flag: '--calls-per-session',
+    unit: 'count',
+    min: 1,
+    max: 100_000,
+    default: 256,
+    field: 'callsPerSession',
+    help: 'calls one shared legacy session carries before another is started\n(pass-through calls, and interactive calls whose requests can be attributed)',
+  },
   waitingShare: {
     flag: '--waiting-share',
     unit: 'count',
@@ -56,7 +65,7 @@ export const LIMITS = {
     max: 100,
     default: 75,
     field: 'waitingSharePercent',
-    help: 'percent of --max-sessions that interactions waiting for a client may\nhold (at least one); the rest stays free for other calls',
+    help: 'percent of --max-sessions that interactions waiting for a client may\noccupy (at least one; a waiting call on a shared session counts\n1/--calls-per-session); the rest stays free for other calls',
   },
   sessionWait: {
     flag: '--session-wait',

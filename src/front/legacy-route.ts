@@ -106,7 +106,10 @@ export class LegacyRoute implements Route {
     const sessions = {
       open: pool.sessions,
       held: pool.held,
+      shared: pool.shared,
+      sharedCalls: pool.sharedCalls,
       onClient: pool.onClient,
+      waitingCalls: pool.waitingCalls,
       queued: pool.waiting,
       max: pool.maxSessions,
       maxOnClient: pool.maxWaiting,
@@ -123,7 +126,7 @@ export class LegacyRoute implements Route {
         ...base,
         ready: false,
         saturated: true,
-        error: `saturated: all ${pool.maxSessions} legacy sessions are held (${pool.onClient} by calls waiting for clients)`,
+        error: `saturated: all ${pool.maxSessions} legacy sessions are in use (${pool.held} held, ${pool.shared} shared; ${pool.onClient} with calls waiting for clients)`,
       };
     return { ...base, ready: true };
   }

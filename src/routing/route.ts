@@ -10,8 +10,20 @@ export interface RouteStatus {
   transport: UpstreamConfig['target']['kind'];
   error?: string;
   /** A legacy upstream's pool: sessions open, held exclusively, held by calls waiting for clients, requests queued. */
-  sessions?: { open: number; held: number; onClient: number; queued: number; max: number; maxOnClient: number };
-  /** Every legacy session is held: new calls would queue. */
+  sessions?: {
+    open: number;
+    held: number;
+    /** Sessions carrying shared calls, and those calls. */
+    shared: number;
+    sharedCalls: number;
+    /** Sessions with a call waiting for its client, and the calls waiting. */
+    onClient: number;
+    waitingCalls: number;
+    queued: number;
+    max: number;
+    maxOnClient: number;
+  };
+  /** Every legacy session is in use (held or shared): a call that needs one of its own would queue. */
   saturated?: boolean;
 }
 

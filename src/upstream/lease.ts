@@ -7,6 +7,9 @@ import type { Logger } from '../telemetry/logger.js';
 
 export type LeaseMode = 'exclusive' | 'shared';
 
+/** The default of --calls-per-session. */
+export const DEFAULT_CALLS_PER_SESSION = 256;
+
 /** What the pool needs of a session: LegacySession in production, a fake in unit tests. */
 export interface PooledSession {
   readonly id: string;
@@ -17,6 +20,8 @@ export interface PooledSession {
 
 export interface Lease<S extends PooledSession> {
   readonly session: S;
+  /** Shared: other calls use the session too, so ending this call must not close it. */
+  readonly mode: LeaseMode;
   /** Returns a healthy session to the pool. Idempotent. */
   release(): void;
   /** Closes the session (its state is unknown or spoiled). Idempotent. */
@@ -32,8 +37,13 @@ export interface Lease<S extends PooledSession> {
 
 export interface PoolOptions<S extends PooledSession> {
   maxSessions: number;
-  /** Sessions that may be held by interactions waiting for a client, at most `maxSessions`. */
+  /** The waiting load allowed, in sessions (see waitingLoad in lease-choice.ts), at most `maxSessions`. */
   maxWaiting: number;
+  /**
+   * Shared calls a session takes before another session is started for them (a soft cap: with no
+   * room for another session, the least used one takes more). Default DEFAULT_CALLS_PER_SESSION.
+   */
+  callsPerSession?: number;
   /** Idle sessions kept ready per capability set in use, so the next interactive call does not wait for a start-up. */
   spareSessions: number;
   waitMs: number;
@@ -58,7 +68,13 @@ export interface PoolStats {
   shared: number;
   connecting: number;
   waiting: number;
+  /** Sessions with at least one call waiting for its client. */
   onClient: number;
+  /** Calls on shared leases. */
+  sharedCalls: number;
+  /** Calls waiting for their client, on exclusive and on shared leases. */
+  waitingCalls: number;
+  callsPerSession: number;
   maxSessions: number;
   maxWaiting: number;
   saturated: boolean;

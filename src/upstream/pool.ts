@@ -1,31 +1,29 @@
 // Legacy sessions, pooled by client-capability set and bounded by --max-sessions.
 //
-// Nothing on the legacy wire ties a server-initiated request to the call that caused it, so an
-// interactive call (tools/call, prompts/get, resources/read) takes its session exclusively; other
-// methods share any session of the right capability set that no interactive call holds. When the
-// pool is full a request waits a bounded time, then fails: it never queues silently forever.
+// Shared leases carry many calls on one session (up to `callsPerSession` each before another
+// session starts; see lease-choice.ts); exclusive leases hold a session alone (interactive calls
+// whose server requests cannot be attributed, see ask-learning.ts). When the pool is full an
+// exclusive lease waits a bounded time, then fails: it never queues silently forever.
 //
-// Fairness: a call that waits for a person holds its session for as long as the person thinks. At
-// most `maxWaiting` sessions may be held that way (`markWaiting` says no beyond it), so abandoned
+// Fairness: a call that waits for a person occupies pool capacity for as long as the person
+// thinks. The waiting load (a waiting exclusive session counts one, a waiting shared call
+// 1/callsPerSession) stays within `maxWaiting` (`markWaiting` says no beyond it), so abandoned
 // interactions can never take the sessions every other request needs.
 import type { LegacyCapabilities } from '../protocol/capabilities.js';
 import { ProxyError } from '../protocol/errors.js';
 import { sessionKey, type RootsBinding } from '../protocol/roots.js';
 import type { Cancel } from '../runtime/clock.js';
-import type { Lease, LeaseMode, PooledSession, PoolOptions, PoolStats } from './lease.js';
+import { DEFAULT_CALLS_PER_SESSION, type Lease, type LeaseMode, type PooledSession, type PoolOptions, type PoolStats } from './lease.js';
+import { chooseLease } from './lease-choice.js';
+import { leaseEntry, mayWaitIn, poolStats, type Entry } from './pool-entry.js';
 
 export { waitingCap, type Lease, type LeaseMode, type PooledSession, type PoolOptions, type PoolStats } from './lease.js';
 
-interface Entry<S extends PooledSession> {
-  session: S;
-  caps: LegacyCapabilities;
-  roots: RootsBinding;
+/** A session being started for shared leases; `joined` leases are handed out when it is ready. */
+interface Starting<S extends PooledSession> {
   key: string;
-  held: boolean;
-  /** Held by an interaction that waits for a client. */
-  waiting: boolean;
-  shared: number;
-  idleSince: number;
+  joined: number;
+  ready: Promise<Entry<S>>;
 }
 
 interface Waiter<S extends PooledSession> {
@@ -41,6 +39,7 @@ interface Waiter<S extends PooledSession> {
 export class SessionPool<S extends PooledSession> {
   private readonly entries = new Set<Entry<S>>();
   private readonly waiters: Waiter<S>[] = [];
+  private readonly starting = new Set<Starting<S>>();
   private connecting = 0;
   private closing = false;
   /** Sessions being closed; shutdown waits for them so no legacy child outlives the proxy. */
@@ -48,46 +47,28 @@ export class SessionPool<S extends PooledSession> {
   /** Spare sessions being started, per capability key. */
   private readonly warming = new Map<string, number>();
   private readonly now: () => number;
+  private readonly perSession: number;
 
   constructor(private readonly opts: PoolOptions<S>) {
     this.now = () => opts.clock.now();
+    this.perSession = opts.callsPerSession ?? DEFAULT_CALLS_PER_SESSION;
   }
 
   /**
-   * `waiting`: requests queued for a session; `onClient`: sessions held by interactions waiting for
-   * a client; `saturated`: every session allowed is held exclusively, so a request that needs one now
-   * has to queue.
+   * `waiting`: requests queued for a session; `onClient`: sessions with a call waiting for its
+   * client; `saturated`: every session allowed is in use (held, or carrying shared calls), so a
+   * request that needs a session of its own now has to queue.
    */
   stats(): PoolStats {
-    let held = 0;
-    let shared = 0;
-    let onClient = 0;
-    for (const e of this.entries) {
-      if (e.held) held++;
-      else if (e.shared > 0) shared++;
-      if (e.waiting) onClient++;
-    }
-    const saturated = held + this.connecting >= this.opts.maxSessions;
-    return {
-      sessions: this.entries.size,
-      held,
-      shared,
-      connecting: this.connecting,
-      waiting: this.waiters.length,
-      onClient,
-      maxSessions: this.opts.maxSessions,
-      maxWaiting: this.opts.maxWaiting,
-      saturated,
-    };
+    return poolStats(this.entries, { connecting: this.connecting, waiting: this.waiters.length, ...this.limits() });
   }
 
   /** Sessions with different `roots` (a client's, or the operator's when undefined) are never shared. */
   acquire(caps: LegacyCapabilities, mode: LeaseMode, roots?: RootsBinding): Promise<Lease<S>> {
     if (this.closing) return Promise.reject(new ProxyError('upstream_unavailable', 'the proxy is shutting down'));
     const key = sessionKey(caps, roots);
-    const lease = this.tryTake(key, mode);
-    if (lease) return Promise.resolve(lease);
-    if (this.makeRoom()) return this.connectFor(caps, roots, key, mode);
+    const placed = this.place(caps, roots, key, mode);
+    if (placed) return placed;
     return new Promise<Lease<S>>((resolve, reject) => {
       const waiter: Waiter<S> = {
         caps,
@@ -134,29 +115,70 @@ export class SessionPool<S extends PooledSession> {
     await Promise.all(this.closingSessions);
   }
 
-  private tryTake(key: string, mode: LeaseMode): Lease<S> | undefined {
-    let best: Entry<S> | undefined;
-    for (const e of this.entries) {
-      if (e.key !== key || e.held || e.session.closed) continue;
-      if (mode === 'exclusive' && e.shared > 0) continue;
-      if (!best || e.shared < best.shared) best = e;
+  /** A lease (now or once a session has started), or undefined when the request must queue. */
+  private place(caps: LegacyCapabilities, roots: RootsBinding, key: string, mode: LeaseMode): Promise<Lease<S>> | undefined {
+    const open = [...this.entries].filter((e) => e.key === key && !e.session.closed);
+    const starting = [...this.starting].filter((s) => s.key === key);
+    const choice = chooseLease(mode, open, starting, this.canOpen(), this.perSession);
+    switch (choice.kind) {
+      case 'take':
+        return Promise.resolve(this.lease(open[choice.index]!, mode));
+      case 'join':
+        return this.join(starting[choice.index]!);
+      case 'open':
+        this.makeRoom();
+        return mode === 'exclusive' ? this.connectFor(caps, roots, key).then((e) => this.lease(e, 'exclusive')) : this.startShared(caps, roots, key);
+      case 'queue':
+        return undefined;
     }
-    return best ? this.lease(best, mode) : undefined;
   }
 
-  /** True when a new session may be started now, evicting the longest-idle one if needed. */
-  private makeRoom(): boolean {
+  /** True when a new session may be started now (evicting the longest-idle one if needed). */
+  private canOpen(): boolean {
     if (this.entries.size + this.connecting < this.opts.maxSessions) return true;
+    for (const e of this.entries) if (!e.held && e.shared === 0) return true;
+    return false;
+  }
+
+  private makeRoom(): void {
+    if (this.entries.size + this.connecting < this.opts.maxSessions) return;
     let idlest: Entry<S> | undefined;
     for (const e of this.entries) {
       if (!e.held && e.shared === 0 && (!idlest || e.idleSince < idlest.idleSince)) idlest = e;
     }
-    if (!idlest) return false;
-    this.remove(idlest, 'evicted for a session with other capabilities');
-    return true;
+    if (idlest) this.remove(idlest, 'evicted for a session with other capabilities');
   }
 
-  private async connectFor(caps: LegacyCapabilities, roots: RootsBinding, key: string, mode: LeaseMode): Promise<Lease<S>> {
+  /** Starts a session for shared leases; leases placed meanwhile join it instead of starting more. */
+  private startShared(caps: LegacyCapabilities, roots: RootsBinding, key: string): Promise<Lease<S>> {
+    const start: Starting<S> = { key, joined: 0, ready: undefined as never };
+    start.ready = this.connectFor(caps, roots, key).then(
+      (entry) => {
+        this.starting.delete(start);
+        // Reserved at once: nothing may lease it exclusively before the joined leases are handed out.
+        entry.shared += start.joined;
+        return entry;
+      },
+      (err: Error) => {
+        this.starting.delete(start);
+        throw err;
+      },
+    );
+    this.starting.add(start);
+    return this.join(start);
+  }
+
+  private async join(start: Starting<S>): Promise<Lease<S>> {
+    start.joined++;
+    const entry = await start.ready;
+    if (entry.session.closed || !this.entries.has(entry)) {
+      entry.shared--;
+      throw new ProxyError('upstream_unavailable', `the legacy session closed right after opening: ${entry.session.closeReason}`);
+    }
+    return this.lease(entry, 'shared', true);
+  }
+
+  private async connectFor(caps: LegacyCapabilities, roots: RootsBinding, key: string): Promise<Entry<S>> {
     this.connecting++;
     let session: S;
     try {
@@ -170,13 +192,13 @@ export class SessionPool<S extends PooledSession> {
       this.drain();
       throw new ProxyError('upstream_unavailable', `the legacy session closed right after opening: ${session.closeReason}`);
     }
-    const entry: Entry<S> = { session, caps, roots, key, held: false, waiting: false, shared: 0, idleSince: this.now() };
+    const entry: Entry<S> = { session, caps, roots, key, held: false, waiting: false, shared: 0, sharedWaiting: 0, idleSince: this.now() };
     this.entries.add(entry);
     if (this.closing) {
       this.remove(entry, 'proxy shutting down');
       throw new ProxyError('upstream_unavailable', 'the proxy is shutting down');
     }
-    return this.lease(entry, mode);
+    return entry;
   }
 
   /** Starts idle sessions for `key` in the background until `spareSessions` are ready or starting. */
@@ -192,7 +214,7 @@ export class SessionPool<S extends PooledSession> {
         .then(
           (session) => {
             if (session.closed) return;
-            const entry: Entry<S> = { session, caps, roots: undefined, key, held: false, waiting: false, shared: 0, idleSince: this.now() };
+            const entry: Entry<S> = { session, caps, roots: undefined, key, held: false, waiting: false, shared: 0, sharedWaiting: 0, idleSince: this.now() };
             this.entries.add(entry);
             if (this.closing) this.remove(entry, 'proxy shutting down');
           },
@@ -206,42 +228,24 @@ export class SessionPool<S extends PooledSession> {
     }
   }
 
-  private lease(entry: Entry<S>, mode: LeaseMode): Lease<S> {
-    if (mode === 'exclusive') {
-      entry.held = true;
-      // A client's roots get no spares: only that client's next call could use one.
-      if (entry.roots === undefined) this.keepSpares(entry.caps, entry.key);
-    } else entry.shared++;
-    let done = false;
-    const finish = () => {
-      if (done) return false;
-      done = true;
-      if (mode === 'exclusive') {
-        entry.held = false;
-        entry.waiting = false;
-      } else entry.shared--;
-      entry.idleSince = this.now();
-      return true;
-    };
-    return {
-      session: entry.session,
-      release: () => {
-        if (finish()) this.drain();
+  /** `reserved`: a shared lease already counted on the entry (see startShared). */
+  private lease(entry: Entry<S>, mode: LeaseMode, reserved = false): Lease<S> {
+    const lease = leaseEntry(entry, mode, reserved, {
+      now: this.now,
+      drain: () => this.drain(),
+      remove: (reason) => this.remove(entry, reason),
+      mayWait: () => mayWaitIn(this.entries, mode, this.perSession, this.opts.maxWaiting),
+      // Spares serve calls that hold a session for a person's think time; a client's roots get
+      // none: only that client's next call could use one.
+      waits: () => {
+        if (mode === 'exclusive' && entry.roots === undefined) this.keepSpares(entry.caps, entry.key);
       },
-      discard: (reason) => {
-        if (finish()) this.remove(entry, reason);
-      },
-      markWaiting: () => {
-        if (done || mode !== 'exclusive') return true;
-        if (entry.waiting) return true;
-        if (this.stats().onClient >= this.opts.maxWaiting) return false;
-        entry.waiting = true;
-        return true;
-      },
-      markActive: () => {
-        entry.waiting = false;
-      },
-    };
+    });
+    return lease;
+  }
+
+  private limits() {
+    return { callsPerSession: this.perSession, maxSessions: this.opts.maxSessions, maxWaiting: this.opts.maxWaiting };
   }
 
   private remove(entry: Entry<S>, reason: string): void {
@@ -257,17 +261,11 @@ export class SessionPool<S extends PooledSession> {
   private drain(): void {
     for (let i = 0; i < this.waiters.length; ) {
       const w = this.waiters[i]!;
-      const lease = this.tryTake(w.key, w.mode);
-      if (lease) {
+      const placed = this.place(w.caps, w.roots, w.key, w.mode);
+      if (placed) {
         this.waiters.splice(i, 1);
         w.cancelTimer();
-        w.resolve(lease);
-        continue;
-      }
-      if (this.makeRoom()) {
-        this.waiters.splice(i, 1);
-        w.cancelTimer();
-        this.connectFor(w.caps, w.roots, w.key, w.mode).then(w.resolve, w.reject);
+        placed.then(w.resolve, w.reject);
         continue;
       }
       i++;

@@ -1,11 +1,11 @@
 // One legacy MCP session: a v1 SDK Client over one transport, initialized with a fixed capability
-// set. Server-initiated requests go to whoever holds the session exclusively (the bridge's
-// interaction); with no holder they are answered by the local policy. Legacy `ping` is answered by
-// the SDK itself.
+// set, carrying one or many calls at once. Server-initiated requests go to the interactive call
+// they belong to (attribution.ts decides from their provenance); with none they are answered by the
+// local policy. Legacy `ping` is answered by the SDK itself.
 import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CancelledNotificationSchema, ResultSchema, type JSONRPCRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { CancelledNotificationSchema, McpError, ResultSchema, type JSONRPCRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { MAX_TIMER_MS } from '../config/defaults.js';
 import type { LegacyCapabilities } from '../protocol/capabilities.js';
 import type { JsonObject, ServerRequest } from '../protocol/json.js';
@@ -14,8 +14,11 @@ import type { LegacyRequestTrace } from '../telemetry/ports.js';
 import { CLIENT_INFO } from '../version.js';
 import { StreamGoneError } from './stream-gone.js';
 import { withTraceContext } from './trace-context.js';
+import { askKey } from './ask-learning.js';
+import { NO_PROVENANCE, routeNotification, routeServerRequest, type InFlight, type Provenance } from './attribution.js';
+import { JSONRPC } from '../protocol/errors.js';
 
-/** Whoever holds a session exclusively receives the legacy server's requests and logs. */
+/** The interactive call a legacy request belongs to receives it, and its logs. */
 export interface SessionHolder {
   /** Settles with the result to send back; rejects with an McpError to send an error. */
   onServerRequest(request: ServerRequest, withdrawn: AbortSignal): Promise<JsonObject>;
@@ -28,6 +31,8 @@ export interface SessionHooks {
   /** Change notifications (list_changed, resources/updated) for listen subscribers. */
   onChange(method: string, params: JsonObject | undefined): void;
   onClosed(session: LegacySession): void;
+  /** Told which calls (askKey) asked without provenance, and which completed without asking. */
+  asks?: { learn(keys: readonly string[]): void; completedQuietly(key: string): void };
   /** Metrics and the span of one request to the legacy server. */
   trace?(method: string): LegacyRequestTrace;
 }
@@ -49,6 +54,7 @@ const CHANGE_METHODS = new Set([
 
 export class LegacySession {
   readonly id = randomUUID().slice(0, 8);
+  /** Receives requests that belong to no call in flight instead of the local answer (the bridge's let-go). */
   holder: SessionHolder | undefined;
   closed = false;
   closeReason = '';
@@ -60,6 +66,10 @@ export class LegacySession {
   /** Our own progress tokens (see `request`) and whom their notifications go to. */
   private readonly progress = new Map<string, (p: JsonObject) => void>();
   private progressSeq = 0;
+  /** Interactive calls in flight, by the id of their legacy request. */
+  private readonly calls = new Map<RequestId, InFlight<SessionHolder>>();
+  /** Where each server request not yet handled arrived (see interceptMessages). */
+  private readonly origins = new Map<RequestId, Provenance>();
 
   private constructor(
     private readonly transport: Transport,
@@ -70,7 +80,9 @@ export class LegacySession {
     this.log = log.child({ session: this.id });
     this.client = new Client(CLIENT_INFO, { capabilities: { ...capabilities } });
     this.client.fallbackRequestHandler = (req, extra) => this.onRequest(req, extra.signal);
-    this.client.fallbackNotificationHandler = async (n) => this.onNotification(n.method, n.params as JsonObject | undefined);
+    this.client.fallbackNotificationHandler = async (n) => {
+      if (CHANGE_METHODS.has(n.method)) this.hooks.onChange(n.method, n.params as JsonObject | undefined);
+    };
     // The SDK's cancel handler ignores request id 0 (v1 issue #2283) and would then send a late
     // response to a request the server withdrew. Abort the handler's signal ourselves for every id.
     this.client.setNotificationHandler(CancelledNotificationSchema, (n) => {
@@ -98,7 +110,7 @@ export class LegacySession {
       await session.close('initialize failed').catch(() => {});
       throw err;
     }
-    session.interceptProgress();
+    session.interceptMessages();
     const serverInfo = session.client.getServerVersion();
     const caps = session.client.getServerCapabilities();
     if (!serverInfo || !caps) throw new Error('legacy server sent no serverInfo/capabilities');
@@ -124,9 +136,13 @@ export class LegacySession {
   async request(
     method: string,
     params: JsonObject | undefined,
-    opts: { signal?: AbortSignal; onprogress?: (p: JsonObject) => void } = {},
+    opts: { signal?: AbortSignal; onprogress?: (p: JsonObject) => void; holder?: SessionHolder } = {},
   ): Promise<JsonObject> {
     const options = { timeout: MAX_TIMER_MS, ...(opts.signal ? { signal: opts.signal } : {}) };
+    // The SDK numbers requests synchronously as it sends them: this is the id the call will have.
+    const id = opts.holder ? nextRequestId(this.client) : undefined;
+    const call = opts.holder && { holder: opts.holder, key: askKey(method, params), asked: false };
+    if (id !== undefined && call) this.calls.set(id, call);
     const trace = this.hooks.trace?.(method);
     if (trace) params = withTraceContext(params, trace.carrier);
     let token: string | undefined;
@@ -138,30 +154,48 @@ export class LegacySession {
     try {
       const result = (await this.client.request({ method, ...(params ? { params } : {}) } as never, ResultSchema, options)) as JsonObject;
       trace?.end();
+      if (call && !call.asked) this.hooks.asks?.completedQuietly(call.key);
       return result;
     } catch (err) {
       trace?.end(err);
       throw err;
     } finally {
       if (token) this.progress.delete(token);
+      if (id !== undefined) this.calls.delete(id);
     }
   }
 
+  /** Interactive calls in flight on this session. */
+  get callsInFlight(): number {
+    return this.calls.size;
+  }
+
   /**
-   * Progress is taken off the wire before the SDK sees it. The v1 SDK dispatches notifications a
-   * tick later than responses, so the last progress before a result would find its handler
-   * already gone; read here, every notification is handed on in wire order.
+   * Progress and logs are taken off the wire before the SDK sees them. The v1 SDK dispatches
+   * notifications a tick later than responses, so the last progress before a result would find its
+   * handler already gone; read here, every notification is handed on in wire order. Server requests
+   * are noted with where they arrived: the HTTP transport says which call's stream carried them.
    */
-  private interceptProgress(): void {
+  private interceptMessages(): void {
     const deliver = this.transport.onmessage;
     if (!deliver) return;
     this.transport.onmessage = (message, extra) => {
-      const m = message as { method?: string; id?: unknown; params?: JsonObject };
-      if (m.method === 'notifications/progress' && m.id === undefined) {
-        const handler = this.progress.get(String(m.params?.['progressToken']));
-        if (handler && m.params) {
-          const { progressToken: _token, ...rest } = m.params;
-          handler(rest);
+      const m = message as { method?: string; id?: RequestId; params?: JsonObject };
+      if (m.method !== undefined) {
+        const related = (extra as { relatedRequestId?: RequestId } | undefined)?.relatedRequestId;
+        const provenance: Provenance = related === undefined ? NO_PROVENANCE : { kind: 'call', requestId: related };
+        if (m.id !== undefined) this.origins.set(m.id, provenance);
+        else if (m.method === 'notifications/progress') {
+          const handler = this.progress.get(String(m.params?.['progressToken']));
+          if (handler && m.params) {
+            const { progressToken: _token, ...rest } = m.params;
+            handler(rest);
+            return;
+          }
+        } else if (m.method === 'notifications/message') {
+          const holder = routeNotification(provenance, this.calls);
+          if (holder && m.params) holder.onLog(m.params);
+          else this.log.debug('legacy log message outside a call', { level: m.params?.['level'] });
           return;
         }
       }
@@ -185,17 +219,20 @@ export class LegacySession {
 
   private async onRequest(req: JSONRPCRequest, withdrawn: AbortSignal): Promise<JsonObject> {
     const request: ServerRequest = { id: req.id, method: req.method, params: req.params as JsonObject | undefined };
-    if (this.holder) return this.holder.onServerRequest(request, withdrawn);
-    return this.hooks.answerLocally(request, this);
-  }
-
-  private onNotification(method: string, params: JsonObject | undefined): void {
-    if (method === 'notifications/message') {
-      if (this.holder && params) this.holder.onLog(params);
-      else this.log.debug('legacy log message outside a call', { level: params?.['level'] });
-      return;
+    const provenance = this.origins.get(req.id) ?? NO_PROVENANCE;
+    this.origins.delete(req.id);
+    const route = routeServerRequest(req.method, provenance, this.calls);
+    if (route.learn.length > 0) this.hooks.asks?.learn(route.learn);
+    switch (route.kind) {
+      case 'holder':
+        route.call.asked = true;
+        return route.call.holder.onServerRequest(request, withdrawn);
+      case 'local':
+        return this.holder ? this.holder.onServerRequest(request, withdrawn) : this.hooks.answerLocally(request, this);
+      case 'refuse':
+        this.log.warn('refused a legacy request that cannot be attributed to one call', { method: req.method, calls: this.calls.size });
+        throw new McpError(JSONRPC.INTERNAL_ERROR, route.message);
     }
-    if (CHANGE_METHODS.has(method)) this.hooks.onChange(method, params);
   }
 
   /**
@@ -225,6 +262,11 @@ export class LegacySession {
     this.log.info('legacy session closed', { reason: this.closeReason });
     this.hooks.onClosed(this);
   }
+}
+
+/** The id the SDK's Protocol gives the next request it sends (a private counter, read only). */
+function nextRequestId(client: Client): number {
+  return (client as unknown as { _requestMessageId: number })._requestMessageId;
 }
 
 /** The SDK keeps one AbortController per in-flight incoming request in a private map. */

@@ -4,10 +4,12 @@
 // stream opened after `notifications/initialized`, resumption with Last-Event-ID (and the server's
 // `retry`), DELETE to end the session. One difference: a POST stream that ends before answering and
 // cannot be resumed answers its requests with an error at once, where the SDK leaves them pending.
+// Another: a message on a POST's response stream is delivered with that request's id (extra
+// `relatedRequestId`), so a session carrying many calls knows whose it is; the GET stream's have none.
 import type http from 'node:http';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { asMessage, isRequest } from './jsonrpc-message.js';
 import { mediaTypeEssence } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import { HttpExchanger, readText } from './http-exchange.js';
@@ -26,7 +28,12 @@ interface StreamOptions {
   replayId?: RequestId;
   /** Requests this stream owes answers to (a POST stream); the GET stream owes none. */
   owed?: Set<RequestId>;
+  /** The request whose response stream this is: what its server requests and notifications relate to. */
+  related?: RequestId;
 }
+
+/** The request whose stream carried a message, if any. */
+export type StreamProvenance = MessageExtraInfo & { relatedRequestId?: RequestId };
 
 /**
  * How long requests wait for the GET stream's headers. A v1 SDK server flushes them at once; an intermediary that
@@ -35,7 +42,7 @@ interface StreamOptions {
 export const STANDALONE_WAIT_MS = 1000;
 
 export class StreamableHttpTransport implements Transport {
-  onmessage?: (message: JSONRPCMessage) => void;
+  onmessage?: (message: JSONRPCMessage, extra?: StreamProvenance) => void;
   onerror?: (error: Error) => void;
   onclose?: () => void;
   sessionId?: string;
@@ -75,7 +82,8 @@ export class StreamableHttpTransport implements Transport {
     if (this.closed) throw new Error('the transport to the legacy server is closed');
     if (options?.resumptionToken) {
       const replayId = isRequest(message) ? message.id : undefined;
-      this.openStream({ lastEventId: options.resumptionToken, onresumptiontoken: options.onresumptiontoken, replayId }).catch((err: Error) =>
+      const related = replayId === undefined ? {} : { related: replayId };
+      this.openStream({ lastEventId: options.resumptionToken, onresumptiontoken: options.onresumptiontoken, replayId, ...related }).catch((err: Error) =>
         this.onerror?.(err),
       );
       return;
@@ -141,7 +149,9 @@ export class StreamableHttpTransport implements Transport {
     const type = mediaTypeEssence(response.headers['content-type']);
     if (type === 'text/event-stream') {
       for (const id of owed) this.owedOn.set(id, owed);
-      this.readStream(response, { onresumptiontoken, owed }, false);
+      // The SDK posts one request at a time; a batch's stream could belong to any of its requests.
+      const related = owed.size === 1 ? { related: owed.values().next().value as RequestId } : {};
+      this.readStream(response, { onresumptiontoken, owed, ...related }, false);
     } else if (type === 'application/json') {
       const data = JSON.parse(await readText(response)) as unknown;
       for (const m of Array.isArray(data) ? data : [data]) this.onmessage?.(asMessage(m));
@@ -234,7 +244,7 @@ export class StreamableHttpTransport implements Transport {
       this.owedOn.delete(message.id);
       if (opts.replayId !== undefined) message.id = opts.replayId;
     }
-    this.onmessage?.(message);
+    this.onmessage?.(message, opts.related === undefined ? undefined : { relatedRequestId: opts.related });
   }
 
   /** A POST stream ended before answering and cannot be resumed: its requests fail now, not at their timeout. */

@@ -11,7 +11,7 @@ import type { Cancel, Clock } from '../runtime/clock.js';
 import type { Logger } from '../telemetry/logger.js';
 import { NO_TELEMETRY, type UpstreamTelemetry } from '../telemetry/ports.js';
 import { createHttpTransport } from './http-transport.js';
-import { OutsideCalls } from './outside-calls.js';
+import { learnedFor, type Learned } from './learned.js';
 import { SessionPool, waitingCap, type Lease, type LeaseMode, type PoolStats } from './pool.js';
 import { LegacySession, type SessionHooks, type UpstreamInfo } from './session.js';
 import { createSseTransport } from './sse-transport.js';
@@ -38,8 +38,11 @@ export class Upstream {
   private readonly retiring = new Set<Promise<void>>();
   /** Every session's hooks but the local answers, which depend on the roots it serves (see `open`). */
   private readonly hooks: Omit<SessionHooks, 'answerLocally'>;
-  /** What the server asks outside calls, learned per configuration: after a reload the server may differ. */
-  private readonly outside = new WeakMap<UpstreamConfig, OutsideCalls>();
+  /**
+   * Learned per configuration (after a reload the server may differ): what the server asks outside
+   * calls, and which calls asked without provenance (leased exclusively since).
+   */
+  private readonly learned = new WeakMap<UpstreamConfig, Learned>();
 
   constructor(
     config: UpstreamConfig,
@@ -69,8 +72,11 @@ export class Upstream {
     return lease;
   }
 
+  /** Interactive calls share sessions unless they once asked without provenance (see ask-learning.ts). */
+  leaseModeFor = (method: string, params: JsonObject): LeaseMode => this.learnedFor(this.config).askers.modeFor(method, params);
+
   asksRootsOutsideCalls(): boolean {
-    return this.outsideCalls(this.config).asksRoots;
+    return this.learnedFor(this.config).outside.asksRoots;
   }
 
   operatorRoots(): readonly Root[] {
@@ -196,6 +202,7 @@ export class Upstream {
     const pool: SessionPool<LegacySession> = new SessionPool<LegacySession>({
       maxSessions: config.maxSessions,
       maxWaiting: waitingCap(config.maxSessions, config.waitingSharePercent),
+      callsPerSession: config.callsPerSession,
       spareSessions: config.spareSessions,
       waitMs: config.sessionWaitMs,
       idleTtlMs: config.idleSessionTtlMs,
@@ -211,11 +218,12 @@ export class Upstream {
     return this.clock.every(Math.min(config.idleSessionTtlMs, 30_000), () => pool.sweepIdle());
   }
 
-  /** Closes a replaced pool once no session of it is held any more, or after `maxWaitMs`. */
+  /** Closes a replaced pool once no session of it is in use any more, or after `maxWaitMs`. */
   private async retire(pool: SessionPool<LegacySession>, maxWaitMs: number): Promise<void> {
     const until = this.clock.now() + maxWaitMs;
     pool.sweepIdle(0);
-    while (pool.stats().held > 0 && this.clock.now() < until) {
+    const inUse = () => pool.stats().held > 0 || pool.stats().sharedCalls > 0;
+    while (inUse() && this.clock.now() < until) {
       await this.clock.sleep(RETIRE_POLL_MS);
       pool.sweepIdle(0);
     }
@@ -227,12 +235,8 @@ export class Upstream {
     void work.finally(() => this.retiring.delete(work));
   }
 
-  private outsideCalls(config: UpstreamConfig): OutsideCalls {
-    const known = this.outside.get(config);
-    if (known) return known;
-    const fresh = new OutsideCalls(this.log, this.clock);
-    this.outside.set(config, fresh);
-    return fresh;
+  private learnedFor(config: UpstreamConfig): Learned {
+    return learnedFor(this.learned, config, this.log, this.clock);
   }
 
   /** The control session is outside the pool and re-opened (with its subscriptions) if it dies. */
@@ -266,8 +270,9 @@ export class Upstream {
     hooks: Omit<SessionHooks, 'answerLocally'>,
     roots?: RootsBinding,
   ): Promise<LegacySession> {
-    const answers = this.outsideCalls(config).forSession(rootsServed(roots, config.roots));
-    const own: SessionHooks = { ...hooks, answerLocally: answers.answerLocally };
+    const { outside, askers } = this.learnedFor(config);
+    const answers = outside.forSession(rootsServed(roots, config.roots));
+    const own: SessionHooks = { ...hooks, answerLocally: answers.answerLocally, asks: askers };
     const transport = this.transport(config.target);
     const session = await LegacySession.connect(transport, caps, own, this.log, config.connectTimeoutMs).catch((err: Error) => {
       // A stdio child that exited says how, and what it last wrote, instead of "Connection closed".

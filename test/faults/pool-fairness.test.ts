@@ -1,7 +1,9 @@
 // Issue 14, item 2: abandoned interactions must not lock everyone out. With --max-sessions 4 and the
 // default --waiting-share 75, three calls may wait for their clients; a fourth that would wait is
 // refused at once (not 30 s later for somebody else), while lists and plain calls keep working and
-// /readyz reports the sessions and, when every session is held, saturation.
+// /readyz reports the sessions and, when every session is in use, saturation. With
+// --calls-per-session 1 each shared call counts as a whole session toward the waiting share, which
+// is the case where waiting calls could take every session (issue 10 lets calls share sessions).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { textOf } from '../support/client.js';
@@ -24,7 +26,7 @@ describe('pool fairness with abandoned interactions', () => {
   };
   before(async () => {
     upstream = await startHttpFixture();
-    proxy = await startProxy(['--upstream', upstream.url, '--max-sessions', '4', '--spare-sessions', '0']);
+    proxy = await startProxy(['--upstream', upstream.url, '--max-sessions', '4', '--spare-sessions', '0', '--calls-per-session', '1']);
   });
   after(async () => {
     await proxy?.stop();

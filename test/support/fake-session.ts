@@ -35,7 +35,13 @@ export class FakeSession implements BridgeSession, PooledSession {
     private readonly server?: FakeServer,
   ) {}
 
-  request(method: string, params: JsonObject | undefined, opts: { signal?: AbortSignal; onprogress?: (p: JsonObject) => void } = {}): Promise<JsonObject> {
+  request(
+    method: string,
+    params: JsonObject | undefined,
+    opts: { signal?: AbortSignal; onprogress?: (p: JsonObject) => void; holder?: SessionHolder } = {},
+  ): Promise<JsonObject> {
+    // The latest interactive call receives what the fake server asks (as on an exclusive session).
+    if (opts.holder) this.holder = opts.holder;
     return new Promise((resolve, reject) => {
       const call: FakeCall = { method, params, signal: opts.signal, onprogress: opts.onprogress, resolve, reject };
       opts.signal?.addEventListener('abort', () => reject(new McpError(LEGACY.REQUEST_TIMEOUT, 'Request cancelled')), { once: true });

@@ -58,6 +58,8 @@ describe('SessionPool: sessions held by calls waiting for a client', () => {
     for (let i = 0; i < 3; i++) assert.equal((await p.acquire({}, 'exclusive')).markWaiting(), true);
     const list = await p.acquire({}, 'shared');
     assert.equal(list.session.closed, false);
+    assert.equal(p.stats().saturated, true, 'every session is in use: a call needing one of its own would queue');
+    list.release();
     assert.equal(p.stats().saturated, false);
   });
 
@@ -66,7 +68,20 @@ describe('SessionPool: sessions held by calls waiting for a client', () => {
     const a = await p.acquire({}, 'exclusive');
     assert.equal(p.stats().saturated, false);
     await p.acquire({}, 'exclusive');
-    assert.deepEqual(p.stats(), { sessions: 2, held: 2, shared: 0, connecting: 0, waiting: 0, onClient: 0, maxSessions: 2, maxWaiting: 1, saturated: true });
+    assert.deepEqual(p.stats(), {
+      sessions: 2,
+      held: 2,
+      shared: 0,
+      connecting: 0,
+      waiting: 0,
+      onClient: 0,
+      sharedCalls: 0,
+      waitingCalls: 0,
+      callsPerSession: 256,
+      maxSessions: 2,
+      maxWaiting: 1,
+      saturated: true,
+    });
     a.release();
     assert.equal(p.stats().saturated, false);
   });

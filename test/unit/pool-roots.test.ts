@@ -65,10 +65,10 @@ describe('SessionPool: roots', () => {
 
   it("keeps spares for the operator's roots but not for a client's", async () => {
     const { p, opened } = pool(1);
-    await p.acquire(ROOTS, 'exclusive', A);
+    (await p.acquire(ROOTS, 'exclusive', A)).markWaiting();
     await tick();
     assert.equal(opened.length, 1, 'no spare for a client-roots session');
-    await p.acquire(ROOTS, 'exclusive');
+    (await p.acquire(ROOTS, 'exclusive')).markWaiting();
     await tick();
     assert.equal(opened.length, 3, 'one spare for the operator-roots key');
     assert.equal(opened[2]!.roots, undefined);

@@ -9,11 +9,21 @@ import { FakeSession, tick } from '../support/fake-session.js';
 const log = createLogger('error');
 
 function pool(
-  opts: { max?: number; maxWaiting?: number; spares?: number; waitMs?: number; idleTtlMs?: number; clock?: TestClock; failConnect?: boolean } = {},
+  opts: {
+    perSession?: number;
+    max?: number;
+    maxWaiting?: number;
+    spares?: number;
+    waitMs?: number;
+    idleTtlMs?: number;
+    clock?: TestClock;
+    failConnect?: boolean;
+  } = {},
 ) {
   const started: FakeSession[] = [];
   const p = new SessionPool<FakeSession>({
     maxSessions: opts.max ?? 4,
+    ...(opts.perSession ? { callsPerSession: opts.perSession } : {}),
     maxWaiting: opts.maxWaiting ?? opts.max ?? 4,
     spareSessions: opts.spares ?? 0,
     waitMs: opts.waitMs ?? 50,
@@ -63,6 +73,18 @@ describe('SessionPool', () => {
     assert.deepEqual([p.stats().sessions, p.stats().held, p.stats().shared], [2, 1, 1]);
   });
 
+  it('starts one session per --calls-per-session shared leases asked at once, and packs later ones', async () => {
+    const { p, started } = pool({ perSession: 2 });
+    const leases = await Promise.all(Array.from({ length: 5 }, () => p.acquire({}, 'shared')));
+    assert.equal(started.length, 3, 'leases asked while a session starts join it');
+    assert.equal(new Set(leases.map((l) => l.session)).size, 3);
+    assert.equal(p.stats().sharedCalls, 5);
+    leases[0]!.release();
+    const next = await p.acquire({}, 'shared');
+    assert.equal(next.session, leases[0]!.session, 'the session with room takes it');
+    assert.equal(started.length, 3);
+  });
+
   it('fails a bounded wait with a clear error when the pool is full', async () => {
     const { p } = pool({ max: 1, waitMs: 30 });
     await p.acquire(ELICIT, 'exclusive');
@@ -108,7 +130,20 @@ describe('SessionPool', () => {
     a.release();
     a.discard('late');
     assert.equal(a.session.closed, false);
-    assert.deepEqual(p.stats(), { sessions: 1, held: 0, shared: 0, connecting: 0, waiting: 0, onClient: 0, maxSessions: 4, maxWaiting: 4, saturated: false });
+    assert.deepEqual(p.stats(), {
+      sessions: 1,
+      held: 0,
+      shared: 0,
+      connecting: 0,
+      waiting: 0,
+      onClient: 0,
+      sharedCalls: 0,
+      waitingCalls: 0,
+      callsPerSession: 256,
+      maxSessions: 4,
+      maxWaiting: 4,
+      saturated: false,
+    });
   });
 
   it('forgets a session that died and starts another', async () => {
@@ -122,20 +157,24 @@ describe('SessionPool', () => {
     assert.equal(started.length, 2);
   });
 
-  it('keeps spare sessions started for a capability set in use', async () => {
+  it('keeps spare sessions started for a capability set whose calls wait for clients', async () => {
     const { p, started } = pool({ spares: 1 });
-    await p.acquire(ELICIT, 'exclusive');
+    const a = await p.acquire(ELICIT, 'exclusive');
+    await tick();
+    assert.equal(started.length, 1, 'no spare for a call that has not waited');
+    a.markWaiting();
     await tick();
     assert.equal(started.length, 2, 'one spare started');
     const b = await p.acquire(ELICIT, 'exclusive');
     assert.equal(b.session, started[1], 'the next call takes the spare');
+    b.markWaiting();
     await tick();
     assert.equal(started.length, 3, 'and another spare is started');
   });
 
   it('never starts spares beyond --max-sessions', async () => {
     const { p, started } = pool({ spares: 3, max: 2 });
-    await p.acquire(ELICIT, 'exclusive');
+    (await p.acquire(ELICIT, 'exclusive')).markWaiting();
     await tick();
     assert.equal(started.length, 2);
   });

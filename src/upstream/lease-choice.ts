@@ -1,0 +1,80 @@
+// Where a lease goes: an open session, a session still starting, a new session, or the queue.
+// Exclusive leases need a session nobody uses. Shared leases pack: the fullest session still under
+// --calls-per-session takes the next call, so lightly used sessions drain, go idle and can be
+// leased exclusively or closed; a new session starts only when every one is full. Pure.
+import type { LeaseMode } from './lease.js';
+
+/** An open session of the capability set asked for. */
+export interface OpenSession {
+  held: boolean;
+  shared: number;
+}
+
+/** A session being started for shared leases, and how many leases already wait for it. */
+export interface StartingSession {
+  joined: number;
+}
+
+export type Choice = { kind: 'take'; index: number } | { kind: 'join'; index: number } | { kind: 'open' } | { kind: 'queue' };
+
+/**
+ * `canOpen`: a new session may be started now (perhaps by evicting an idle one of another set).
+ * Shared leases past every session's cap, with no room to open, go to the least used session
+ * rather than queue: a shared session is never unavailable to one more call.
+ */
+export function chooseLease(mode: LeaseMode, open: readonly OpenSession[], starting: readonly StartingSession[], canOpen: boolean, perSession: number): Choice {
+  if (mode === 'exclusive') {
+    const free = open.findIndex((s) => !s.held && s.shared === 0);
+    if (free >= 0) return { kind: 'take', index: free };
+    return canOpen ? { kind: 'open' } : { kind: 'queue' };
+  }
+  const fullest = pick(
+    open,
+    (s) => !s.held && s.shared < perSession,
+    (a, b) => a.shared > b.shared,
+  );
+  if (fullest >= 0) return { kind: 'take', index: fullest };
+  const room = pick(
+    starting,
+    (s) => s.joined < perSession,
+    (a, b) => a.joined > b.joined,
+  );
+  if (room >= 0) return { kind: 'join', index: room };
+  if (canOpen) return { kind: 'open' };
+  const least = pick(
+    open,
+    (s) => !s.held,
+    (a, b) => a.shared < b.shared,
+  );
+  if (least >= 0) return { kind: 'take', index: least };
+  const emptiest = pick(
+    starting,
+    () => true,
+    (a, b) => a.joined < b.joined,
+  );
+  return emptiest >= 0 ? { kind: 'join', index: emptiest } : { kind: 'queue' };
+}
+
+function pick<T>(items: readonly T[], ok: (t: T) => boolean, better: (a: T, b: T) => boolean): number {
+  let best = -1;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    if (ok(item) && (best < 0 || better(item, items[best]!))) best = i;
+  }
+  return best;
+}
+
+/**
+ * The waiting load, in sessions: a session held exclusively by a call waiting for its client counts
+ * one, a waiting call on a shared session 1/perSession of one. `--waiting-share` caps it.
+ */
+export function waitingLoad(exclusiveWaiting: number, sharedWaiting: number, perSession: number): number {
+  return exclusiveWaiting + sharedWaiting / perSession;
+}
+
+/** May one more call of `mode` wait for its client without the waiting load passing `maxWaiting`? */
+export function mayWait(mode: LeaseMode, exclusiveWaiting: number, sharedWaiting: number, perSession: number, maxWaiting: number): boolean {
+  const after =
+    mode === 'exclusive' ? waitingLoad(exclusiveWaiting + 1, sharedWaiting, perSession) : waitingLoad(exclusiveWaiting, sharedWaiting + 1, perSession);
+  return after <= maxWaiting + 1e-9;
+}

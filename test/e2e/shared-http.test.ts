@@ -1,0 +1,99 @@
+// Issue 10, target 4: interactive calls share legacy Streamable HTTP sessions. The legacy server
+// sends each call's elicitation on that call's POST response stream, so many calls ride one session
+// and every question reaches its own caller. A question sent on the GET stream has no provenance:
+// with several calls on the session it is refused, and that tool is leased exclusively from then on.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { textOf } from '../support/client.js';
+import { startHttpFixture, startProxy, type ProxyProcess, type Running } from '../support/processes.js';
+import { inputRequired, rpc } from '../support/rpc.js';
+import { until } from '../support/wait.js';
+
+const ELICIT = { elicitation: { form: {} } };
+const CALLS = 200;
+
+interface Sessions {
+  open: number;
+  held: number;
+  shared: number;
+  sharedCalls: number;
+  onClient: number;
+  waitingCalls: number;
+}
+
+describe('interactive calls sharing legacy HTTP sessions', () => {
+  let upstream: Running & { url: string };
+  let proxy: ProxyProcess;
+  const sessions = async () => {
+    const body = (await (await fetch(new URL('/readyz', proxy.url))).json()) as { upstreams: Record<string, { sessions: Sessions }> };
+    return body.upstreams['default']!.sessions;
+  };
+  const ask = (tool: string, args: Record<string, unknown> = {}) => rpc(proxy.url, 'tools/call', { name: tool, arguments: args }, { caps: ELICIT });
+  const answer = (tool: string, args: Record<string, unknown>, round: ReturnType<typeof inputRequired>, content: Record<string, unknown>) =>
+    rpc(
+      proxy.url,
+      'tools/call',
+      {
+        name: tool,
+        arguments: args,
+        requestState: round.requestState,
+        inputResponses: { [Object.keys(round.inputRequests)[0]!]: { action: 'accept', content } },
+      },
+      { caps: ELICIT },
+    );
+
+  before(async () => {
+    upstream = await startHttpFixture();
+    proxy = await startProxy(['--upstream', upstream.url, '--calls-per-session', '32', '--spare-sessions', '0', '--max-sessions', '16']);
+  });
+  after(async () => {
+    await proxy?.stop();
+    await upstream?.stop();
+  });
+
+  it(`keeps ${CALLS} concurrent interactive calls apart on at most 8 sessions`, { timeout: 60_000 }, async () => {
+    const first = await Promise.all(Array.from({ length: CALLS }, (_, i) => ask('ask-name', { greeting: `g${i}` }).then(inputRequired)));
+    const waiting = await sessions();
+    assert.ok(waiting.open <= 8, `${waiting.open} legacy sessions for ${CALLS} calls`);
+    assert.equal(waiting.held, 0, 'no session is held exclusively');
+    assert.equal(waiting.waitingCalls, CALLS);
+    for (const [i, round] of first.entries()) {
+      const question = Object.values(round.inputRequests)[0]!;
+      assert.equal(question.method, 'elicitation/create', `call ${i}`);
+    }
+    // Answered in reverse order, each with its own name: a crossed question would mix them.
+    const order = [...first.keys()].reverse();
+    const done = await Promise.all(order.map((i) => answer('ask-name', { greeting: `g${i}` }, first[i]!, { name: `n${i}` })));
+    for (const [k, i] of order.entries()) assert.equal(textOf(done[k]!.body.result), `g${i}, n${i}!`, JSON.stringify(done[k]!.body));
+    await until(async () => (await sessions()).sharedCalls === 0, 5000, 'every shared call released');
+  });
+
+  it('refuses a GET-stream question while calls share the session, then leases that tool exclusively', { timeout: 30_000 }, async () => {
+    const waitingCall = inputRequired(await ask('ask-name', { greeting: 'Hi' }));
+    // ask-unrelated asks without relatedRequestId: the server sends it on the GET stream.
+    const refused = await ask('ask-unrelated');
+    assert.equal(refused.body.result?.['isError'], true, JSON.stringify(refused.body));
+    assert.match(textOf(refused.body.result), /cannot tell which of the 2 calls sharing this legacy session sent this elicitation\/create/);
+    assert.match(textOf(refused.body.result), /tool:ask-unrelated/);
+    assert.match(proxy.stderr(), /such calls get a session of their own from now on/);
+
+    // Now leased exclusively: alone on its session, its GET-stream question is its own.
+    const own = inputRequired(await ask('ask-unrelated'));
+    const heldNow = await sessions();
+    assert.equal(heldNow.held, 1, JSON.stringify(heldNow));
+    const unrelated = await rpc(
+      proxy.url,
+      'tools/call',
+      {
+        name: 'ask-unrelated',
+        arguments: {},
+        requestState: own.requestState,
+        inputResponses: { [Object.keys(own.inputRequests)[0]!]: { action: 'accept', content: { v: 'mine' } } },
+      },
+      { caps: ELICIT },
+    );
+    assert.equal(textOf(unrelated.body.result), 'unrelated answer: mine');
+    // The call that was sharing the session when the GET-stream question was refused carries on.
+    assert.equal(textOf((await answer('ask-name', { greeting: 'Hi' }, waitingCall, { name: 'Ada' })).body.result), 'Hi, Ada!');
+  });
+});

@@ -1,0 +1,79 @@
+// Issue 10, target 6: over stdio nothing ties a legacy request to a call, so a tool shares the
+// legacy child once it has completed without asking, and is leased exclusively once it has asked.
+// 16 concurrent pass-through calls use one pooled child (plus the control session's); a tool seen
+// for the first time gets a child of its own; a tool that suddenly asks while sharing is refused
+// with a clear error and leased exclusively from then on, so calling it again works.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { textOf } from '../support/client.js';
+import { childPids, FIXTURE, startProxy, type ProxyProcess } from '../support/processes.js';
+import { inputRequired, rpc } from '../support/rpc.js';
+import { sleep, until } from '../support/wait.js';
+
+const CAPS = { elicitation: { form: {} }, sampling: {} };
+
+describe('calls sharing a legacy stdio child', () => {
+  let proxy: ProxyProcess;
+  const sessions = async () => {
+    const body = (await (await fetch(new URL('/readyz', proxy.url))).json()) as {
+      upstreams: Record<string, { sessions: { open: number; held: number; sharedCalls: number } }>;
+    };
+    return body.upstreams['default']!.sessions;
+  };
+  const call = (tool: string, args: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) =>
+    rpc(proxy.url, 'tools/call', { name: tool, arguments: args, ...extra }, { caps: CAPS });
+  const resume = (tool: string, args: Record<string, unknown>, round: ReturnType<typeof inputRequired>, answer: Record<string, unknown>) =>
+    call(tool, args, { requestState: round.requestState, inputResponses: { [Object.keys(round.inputRequests)[0]!]: answer } });
+
+  before(async () => {
+    proxy = await startProxy(['--spare-sessions', '0', '--', process.execPath, FIXTURE]);
+  });
+  after(async () => {
+    await proxy?.stop();
+  });
+
+  it('runs 16 concurrent pass-through calls on one legacy child', { timeout: 30_000 }, async () => {
+    assert.equal(textOf((await call('slow', { ms: 1 })).body.result), 'slept 1', 'slow has completed once without asking');
+    const calls = Array.from({ length: 16 }, (_, i) => call('slow', { ms: 2500 + i }));
+    await until(async () => (await sessions()).sharedCalls === 16, 10_000, '16 calls in flight');
+    const during = await sessions();
+    const children = await childPids(proxy.child.pid!);
+    assert.equal(during.open, 1, JSON.stringify(during));
+    assert.ok(children.length <= 2, `${children.length} legacy children (the control session's and one pooled)`);
+    const results = await Promise.all(calls);
+    assert.deepEqual(
+      results.map((r) => textOf(r.body.result)),
+      Array.from({ length: 16 }, (_, i) => `slept ${2500 + i}`),
+    );
+  });
+
+  it('leases a tool seen for the first time exclusively, and one that asked from then on', { timeout: 30_000 }, async () => {
+    const round = inputRequired(await call('summarize', { text: 'long text' }));
+    assert.equal((await sessions()).held, 1, 'summarize was never seen: a child of its own');
+    const done = await resume('summarize', { text: 'long text' }, round, { role: 'assistant', model: 'm1', content: { type: 'text', text: 'short' } });
+    assert.equal(textOf(done.body.result), 'summary by m1: short');
+    const slow = call('slow', { ms: 1000 });
+    await until(async () => (await sessions()).sharedCalls === 1, 5000, 'the slow call in flight');
+    const again = inputRequired(await call('summarize', { text: 'more' }));
+    assert.equal((await sessions()).held, 1, 'summarize now has a child of its own');
+    const second = await resume('summarize', { text: 'more' }, again, { role: 'assistant', model: 'm2', content: { type: 'text', text: 'ok' } });
+    assert.equal(textOf(second.body.result), 'summary by m2: ok');
+    assert.equal(textOf((await slow).body.result), 'slept 1000');
+  });
+
+  it('refuses a question from a tool that suddenly asks while sharing, and leases it exclusively from then on', { timeout: 30_000 }, async () => {
+    assert.equal(textOf((await call('ask-if', { ask: false })).body.result), 'did not ask');
+    const slow = call('slow', { ms: 1500 });
+    await until(async () => (await sessions()).sharedCalls === 1, 5000, 'the slow call in flight');
+    await sleep(50);
+    const refused = await call('ask-if', { ask: true });
+    assert.equal(refused.body.result?.['isError'], true, JSON.stringify(refused.body));
+    assert.match(textOf(refused.body.result), /cannot tell which of the 2 calls sharing this legacy session sent this elicitation\/create/);
+    assert.match(textOf(refused.body.result), /tool:(slow|ask-if), tool:(slow|ask-if) will get a legacy session of their own from now on; call again/);
+    const round = inputRequired(await call('ask-if', { ask: true }));
+    assert.equal((await sessions()).held, 1, 'ask-if now has a child of its own');
+    const done = await resume('ask-if', { ask: true }, round, { action: 'accept', content: { v: 'yes' } });
+    assert.equal(textOf(done.body.result), 'asked: yes');
+    assert.equal(textOf((await slow).body.result), 'slept 1500');
+  });
+});
