@@ -2,10 +2,10 @@
 // and roots. Validated with a schema at load; every problem is reported with the field's path.
 // Secrets stay in the environment: the file names variables, and values are never echoed.
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { createRequire } from 'node:module';
 import { z } from 'zod';
 import { ConfigError } from '../protocol/errors.js';
-import { LOG_LEVELS, type LogLevel } from '../telemetry/logger.js';
+import { LOG_LEVELS, type LogLevel } from '../telemetry/log-levels.js';
 import { clientAuthSchema, mergeClientAuth, type ClientAuthShape } from './client-auth.js';
 import { checkChildVariable, secretNames } from './child-env.js';
 import { buildLimits, LIMIT_ROWS, scaleOf, type LimitInputs, type LimitKey } from './limits.js';
@@ -109,6 +109,12 @@ export interface FileConfig {
   /** Each upstream's own `clientAuth`, by name. */
   upstreamClientAuth: Record<string, ClientAuthShape | undefined>;
   upstreams: UpstreamConfig[];
+}
+
+/** The YAML parser, loaded only when a configuration file is read (it costs start-up time otherwise). */
+function parseYaml(text: string): unknown {
+  const yaml = createRequire(import.meta.url)('yaml') as typeof import('yaml');
+  return yaml.parse(text);
 }
 
 export function loadConfigFile(path: string, env: Record<string, string | undefined>): FileConfig {

@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '../protocol/errors.js';
-import { LOG_LEVELS, type LogLevel } from '../telemetry/logger.js';
+import { LOG_LEVELS, type LogLevel } from '../telemetry/log-levels.js';
 import { tracingPlan, TracingEnvError } from '../telemetry/otel-env.js';
 import { envFromFlags, secretNames, STATE_KEY_ENV } from './child-env.js';
 import * as D from './defaults.js';
