@@ -19,9 +19,11 @@ function keyOf(target: ChildTarget): string {
   return JSON.stringify([target.command, target.args, target.cwd ?? null, target.env ?? null]);
 }
 
-export function prestartChild(target: ChildTarget): void {
+/** Starts the child for `target` (once: a second call returns the first child while it waits). */
+export function prestartChild(target: ChildTarget): Prestarted {
   const key = keyOf(target);
-  if (waiting.has(key)) return;
+  const known = waiting.get(key);
+  if (known) return known;
   const child = spawnChild(target, ['pipe', 'pipe', 'pipe']);
   // Listened to at once: an 'error' nobody listens to would end the proxy before the transport attaches.
   const spawned = new Promise<void>((resolve, reject) => {
@@ -33,6 +35,7 @@ export function prestartChild(target: ChildTarget): void {
   const early: Prestarted = { child, spawned };
   child.once('close', (code, signal) => (early.closed = { code, signal }));
   waiting.set(key, early);
+  return early;
 }
 
 /** The child prestarted for `target`, once; undefined when there is none. */
