@@ -14,6 +14,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Bridge } from '../../src/bridge/bridge.js';
 import { createSealer } from '../../src/state/seal.js';
+import { MemoryLedger } from '../../src/state/ledger.js';
 import { fingerprint } from '../../src/state/fingerprint.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import { systemClock } from '../../src/runtime/clock.js';
@@ -69,7 +70,17 @@ async function bridgeCosts(n: number): Promise<{ echo: number; ask: number }> {
     sessions: { acquire: async () => lease, asksRootsOutsideCalls: () => false, operatorRoots: () => [] },
     sealer: createSealer(KEY),
     instance: 'bench',
-    limits: { interactionTtlMs: 600_000, gatherWindowMs: 0, callTimeoutMs: 600_000, maxCallsPerPrincipal: 100_000, maxInteractionsPerPrincipal: 100_000 },
+    upstream: 'bench',
+    ledger: new MemoryLedger(systemClock),
+    limits: {
+      interactionTtlMs: 600_000,
+      gatherWindowMs: 0,
+      callTimeoutMs: 600_000,
+      maxCallsPerPrincipal: 100_000,
+      maxInteractionsPerPrincipal: 100_000,
+      maxStateBytes: 16_384,
+      suspend: { default: 'hold', replay: [], hold: [] },
+    },
     log: createLogger('warn'),
     clock: systemClock,
   });

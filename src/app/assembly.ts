@@ -10,7 +10,9 @@ import { LegacyClientSessions } from '../relay/legacy-client-sessions.js';
 import { ModernHttpRoute } from '../relay/modern-http-route.js';
 import { ModernStdioRoute } from '../relay/modern-stdio-route.js';
 import type { Clock } from '../runtime/clock.js';
+import type { ConsumedLedger } from '../state/ledger.js';
 import type { Sealer } from '../state/seal.js';
+import { legacyCapabilitiesFor } from '../protocol/capabilities.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { ProxyMetrics } from '../telemetry/metrics.js';
 import { upstreamTelemetry } from '../telemetry/upstream-telemetry.js';
@@ -19,6 +21,12 @@ import { Upstream } from '../upstream/upstream.js';
 
 export interface AssemblyDeps {
   sealer: Sealer;
+  /** Consumed replay states, shared by every upstream (state ids are unique). */
+  ledger: ConsumedLedger;
+  /** --advertise-url: held states name it so other instances forward their retries here. */
+  advertiseUrl?: string;
+  /** Keys authenticating forwards between instances (from the state keys); absent: no forwarding. */
+  forwardKeys?: Buffer[];
   /** The process instance id; each upstream adds its name, so a state only opens where it was issued. */
   instance: string;
   legacyClients: LegacyClients;
@@ -61,6 +69,10 @@ function assembleLegacy(config: UpstreamConfig, deps: AssemblyDeps, log: Logger)
     sessions: upstream,
     sealer: deps.sealer,
     instance: `${deps.instance}/${config.name}`,
+    upstream: config.name,
+    ledger: deps.ledger,
+    ...(deps.advertiseUrl === undefined ? {} : { advertiseUrl: deps.advertiseUrl }),
+    toolHints: (name, caps) => upstream.toolAnnotations(name, legacyCapabilitiesFor(caps)),
     limits: config,
     log,
     clock: deps.clock,
@@ -75,7 +87,10 @@ function assembleLegacy(config: UpstreamConfig, deps: AssemblyDeps, log: Logger)
     },
   });
   const clients = deps.legacyClients === 'pass' ? new LegacyClientSessions(upstream, config.maxSessions, config.idleSessionTtlMs, log, deps.clock) : undefined;
-  const route = new LegacyRoute(config, { upstream, bridge, legacyClients: clients, log });
+  const forwarding = deps.forwardKeys
+    ? { instance: `${deps.instance}/${config.name}`, sealer: deps.sealer, keys: deps.forwardKeys, now: () => deps.clock.now(), log }
+    : undefined;
+  const route = new LegacyRoute(config, { upstream, bridge, legacyClients: clients, log, ...(forwarding ? { forwarding } : {}) });
   return {
     route,
     legacy: { upstream, bridge },

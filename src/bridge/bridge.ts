@@ -2,26 +2,28 @@
 // against a legacy server, turning the server's mid-call requests into `input_required` rounds and
 // resuming the suspended call when the retry arrives.
 import { randomUUID } from 'node:crypto';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { partitionAnswers } from '../protocol/answers.js';
-import { describeCapabilities, legacyCapabilitiesFor, missingCapabilities } from '../protocol/capabilities.js';
-import { JSONRPC, LEGACY, ProxyError, UpstreamError, type WireError } from '../protocol/errors.js';
+import { legacyCapabilitiesFor } from '../protocol/capabilities.js';
+import { ProxyError, UpstreamError, type WireError } from '../protocol/errors.js';
 import type { JsonObject } from '../protocol/json.js';
-import { translateLegacyError } from '../protocol/legacy-errors.js';
 import { declaresRoots, planRoots } from '../protocol/roots.js';
 import type { Clock } from '../runtime/clock.js';
 import { fingerprint } from '../state/fingerprint.js';
 import { principalTag } from '../state/principal.js';
-import type { StateClaims } from '../state/seal.js';
 import { NO_TELEMETRY, type TraceOrigin, type UpstreamTelemetry } from '../telemetry/ports.js';
 import type { BoundCall, BridgeLimits, BridgeOptions, FrontCall } from './front-call.js';
-import { Interaction, type PendingInput } from './interaction.js';
+import { Interaction, type PendingInput, type Stop } from './interaction.js';
 import type { SessionLease } from './ports.js';
 import { PrincipalLoad } from './principal-load.js';
-import { recoveryFor } from './recovery.js';
-import { openState, shapeAnswers } from './retry-checks.js';
+import { classifyFailure } from './call-failure.js';
+import { heldClaims } from './held-state.js';
+import { goneError } from './recovery.js';
+import { inputRequired, refuseUndeclared, takeWaitingSlot } from './refusals.js';
+import { checkRetryAnswers, openState } from './retry-checks.js';
 import { answerWithOperatorRoots, readRootsAnswer, RootsRound, rootsRoundResult } from './roots-round.js';
-import { MISS_MESSAGES, SuspensionTable, type EndReason } from './suspensions.js';
+import { type Rerun, replayRetry } from './replay-retry.js';
+import { ReplayRun, type ReplayContext } from './replay-run.js';
+import { chooseMode } from './choose-mode.js';
+import { SuspensionTable, type EndReason } from './suspensions.js';
 
 export type { BridgeLimits, BridgeOptions, FrontCall } from './front-call.js';
 
@@ -35,6 +37,7 @@ export class Bridge {
   private readonly clock: Clock;
   private readonly stopSweeper: () => void;
   private limits: BridgeLimits;
+  private readonly replay: ReplayContext;
   private readonly telemetry: UpstreamTelemetry;
   /** Each interaction's first-round span, which its later rounds link to. */
   private readonly origins = new WeakMap<Interaction | RootsRound, TraceOrigin>();
@@ -44,6 +47,13 @@ export class Bridge {
     this.limits = { ...opts.limits };
     this.telemetry = opts.telemetry ?? NO_TELEMETRY;
     this.stopSweeper = this.clock.every(EXPIRY_SWEEP_MS, () => this.expire());
+    this.replay = {
+      ...opts,
+      telemetry: this.telemetry,
+      limits: () => this.limits,
+      checkCapabilities: (interaction, front, pending) => this.checkCapabilities(interaction, front as BoundCall, pending),
+      hold: (interaction, front, pending) => this.ask(interaction, front as BoundCall, pending),
+    };
   }
 
   get suspendedCount(): number {
@@ -89,6 +99,8 @@ export class Bridge {
   private async begin(front: FrontCall): Promise<JsonObject> {
     this.telemetry.roundServed(0, undefined);
     if (this.needsRootsRound(front)) return this.askRoots(front, new RootsRound(randomUUID()));
+    if ((await chooseMode(front, this.limits.suspend, this.opts.toolHints, this.opts.log)).mode === 'replay')
+      return this.rerun({ call: front, record: [], round: 1 });
     const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive');
     // The session just opened may be the first to show that the server asks for roots at initialize.
     if (this.needsRootsRound(front)) {
@@ -99,24 +111,24 @@ export class Bridge {
   }
 
   private needsRootsRound(front: FrontCall): boolean {
-    const facts = { declaresRoots: declaresRoots(front.capabilities), serverAsksOutsideCalls: this.opts.sessions.asksRootsOutsideCalls(), known: undefined };
-    return planRoots(facts).kind === 'ask';
+    const serverAsksOutsideCalls = this.opts.sessions.asksRootsOutsideCalls();
+    return planRoots({ declaresRoots: declaresRoots(front.capabilities), serverAsksOutsideCalls, known: undefined }).kind === 'ask';
   }
 
   /** `origin`: the span of the interaction's first round (this request's, unless a roots round came first). */
-  private startCall(call: BoundCall, lease: SessionLease, origin = this.telemetry.traceOrigin()): Promise<JsonObject> {
+  private startCall(call: BoundCall, lease: SessionLease, origin = this.telemetry.traceOrigin(), replay?: Rerun): Promise<JsonObject> {
     const interaction = new Interaction(randomUUID(), { method: call.method, params: call.params }, this.opts.log, this.clock);
     if (origin) this.origins.set(interaction, origin);
     interaction.start(lease);
-    this.opts.observer?.onStart({ handle: interaction.handle, method: call.method, params: call.params, mode: 'hold' });
-    return this.run(interaction, call);
+    this.opts.observer?.onStart({ handle: interaction.handle, method: call.method, params: call.params, mode: replay ? 'replay' : 'hold' });
+    return this.run(interaction, call, replay && new ReplayRun(interaction, replay.record, replay.round, this.replay));
   }
 
-  /** Suspends a roots round: the client answers roots/list, and its retry starts the call. */
+  /** Suspends a roots round: the client answers roots/list, and its retry starts the call (held). */
   private async askRoots(front: FrontCall, round: RootsRound): Promise<JsonObject> {
     const r = round.nextRound();
     const expiresAt = this.clock.now() + this.limits.interactionTtlMs;
-    const requestState = await this.opts.sealer.seal(this.claims(round.handle, r, front), expiresAt);
+    const requestState = await this.opts.sealer.seal(heldClaims(this.opts, round.handle, r, front), expiresAt);
     this.suspended.put(round.handle, round, r, expiresAt);
     const origin = this.origins.get(round) ?? this.telemetry.traceOrigin();
     if (origin) this.origins.set(round, origin);
@@ -128,37 +140,42 @@ export class Bridge {
   private async resumeRoots(front: FrontCall, round: RootsRound, r: number): Promise<JsonObject> {
     const roots = readRootsAnswer(front.inputResponses, front.droppedInputKeys);
     const claimed = this.suspended.claim(round.handle, r, this.clock.now());
-    if (!claimed.ok) throw new ProxyError('interaction_gone', MISS_MESSAGES[claimed.miss], recoveryFor(claimed.miss));
+    if (!claimed.ok) throw goneError(claimed);
     if (roots === undefined) return this.askRoots(front, round);
     const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive', roots);
     return this.startCall({ ...front, roots }, lease, this.origins.get(round));
   }
 
+  /** Runs a replayed call (again) on any session, answering from its record what it can. */
+  private async rerun(run: Rerun): Promise<JsonObject> {
+    const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(run.call.capabilities), 'exclusive', run.call.roots);
+    return this.startCall(run.call, lease, this.telemetry.traceOrigin(), run);
+  }
+
   private async resume(front: FrontCall, token: string): Promise<JsonObject> {
     const claims = await openState(this.opts.sealer, token, {
       instance: this.opts.instance,
+      upstream: this.opts.upstream,
       principal: front.principal,
       fingerprint: fingerprint(front.identity),
     });
+    if (claims.k === 'replay') return this.rerun(await replayRetry(claims, front, this.opts.ledger, this.telemetry));
     const seen = this.suspended.peek(claims.h, claims.r, this.clock.now());
-    if (!seen.ok) throw new ProxyError('interaction_gone', MISS_MESSAGES[seen.miss], recoveryFor(seen.miss));
+    if (!seen.ok) throw goneError(seen);
     this.telemetry.roundServed(claims.r, this.origins.get(seen.item));
     if (seen.item instanceof RootsRound) return this.resumeRoots(front, seen.item, claims.r);
     const interaction = seen.item;
     const call: BoundCall = { ...front, roots: claims.rt };
     // Validate before consuming the round: a malformed retry loses nothing and may be sent again.
-    const asked = interaction.unanswered();
-    const split = partitionAnswers(asked, front.inputResponses, front.droppedInputKeys);
-    if (!split.ok) throw new ProxyError('input_invalid', split.message, { ...(split.key ? { key: split.key } : {}), action: 'fix' });
-    const shaped = shapeAnswers(asked, split.answers, interaction.session?.negotiatedVersion ?? '2025-11-25');
+    const { answers, shaped, missing } = checkRetryAnswers(interaction.unanswered(), front, interaction.session?.negotiatedVersion ?? '2025-11-25');
     const claimed = this.suspended.claim(claims.h, claims.r, this.clock.now());
-    if (!claimed.ok) throw new ProxyError('interaction_gone', MISS_MESSAGES[claimed.miss], recoveryFor(claimed.miss));
+    if (!claimed.ok) throw goneError(claimed);
     this.load.settle(claims.h);
     // The principal's hash is on the 'interaction suspended' line of the same handle.
-    this.opts.log.debug('interaction resumed', { handle: interaction.handle, round: claims.r, answered: shaped.size, missing: split.missing.length });
+    this.opts.log.debug('interaction resumed', { handle: interaction.handle, round: claims.r, answered: shaped.size, missing: missing.length });
     interaction.stopWaiting();
     for (const [key, result] of shaped) interaction.answer(key, result);
-    this.opts.observer?.onAnswers({ handle: interaction.handle, round: claims.r, answers: split.answers });
+    this.opts.observer?.onAnswers({ handle: interaction.handle, round: claims.r, answers });
 
     const consent = interaction.urlConsent();
     if (consent.kind === 'declined') {
@@ -177,11 +194,11 @@ export class Bridge {
   }
 
   /** One round: wait for the legacy call's next event and turn it into the front's answer. */
-  private async run(interaction: Interaction, front: BoundCall): Promise<JsonObject> {
+  private async run(interaction: Interaction, front: BoundCall, replay?: ReplayRun): Promise<JsonObject> {
     this.active.add(interaction);
     interaction.attachFront(front.sink);
     try {
-      return await this.decide(interaction, front);
+      return await this.decide(interaction, front, replay);
     } finally {
       // Progress and log lines the legacy server sent before its answer go out before it.
       await interaction.detachFront();
@@ -189,20 +206,31 @@ export class Bridge {
     }
   }
 
-  private async decide(interaction: Interaction, front: BoundCall): Promise<JsonObject> {
-    const stop = interaction.awaitingUrlConsent
-      ? { kind: 'input' as const, pending: interaction.unanswered() }
-      : await interaction.next({ gatherMs: this.limits.gatherWindowMs, timeoutMs: this.limits.callTimeoutMs, signal: front.signal });
+  private async decide(interaction: Interaction, front: BoundCall, replay?: ReplayRun): Promise<JsonObject> {
+    for (;;) {
+      const stop = interaction.awaitingUrlConsent
+        ? { kind: 'input' as const, pending: interaction.unanswered() }
+        : await interaction.next({ gatherMs: this.limits.gatherWindowMs, timeoutMs: this.limits.callTimeoutMs, signal: front.signal });
+      if (stop.kind === 'input' && !interaction.awaitingUrlConsent) {
+        const rest = answerWithOperatorRoots(interaction, stop.pending, declaresRoots(front.capabilities), this.opts.sessions.operatorRoots());
+        // Undefined or nothing left: everything was answered here and the call goes on.
+        const answer = rest.length === 0 ? undefined : replay ? await replay.onInput(rest, front) : await this.ask(interaction, front, rest);
+        if (answer !== undefined) return answer;
+        continue;
+      }
+      return await this.settle(interaction, front, stop);
+    }
+  }
+
+  private async settle(interaction: Interaction, front: BoundCall, stop: Stop): Promise<JsonObject> {
     switch (stop.kind) {
       case 'complete':
         this.finish(interaction, 'completed', undefined, { result: stop.result });
         return stop.result;
       case 'error':
         return await this.failed(interaction, front, stop.error, stop.lost);
-      case 'input': {
-        const rest = answerWithOperatorRoots(interaction, stop.pending, declaresRoots(front.capabilities), this.opts.sessions.operatorRoots());
-        return rest.length === 0 ? await this.decide(interaction, front) : await this.ask(interaction, front, rest);
-      }
+      case 'input':
+        return await this.ask(interaction, front, stop.pending);
       case 'timeout':
         this.finish(interaction, 'cancelled', 'the proxy call timeout fired');
         throw new ProxyError(
@@ -216,77 +244,50 @@ export class Bridge {
   }
 
   private async ask(interaction: Interaction, front: BoundCall, pending: PendingInput[]): Promise<JsonObject> {
-    // Never forward what this request did not declare (2026-07-28 capabilities are per request).
-    for (const p of pending) {
-      const required = missingCapabilities(p.method, p.request.params, front.capabilities);
-      if (!required) continue;
-      const names = describeCapabilities(required);
-      interaction.refuse(
-        p.key,
-        p.method === 'elicitation/create' ? JSONRPC.INVALID_PARAMS : JSONRPC.METHOD_NOT_FOUND,
-        `the client did not declare the ${names} capability`,
-      );
-      this.finish(interaction, 'cancelled', `undeclared capability ${names}`);
-      throw new ProxyError(
-        'capability_missing',
-        `the legacy server asked for ${p.method}, which needs the ${names} client capability this request did not declare`,
-        { requiredCapabilities: required },
-      );
-    }
-    if (!interaction.startWaiting()) {
-      this.finish(interaction, 'cancelled', 'too many interactions are waiting for clients');
-      throw new ProxyError(
-        'overloaded',
-        'too many calls are waiting for input from their clients: the legacy sessions they may hold (--waiting-share of --max-sessions) are all taken, so this call was cancelled rather than left waiting; try again later',
-        { reason: 'waiting_limit' },
-      );
-    }
+    this.checkCapabilities(interaction, front, pending);
+    takeWaitingSlot(interaction, (why) => this.finish(interaction, 'cancelled', why));
     const round = interaction.nextRound();
     const expiresAt = this.clock.now() + this.limits.interactionTtlMs;
-    const requestState = await this.opts.sealer.seal(this.claims(interaction.handle, round, front), expiresAt);
+    const requestState = await this.opts.sealer.seal(heldClaims(this.opts, interaction.handle, round, front), expiresAt);
     this.suspended.put(interaction.handle, interaction, round, expiresAt);
     this.load.wait(front.principal, interaction.handle);
+    interaction.onGaveUp = (waitedMs) => this.gaveUp(interaction, waitedMs);
     this.opts.observer?.onRound({ handle: interaction.handle, round, asked: pending.map((p) => ({ key: p.key, ...p.request })) });
-    this.telemetry.inputRequired(
-      front.method,
-      pending.map((p) => p.method),
-    );
-    this.opts.log.debug('interaction suspended', {
-      handle: interaction.handle,
-      principal: principalTag(front.principal),
-      round,
-      inputs: pending.map((p) => p.key),
-    });
-    const inputRequests: JsonObject = {};
-    for (const p of pending) inputRequests[p.key] = p.request;
-    return { resultType: 'input_required', inputRequests, requestState };
+    const [methods, inputs] = [pending.map((p) => p.method), pending.map((p) => p.key)];
+    this.telemetry.inputRequired(front.method, methods);
+    this.opts.log.debug('interaction suspended', { handle: interaction.handle, principal: principalTag(front.principal), round, inputs });
+    return inputRequired(pending, requestState);
   }
 
-  /** What a round's requestState seals; a call's roots, once given, ride in every later one. */
-  private claims(handle: string, round: number, call: BoundCall): StateClaims {
-    return { h: handle, i: this.opts.instance, r: round, p: call.principal, fp: fingerprint(call.identity), ...(call.roots && { rt: [...call.roots] }) };
+  private checkCapabilities(interaction: Interaction, front: BoundCall, pending: PendingInput[]): void {
+    refuseUndeclared(interaction, front.capabilities, pending, (why) => this.finish(interaction, 'cancelled', why));
   }
 
   private async failed(interaction: Interaction, front: BoundCall, error: unknown, lost: string | undefined): Promise<JsonObject> {
-    if (lost !== undefined || (error instanceof McpError && error.code === LEGACY.CONNECTION_CLOSED)) {
-      this.finish(interaction, 'lost');
-      throw new ProxyError('upstream_failed', `the legacy server session ended during the call (${lost || 'connection closed'})`);
-    }
-    if (!(error instanceof McpError)) {
-      this.finish(interaction, 'lost');
-      throw new ProxyError('upstream_failed', `the legacy server failed during the call: ${(error as Error)?.message ?? String(error)}`);
-    }
-    const translated = translateLegacyError(error.code, error.message, error.data);
-    if (translated.kind === 'url_required') {
-      interaction.awaitUrlConsent(translated.message, translated.elicitations as JsonObject[]);
+    const failure = classifyFailure(error, lost);
+    if (failure.kind === 'url_required') {
+      interaction.awaitUrlConsent(failure.message, failure.elicitations as JsonObject[]);
       return this.ask(interaction, front, interaction.unanswered());
     }
-    this.finish(interaction, 'completed', undefined, { error: translated.error });
-    throw new UpstreamError(translated.error);
+    this.finish(interaction, failure.kind === 'lost' ? 'lost' : 'completed', undefined, failure.kind === 'error' ? { error: failure.error } : {});
+    throw failure.kind === 'lost' ? new ProxyError('upstream_failed', failure.message) : new UpstreamError(failure.error);
   }
 
-  private finish(interaction: Interaction | RootsRound, reason: EndReason, why?: string, outcome: { result?: JsonObject; error?: WireError } = {}): void {
-    this.suspended.end(interaction.handle, reason);
+  /** A held call whose legacy server stopped waiting ends now; its retry learns after how long. */
+  private gaveUp(interaction: Interaction, waitedMs: number): void {
+    if (!this.suspended.has(interaction.handle)) return;
+    this.opts.log.info('the legacy server gave up waiting for the user; the held call ends', { handle: interaction.handle, waitedMs });
+    this.finish(interaction, 'legacy_gave_up', 'the legacy server gave up waiting', {}, waitedMs);
+  }
+
+  private finish(
+    interaction: Interaction | RootsRound,
+    reason: EndReason,
+    why?: string,
+    outcome: { result?: JsonObject; error?: WireError } = {},
+    waitedMs?: number,
+  ): void {
+    this.suspended.end(interaction.handle, reason, waitedMs);
     this.telemetry.interactionEnded(reason, interaction.round);
     this.load.settle(interaction.handle);
     interaction.end(why ?? reason);

@@ -5,12 +5,14 @@ import type { JsonObject, Root } from '../protocol/json.js';
 import type { InteractiveMethod } from '../protocol/methods.js';
 import type { Clock } from '../runtime/clock.js';
 import type { RequestIdentity } from '../state/fingerprint.js';
+import type { ConsumedLedger } from '../state/ledger.js';
 import type { Sealer } from '../state/seal.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { UpstreamTelemetry } from '../telemetry/ports.js';
 import type { FrontSink } from './interaction.js';
 import type { InteractionObserver, SessionSource } from './ports.js';
 import type { PrincipalLimits } from './principal-load.js';
+import type { SuspendPolicy, ToolHints } from './suspend-mode.js';
 
 /** One front request, as the front hands it over: envelope lifted, nothing of HTTP or stdio. */
 export interface FrontCall {
@@ -34,12 +36,24 @@ export interface BridgeLimits extends PrincipalLimits {
   interactionTtlMs: number;
   gatherWindowMs: number;
   callTimeoutMs: number;
+  /** A replay state larger than this is not issued: the call continues in hold mode. */
+  maxStateBytes: number;
+  suspend: SuspendPolicy;
 }
 
 export interface BridgeOptions {
   sessions: SessionSource;
   sealer: Sealer;
+  /** This process and upstream: a held call's state opens only here. */
   instance: string;
+  /** The upstream's name: a replayed call's state opens on any instance serving it. */
+  upstream: string;
+  /** This instance's base URL as other instances reach it (held states name it); unset: one instance. */
+  advertiseUrl?: string;
+  /** Consumed replay states (single use across every instance that shares it). */
+  ledger: ConsumedLedger;
+  /** A tool's annotations from tools/list, for `auto`; undefined when unknown. */
+  toolHints?: (name: string, caps: FrontCapabilities) => Promise<ToolHints | undefined>;
   limits: BridgeLimits;
   log: Logger;
   clock: Clock;

@@ -4,41 +4,16 @@
 // cancellation. It never decides wire formats; the bridge does.
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { JSONRPC, LEGACY } from '../protocol/errors.js';
-import { inputKey, isInputMethod, toInputRequest, type InputMethod, type InputRequest } from '../protocol/input-requests.js';
-import type { JsonObject, RequestId, ServerRequest } from '../protocol/json.js';
+import { inputKey, isInputMethod, toInputRequest } from '../protocol/input-requests.js';
+import type { JsonObject, ServerRequest } from '../protocol/json.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../telemetry/logger.js';
 import { GATHER_QUIET_MS, gatherDecision } from './gather.js';
+import { settleThenRelease } from './let-go.js';
+import type { FrontSink, LegacyCall, Outcome, PendingInput, Stop, UrlConsent } from './interaction-types.js';
 import type { BridgeSession, SessionHolder, SessionLease } from './ports.js';
 
-/** Where notifications for the current round's front request go. */
-export interface FrontSink {
-  progressToken?: string | number;
-  logLevel?: string;
-  notify(notification: { method: string; params: JsonObject }): Promise<void>;
-}
-
-export interface PendingInput {
-  key: string;
-  method: InputMethod;
-  request: InputRequest;
-  /** Absent for inputs the proxy made up itself (URL elicitations from a legacy -32042). */
-  legacyId?: RequestId;
-  respond(result: JsonObject): void;
-  fail(code: number, message: string): void;
-}
-
-/** `lost` says why the session died when the call failed because of that. */
-export type Outcome = { kind: 'complete'; result: JsonObject } | { kind: 'error'; error: unknown; lost?: string };
-export type Stop = Outcome | { kind: 'input'; pending: PendingInput[] } | { kind: 'timeout' } | { kind: 'aborted' };
-
-/** Where a URL-elicitation gate stands once the client's answers are in. */
-export type UrlConsent = { kind: 'none' } | { kind: 'pending' } | { kind: 'declined'; action: string; message: string } | { kind: 'granted' };
-
-export interface LegacyCall {
-  method: string;
-  params: JsonObject;
-}
+export type { FrontSink, LegacyCall, Outcome, PendingInput, Stop, UrlConsent } from './interaction-types.js';
 
 const LOG_SEVERITY = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
@@ -58,6 +33,8 @@ export class Interaction implements SessionHolder {
   private lease: SessionLease | undefined;
   private callAbort: AbortController | undefined;
   private wake: (() => void) | undefined;
+  /** The legacy server withdrew a request while the user thinks (no front attached): its timeout fired. */
+  onGaveUp: ((waitedMs: number) => void) | undefined;
   /** Notifications on their way to the front; the final answer waits for them (ordering). */
   private readonly relaying = new Set<Promise<void>>();
 
@@ -204,6 +181,13 @@ export class Interaction implements SessionHolder {
     this.detach((lease) => lease.discard(reason));
   }
 
+  /** Replay: cancels the call upstream, fails its open requests so the handler stops, settles the session (let-go.ts). */
+  letGo(reason: string): void {
+    if (!this.outcome) this.callAbort?.abort(reason);
+    for (const p of this.unanswered()) this.refuse(p.key, JSONRPC.INTERNAL_ERROR, `the call was cancelled: ${reason}`);
+    this.detach((lease) => settleThenRelease(lease, this.clock, this.log));
+  }
+
   onServerRequest(request: ServerRequest, withdrawn: AbortSignal): Promise<JsonObject> {
     const { method, params } = request;
     if (!isInputMethod(method)) {
@@ -212,6 +196,7 @@ export class Interaction implements SessionHolder {
     this.lastRequestAt = this.clock.now();
     return new Promise<JsonObject>((resolve, reject) => {
       const key = inputKey(method, ++this.seq);
+      const askedAt = this.clock.now();
       this.pending.set(key, {
         key,
         method,
@@ -228,6 +213,9 @@ export class Interaction implements SessionHolder {
           if (this.pending.delete(key)) {
             this.log.info('legacy server withdrew its request', { handle: this.handle, key });
             resolve({});
+            // A session that closed aborts every handler too: that is a lost call, not a timeout.
+            const session = this.lease?.session;
+            if (!this.sink) this.clock.after(0, () => session?.closed || this.onGaveUp?.(this.clock.now() - askedAt));
             this.poke();
           }
         },

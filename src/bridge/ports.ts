@@ -52,7 +52,7 @@ export interface SessionSource {
  */
 export interface InteractionObserver {
   /** An interactive call was sent to the legacy server. `mode` says how it waits between rounds. */
-  onStart(e: { handle: string; method: string; params: JsonObject; mode: 'hold' }): void;
+  onStart(e: { handle: string; method: string; params: JsonObject; mode: 'hold' | 'replay' }): void;
   /** The call was suspended: these legacy requests went to the client as round `round`. */
   onRound(e: { handle: string; round: number; asked: ReadonlyArray<{ key: string; method: string; params?: Record<string, unknown> }> }): void;
   /** The client's retry for round `round` arrived with these answers (by input key). */
@@ -60,7 +60,7 @@ export interface InteractionObserver {
   /** The call ended: `result` when the legacy server answered, `error` when it failed with one. */
   onEnd(e: {
     handle: string;
-    reason: 'completed' | 'expired' | 'cancelled' | 'lost';
+    reason: 'completed' | 'expired' | 'cancelled' | 'lost' | 'legacy_gave_up';
     why?: string;
     result?: JsonObject;
     error?: { code: number; message: string };

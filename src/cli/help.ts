@@ -50,15 +50,28 @@ Options:
   --config FILE             several upstreams from a YAML file (see config/proxy.yaml); flags
                             override it; SIGHUP reloads it
   --upstream URL            the legacy server's Streamable HTTP endpoint
-  --state-key-file FILE     read the base64url 32-byte key sealing requestState from FILE.
-                            Give the key this way or in env MRTR_STATE_KEY: a key written on
-                            the command line (--state-key KEY) is visible to every user in ps.
+  --state-key-file FILE     read the base64url 32-byte key sealing requestState from FILE (one
+                            key per line for rotation: the first seals, every one opens). Give
+                            the key this way or in env MRTR_STATE_KEY (a comma-separated list):
+                            a key on the command line (--state-key KEY) is visible in ps.
                             Without one, a key is generated at start and retries must return
                             to this process
-  --state-key KEY           the key itself (visible in ps: prefer the file or the environment)
+  --state-key KEY           the key itself (visible in ps: prefer the file or the environment);
+                            repeatable for key rotation
   --env NAME[=VALUE]        pass the proxy's variable NAME (or set NAME=VALUE) to the legacy
                             stdio server (repeatable); it otherwise gets only HOME, LOGNAME,
                             PATH, SHELL, TERM and USER. The state key is never passed
+  --advertise-url URL       this instance's base URL as the other instances reach it
+                            (http://HOST:PORT); held calls name it so that a retry reaching
+                            another instance is forwarded here (default: unset, one instance)
+  --state-store URL         redis://HOST:PORT[/DB]: the ledger of used replay states, shared by
+                            every instance (default: in memory, one instance). When it cannot
+                            be reached, replay retries fail; held calls are unaffected
+  --suspend MODE            how a call waits while the user answers: hold keeps the legacy call
+                            on its session in this process; replay lets it go and runs it again
+                            on the retry (any instance, any time); auto replays prompts, resources
+                            and tools annotated readOnlyHint/idempotentHint, holds other tools
+                            (default auto; per upstream: suspend in the configuration file)
 ${LIMIT_HELP}  --root URI[=NAME]         a root for clients that declare no roots: legacy sessions then
                             declare roots and roots/list is answered with these (repeatable;
                             file:// URIs; default: no roots)

@@ -14,6 +14,8 @@ import { createFrontDoor, type FrontDoor } from '../front/front-door.js';
 import { startHttpListener } from '../front/http.js';
 import { startStdioFront } from '../front/stdio.js';
 import { systemClock } from '../runtime/clock.js';
+import { forwardKey } from '../state/forward-auth.js';
+import { type ConsumedLedger, MemoryLedger } from '../state/ledger.js';
 import { localUserPrincipal } from '../state/principal.js';
 import { createSealer } from '../state/seal.js';
 import { createLogger } from '../telemetry/logger.js';
@@ -29,6 +31,10 @@ export async function run(config: ProxyConfig, reread: () => ReturnType<typeof r
   if (config.stateKey.generated) {
     log.warn('no --state-key or MRTR_STATE_KEY: generated a key for this process; retries must come back to this process');
   }
+  // The Redis client is loaded only when a state store is configured.
+  const ledger: ConsumedLedger = config.stateStore
+    ? new (await import('../state/redis-ledger.js')).RedisLedger(config.stateStore, log)
+    : new MemoryLedger(systemClock);
   const audit = config.audit ? createAudit(config.audit, log, systemClock) : undefined;
   const live = config.dashboard ? new LiveInteractions(systemClock) : undefined;
   let observability: Observability;
@@ -36,10 +42,14 @@ export async function run(config: ProxyConfig, reread: () => ReturnType<typeof r
     observability = await startObservability(config, log);
   } catch (err) {
     log.error(`cannot serve metrics on 127.0.0.1:${config.metricsPort}`, { error: (err as Error).message });
+    await ledger.close();
     process.exit(1);
   }
   const app = new ProxyApp({
-    sealer: createSealer(config.stateKey.bytes, systemClock.now),
+    sealer: createSealer(config.stateKey.generated ? [config.stateKey.bytes] : config.stateKey.keys, systemClock.now),
+    ledger,
+    ...(config.advertiseUrl === undefined ? {} : { advertiseUrl: config.advertiseUrl.origin }),
+    ...(config.stateKey.generated ? {} : { forwardKeys: config.stateKey.keys.map(forwardKey) }),
     instance,
     legacyClients: config.legacyClients,
     log,
@@ -52,6 +62,7 @@ export async function run(config: ProxyConfig, reread: () => ReturnType<typeof r
   // Interactions the routes end while closing are still audited; then the file is flushed.
   const closeRoutes = async () => {
     await app.close();
+    await ledger.close();
     await audit?.close();
     await observability.close();
   };
@@ -128,7 +139,8 @@ export async function run(config: ProxyConfig, reread: () => ReturnType<typeof r
     if (next.host !== config.host || next.port !== config.port || next.stdio !== config.stdio) log.warn('listen address changes take effect after a restart');
     if (JSON.stringify(next.audit) !== JSON.stringify(config.audit)) log.warn('audit changes take effect after a restart');
     warmIssuers(next, verifier, log);
-    if (!next.stateKey.generated && Buffer.compare(next.stateKey.bytes, config.stateKey.bytes) !== 0) log.warn('a new state key takes effect after a restart');
+    if (next.stateStore?.href !== config.stateStore?.href) log.warn('a changed --state-store takes effect after a restart');
+    if (!next.stateKey.generated && !sameKeys(next.stateKey.keys, config.stateKey.keys)) log.warn('changed state keys take effect after a restart');
     await app.apply(next);
     log.info('configuration reloaded', { upstreams: app.table.all().map((r) => r.name) });
   }
@@ -149,6 +161,10 @@ export async function run(config: ProxyConfig, reread: () => ReturnType<typeof r
   }
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+function sameKeys(a: readonly Uint8Array[], b: readonly Uint8Array[]): boolean {
+  return a.length === b.length && a.every((k, i) => Buffer.compare(k, b[i]!) === 0);
 }
 
 /** Discovers every configured issuer now, so a wrong --auth-issuer shows at start, not at the first request. */

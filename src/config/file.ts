@@ -19,6 +19,8 @@ const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or http
 const wsUrl = z.url({ protocol: /^wss?$/, error: 'must be a ws:// or wss:// URL' });
 /** A header value: literal, or taken from an environment variable (with an optional prefix). */
 const headerValue = z.union([z.string(), z.strictObject({ env: z.string().min(1), prefix: z.string().optional() })]);
+const toolNames = z.array(z.string().min(1));
+const suspend = z.strictObject({ default: z.enum(['auto', 'hold', 'replay']).optional(), replay: toolNames.optional(), hold: toolNames.optional() });
 const root = z.strictObject({ uri: z.string().startsWith('file://', 'must be a file:// URI'), name: z.string().optional() });
 
 const upstreamSchema = z
@@ -38,6 +40,7 @@ const upstreamSchema = z
     websocket: z.strictObject({ url: wsUrl }).optional(),
     headers: z.record(z.string().regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, 'is not a valid header name'), headerValue).optional(),
     roots: z.array(root).optional(),
+    suspend: suspend.optional(),
     clientAuth: clientAuthSchema.optional(),
     auth: z
       .strictObject({
@@ -57,6 +60,8 @@ const upstreamSchema = z
         code: 'custom',
         message: `needs exactly one transport (stdio, http, sse or websocket), got ${kinds.length ? kinds.join(' and ') : 'none'}`,
       });
+    const both = (u.suspend?.replay ?? []).filter((t) => u.suspend?.hold?.includes(t));
+    if (both.length) ctx.addIssue({ code: 'custom', path: ['suspend'], message: `'${both[0]}' is in both replay and hold` });
     if (u.stdio && u.headers) ctx.addIssue({ code: 'custom', path: ['headers'], message: 'only applies to network transports' });
     if (u.auth && !u.http) ctx.addIssue({ code: 'custom', path: ['auth'], message: 'client credentials are supported for http upstreams only' });
     if (u.era === 'modern' && (u.sse || u.websocket))
@@ -77,6 +82,7 @@ const fileSchema = z
     legacyClients: z.enum(['pass', 'reject']).optional(),
     logLevel: z.enum(LOG_LEVELS as [LogLevel, ...LogLevel[]]).optional(),
     stateKeyEnv: z.string().min(1).optional(),
+    stateStore: z.string().min(1).optional(),
     audit: z.strictObject({ file: z.string().min(1), maxBytes: z.number().int().min(1024).optional(), content: z.boolean().optional() }).optional(),
     clientAuth: clientAuthSchema.optional(),
     resourceUrl: httpUrl.optional(),
@@ -101,6 +107,7 @@ export interface FileConfig {
   legacyClients?: LegacyClients;
   logLevel?: LogLevel;
   stateKeyEnv?: string;
+  stateStore?: string;
   defaultUpstream?: string;
   audit?: { file: string; maxBytes?: number; content?: boolean };
   resourceUrl?: string;
@@ -152,6 +159,7 @@ function fromFile(f: FileShape, env: Record<string, string | undefined>, path: s
     ...(f.legacyClients === undefined ? {} : { legacyClients: f.legacyClients }),
     ...(f.logLevel === undefined ? {} : { logLevel: f.logLevel }),
     ...(f.stateKeyEnv === undefined ? {} : { stateKeyEnv: f.stateKeyEnv }),
+    ...(f.stateStore === undefined ? {} : { stateStore: f.stateStore }),
     ...(f.audit === undefined ? {} : { audit: { file: f.audit.file, ...stripUndefined({ maxBytes: f.audit.maxBytes, content: f.audit.content }) } }),
     ...(f.resourceUrl === undefined ? {} : { resourceUrl: f.resourceUrl }),
     ...(f.clientAuth === undefined ? {} : { clientAuth: f.clientAuth }),
@@ -163,6 +171,7 @@ function fromFile(f: FileShape, env: Record<string, string | undefined>, path: s
       era: (u.era ?? 'legacy') as Era,
       target: target(u, env, `${path}: upstreams.${name}`, secrets),
       roots: (u.roots ?? []).map((r) => (r.name === undefined ? { uri: r.uri } : { uri: r.uri, name: r.name })) as Root[],
+      suspend: { default: u.suspend?.default ?? 'auto', replay: u.suspend?.replay ?? [], hold: u.suspend?.hold ?? [] },
       ...limits({ ...f.defaults, ...stripUndefined(u) }),
       ...withClientAuth(mergeClientAuth([f.clientAuth, u.clientAuth], `${path}: upstreams.${name}.clientAuth`)),
     })),

@@ -94,6 +94,15 @@ export const LIMITS = {
     field: 'idleSessionTtlMs',
     help: "close pooled legacy sessions, and legacy clients' sessions with no\nopen request or stream, idle this long",
   },
+  maxStateBytes: {
+    flag: '--max-state-bytes',
+    unit: 'count',
+    min: 1024,
+    max: 65_536,
+    default: 16_384,
+    field: 'maxStateBytes',
+    help: 'largest requestState a replayed call may carry; a call whose record\nwould be larger continues in hold mode',
+  },
   connectTimeout: {
     flag: '--connect-timeout',
     unit: 'seconds',

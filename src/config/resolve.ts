@@ -2,7 +2,6 @@
 // and generating a key when none is configured: every invalid input becomes a ConfigError naming
 // the option or field and what is wrong with it. Flags override the file.
 import { parseArgs } from 'node:util';
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '../protocol/errors.js';
 import { LOG_LEVELS, type LogLevel } from '../telemetry/log-levels.js';
@@ -10,9 +9,10 @@ import { tracingPlan, TracingEnvError } from '../telemetry/otel-env.js';
 import { envFromFlags, secretNames, STATE_KEY_ENV } from './child-env.js';
 import * as D from './defaults.js';
 import { limits, loadConfigFile, type FileConfig } from './file.js';
+import { advertiseUrl, stateKeys, stateKeysFromFile, stateStore } from './instances.js';
 import { checkExposure, FRONT_OPTIONS, resolveHttpFront, withFlagClientAuth } from './http-front.js';
 import { buildLimits, LIMIT_ROWS, scaleOf, type LimitOption } from './limits.js';
-import type { AuditConfig, LegacyClients, ProxyConfig, Root, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
+import type { AuditConfig, LegacyClients, ProxyConfig, Root, SuspendMode, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
 
 /** One string option per row of the limits table: `--interaction-ttl`, `--max-sessions`, ... */
 const LIMIT_OPTIONS = Object.fromEntries(LIMIT_ROWS.map((r) => [r.option, { type: 'string' }])) as { [O in LimitOption]: { type: 'string' } };
@@ -28,9 +28,12 @@ const OPTIONS = {
   'metrics-port': { type: 'string' },
   'access-log': { type: 'string' },
   upstream: { type: 'string' },
-  'state-key': { type: 'string' },
+  'state-key': { type: 'string', multiple: true },
   'state-key-file': { type: 'string' },
   env: { type: 'string', multiple: true },
+  suspend: { type: 'string' },
+  'state-store': { type: 'string' },
+  'advertise-url': { type: 'string' },
   ...LIMIT_OPTIONS,
   root: { type: 'string', multiple: true },
   ...FRONT_OPTIONS,
@@ -93,7 +96,16 @@ function resolveConfig(v: Values, command: readonly string[], env: Record<string
   const upstreams = withFlagClientAuth(
     file
       ? overrideUpstreams(file, v, flagTarget)
-      : [{ name: 'default', era: 'legacy' as const, target: flagTarget!, roots: (v.root ?? []).map(rootFromFlag), ...flagLimits(v, limits({})) }],
+      : [
+          {
+            name: 'default',
+            era: 'legacy' as const,
+            target: flagTarget!,
+            roots: (v.root ?? []).map(rootFromFlag),
+            suspend: { default: suspendMode(v.suspend) ?? 'auto', replay: [], hold: [] },
+            ...flagLimits(v, limits({})),
+          },
+        ],
     v,
     file,
   );
@@ -109,7 +121,6 @@ function resolveConfig(v: Values, command: readonly string[], env: Record<string
   if (file?.stateKeyEnv !== undefined && keyFlag === undefined && !env[keyEnv]) {
     throw new ConfigError(`${v.config}: stateKeyEnv: environment variable ${keyEnv} is not set`);
   }
-  const keyText = v['state-key-file'] !== undefined ? readKeyFile(v['state-key-file']) : (v['state-key'] ?? env[keyEnv]);
   const host = v.host ?? file?.host ?? D.DEFAULT_HOST;
   if (v.dashboard && v.stdio) throw new ConfigError('--dashboard is served on the HTTP listener: it does not apply with --stdio');
   if (v.dashboard && !LOOPBACK_HOSTS.includes(host)) {
@@ -122,8 +133,10 @@ function resolveConfig(v: Values, command: readonly string[], env: Record<string
     legacyClients: legacyClients(v['legacy-clients'] ?? file?.legacyClients),
     host,
     port: integer('--port', v.port, file?.port ?? D.DEFAULT_PORT, 0, 65535),
-    stateKey: stateKey(keyText, keyFlag ?? keyEnv),
+    stateKey: v['state-key-file'] !== undefined ? stateKeysFromFile(readKeyFile(v['state-key-file'])) : stateKeys(v['state-key'], env[keyEnv], keyEnv),
     logLevel: logLevel(v['log-level'] ?? file?.logLevel),
+    ...advertiseUrl(v['advertise-url']),
+    ...stateStore(v['state-store'] ?? file?.stateStore, v['state-store'] !== undefined ? '--state-store' : `${v.config}: stateStore`),
     ...metricsPort(v['metrics-port'], file?.metricsPort),
     accessLog: onOff('--access-log', v['access-log'] ?? file?.accessLog ?? D.DEFAULT_ACCESS_LOG),
     tracing: tracing(env),
@@ -157,9 +170,11 @@ function overrideUpstreams(file: FileConfig, v: Values, flagTarget: UpstreamTarg
   if (flagTarget && file.defaultUpstream === undefined) {
     throw new ConfigError('--upstream or -- COMMAND with --config replaces the default upstream, but the file names none (default:)');
   }
+  const mode = suspendMode(v.suspend);
   return file.upstreams.map((u) => ({
     ...u,
     ...flagLimits(v, u),
+    ...(mode === undefined ? {} : { suspend: { ...u.suspend, default: mode } }),
     ...(flagTarget && u.name === file.defaultUpstream ? { target: flagTarget } : {}),
     ...(v.root && u.name === file.defaultUpstream ? { roots: v.root.map(rootFromFlag) } : {}),
   }));
@@ -214,17 +229,6 @@ function readKeyFile(path: string): string {
   }
 }
 
-function stateKey(raw: string | undefined, source: string): ProxyConfig['stateKey'] {
-  // An empty flag or file is a mistake (`--state-key "$UNSET"`), not a request for a throw-away key.
-  if (source.startsWith('--') && raw === '') throw new ConfigError(`${source}: empty; give a base64url 32-byte key or leave the option out`);
-  if (raw === undefined || raw === '') return { bytes: new Uint8Array(randomBytes(32)), generated: true };
-  if (!/^[A-Za-z0-9_-]+$/.test(raw)) throw new ConfigError(`${source}: not base64url`);
-  const bytes = new Uint8Array(Buffer.from(raw, 'base64url'));
-  // Never echo the value: it is a secret.
-  if (bytes.length !== 32) throw new ConfigError(`${source}: must decode to 32 bytes, got ${bytes.length}`);
-  return { bytes, generated: false };
-}
-
 function rootFromFlag(raw: string): Root {
   // --root URI or --root URI=NAME
   const eq = raw.indexOf('=');
@@ -232,6 +236,12 @@ function rootFromFlag(raw: string): Root {
   const name = eq === -1 ? undefined : raw.slice(eq + 1);
   if (!uri.startsWith('file://')) throw new ConfigError(`--root: '${uri}' must be a file:// URI`);
   return name ? { uri, name } : { uri };
+}
+
+function suspendMode(raw: string | undefined): SuspendMode | undefined {
+  if (raw === undefined) return undefined;
+  if (raw !== 'auto' && raw !== 'hold' && raw !== 'replay') throw new ConfigError(`--suspend: expected auto, hold or replay, got '${raw}'`);
+  return raw;
 }
 
 function legacyClients(raw: string | undefined): LegacyClients {

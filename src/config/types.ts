@@ -26,6 +26,16 @@ export interface UpstreamOAuth {
 /** legacy: bridge it; modern: relay 2026-07-28 as is; auto: probe and decide. */
 export type Era = 'legacy' | 'modern' | 'auto';
 
+/** How an interactive call waits for the client: see bridge/suspend-mode.ts. */
+export type SuspendMode = 'auto' | 'hold' | 'replay';
+
+export interface SuspendConfig {
+  default: SuspendMode;
+  /** Tools always replayed / always held, whatever their annotations say. */
+  replay: string[];
+  hold: string[];
+}
+
 /** What happens to clients that open with a legacy `initialize`. */
 export type LegacyClients = 'pass' | 'reject';
 
@@ -44,6 +54,7 @@ export interface UpstreamConfig extends UpstreamLimits {
   era: Era;
   /** Roots the proxy answers with when the legacy server asks outside an interactive call. */
   roots: Root[];
+  suspend: SuspendConfig;
   /** How clients must authenticate to this upstream's route; absent: they need not. */
   clientAuth?: ClientAuthConfig;
 }
@@ -101,9 +112,16 @@ export interface ProxyConfig {
   legacyClients: LegacyClients;
   host: string;
   port: number;
-  /** 32-byte AEAD key for requestState; `generated` when the operator configured none. */
-  stateKey: { bytes: Uint8Array; generated: boolean };
+  /**
+   * 32-byte AEAD keys for requestState: `bytes` seals, every one of `keys` opens (`bytes` is
+   * `keys[0]`); `generated` (and `keys` empty) when the operator configured none.
+   */
+  stateKey: { bytes: Uint8Array; keys: Uint8Array[]; generated: boolean };
   logLevel: LogLevel;
+  /** This instance's base URL as the other instances reach it (forwarding of held calls). */
+  advertiseUrl?: URL;
+  /** The shared single-use ledger of replay states (redis://); absent: in this process's memory. */
+  stateStore?: URL;
   /** GET /metrics on a listener of its own on 127.0.0.1 (0: any free port); absent: on the MCP listener. */
   metricsPort?: number;
   /** One info line per front request. */

@@ -18,6 +18,7 @@ import type { Logger } from '../telemetry/logger.js';
 import type { Upstream } from '../upstream/upstream.js';
 import { createChangeRelay } from './changes.js';
 import type { Route, RouteStatus } from '../routing/route.js';
+import { forwardIfForeign, type OwnerForwarding } from './owner-forward.js';
 import { createFrontServer } from './server-factory.js';
 import { withErrorStatuses } from './status.js';
 
@@ -27,6 +28,8 @@ export interface LegacyRouteParts {
   bridge: Bridge;
   /** The transparent path for clients that open with `initialize`; absent with --legacy-clients reject. */
   legacyClients: LegacyClientSessions | undefined;
+  /** Forwarding of held calls' retries to the instance that owns them; absent without a state key. */
+  forwarding?: OwnerForwarding;
   log: Logger;
 }
 
@@ -43,8 +46,10 @@ export class LegacyRoute implements Route {
   private readonly serve: ReturnType<typeof toNodeHandler>;
   private readonly stopRelay: () => void;
   private readonly log: Logger;
+  private readonly forwarding: OwnerForwarding | undefined;
 
   constructor(config: UpstreamConfig, parts: LegacyRouteParts) {
+    this.forwarding = parts.forwarding;
     this.name = config.name;
     this.currentConfig = config;
     this.upstream = parts.upstream;
@@ -73,7 +78,12 @@ export class LegacyRoute implements Route {
     this.log.info('legacy server reached', { server: info.serverInfo.name, version: info.serverInfo.version, protocolVersion: info.protocolVersion });
   }
 
-  async handle(req: Request, res: Response): Promise<void> {
+  /** With forwarding, a retry another instance owns is relayed byte for byte, so the listener keeps the body. */
+  get relaysRawBody(): boolean {
+    return this.forwarding !== undefined;
+  }
+
+  async handle(req: Request, res: Response, raw: Buffer | undefined): Promise<void> {
     // Parsed once by the listener (front/body-reader.ts).
     const body: unknown = req.body;
     if (this.legacy && (await this.legacy.serve(req, res))) return;
@@ -83,6 +93,7 @@ export class LegacyRoute implements Route {
       res.status(200).json(errorBody(msg?.id, invalid.code, invalid.message));
       return;
     }
+    if (this.forwarding && raw && (await forwardIfForeign(this.forwarding, req, res, raw, body))) return;
     if (msg?.method === 'subscriptions/listen') await this.holdResourceSubscriptions(msg.params, res);
     if (msg?.method === 'tools/call') await this.learnToolSchema(msg.params);
     await this.serve(req, res, body);

@@ -52,7 +52,8 @@ export type ProxyErrorCode =
   | 'principal_limit' // this principal already runs or waits on as many calls as it may
   | 'upstream_failed' // the legacy server or its transport failed during the call
   | 'timeout' // the proxy's own per-call timeout fired
-  | 'declined'; // the user declined input the legacy server cannot do without
+  | 'declined' // the user declined input the legacy server cannot do without
+  | 'store_unavailable'; // the shared single-use ledger cannot be reached (replay retries fail closed)
 
 const WIRE_CODE: Record<ProxyErrorCode, number> = {
   state_invalid: JSONRPC.INVALID_PARAMS,
@@ -65,6 +66,7 @@ const WIRE_CODE: Record<ProxyErrorCode, number> = {
   upstream_failed: JSONRPC.INTERNAL_ERROR,
   timeout: JSONRPC.INTERNAL_ERROR,
   declined: JSONRPC.INVALID_PARAMS,
+  store_unavailable: JSONRPC.INTERNAL_ERROR,
 };
 
 export class ProxyError extends Error {

@@ -26,6 +26,11 @@ export function inputKey(method: InputMethod, seq: number): string {
   return `${KEY_PREFIX[method]}-${seq}`;
 }
 
+/** The position `seq` back from a key: the n-th request the legacy server sent during the call. */
+export function inputPosition(key: string): number {
+  return Number(key.slice(key.lastIndexOf('-') + 1));
+}
+
 const LEGACY_ONLY_PARAMS = ['_meta', 'task', 'elicitationId'];
 
 export function toInputRequest(method: InputMethod, params: Record<string, unknown> | undefined): InputRequest {

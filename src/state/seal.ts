@@ -1,10 +1,17 @@
 // The one home of requestState sealing. A state is a compact JWE (dir + A256GCM): the client can
 // neither read nor forge it. Failure reasons are fixed strings that never echo the payload.
-import { EncryptJWT, jwtDecrypt, errors as joseErrors } from 'jose';
+import { createHash } from 'node:crypto';
+import { EncryptJWT, decodeProtectedHeader, jwtDecrypt, errors as joseErrors } from 'jose';
 import type { Root } from '../protocol/json.js';
 import { rootsFromClaim } from '../protocol/roots.js';
 
 export const STATE_FORMAT_VERSION = 1;
+
+/**
+ * Longer tokens are refused unread. A replay record is capped by --max-state-bytes (at most 64 KiB
+ * of sealed token), so this leaves room and still bounds the work an unauthenticated token costs.
+ */
+const MAX_TOKEN_CHARS = 96 * 1024;
 
 /** What a requestState carries. Short claim names keep the token small across many rounds. */
 export interface StateClaims {
@@ -20,13 +27,29 @@ export interface StateClaims {
   fp: string;
   /** The call's roots, once the client gave them in a roots round: later rounds never ask again. */
   rt?: Root[];
+  /**
+   * `replay`: the call was let go and runs again on the retry, on any instance (the fields below
+   * say how); absent for a call held by instance `i`.
+   */
+  k?: 'replay';
+  /** Replay: the upstream (route name) the call belongs to. */
+  u?: string;
+  /** Replay: the compressed record of questions and answers (state/replay-record.ts). */
+  x?: string;
+  /** Replay: the legacy revision the questions were asked in (answers are checked against it). */
+  lv?: string;
+  /** Replay: when the state expires, in ms (the single-use ledger keeps its entry until then). */
+  e?: number;
+  /** Hold: the owner's advertised base URL, where other instances forward the retry. */
+  o?: string;
 }
 
 export type StateFailure = 'malformed' | 'unauthentic' | 'expired' | 'version' | 'foreign_instance' | 'wrong_request' | 'wrong_principal';
 
 const MESSAGES: Record<StateFailure, string> = {
   malformed: 'requestState is malformed',
-  unauthentic: 'requestState failed authentication (tampered with, or sealed with another key)',
+  unauthentic:
+    'requestState failed authentication: it was tampered with, or sealed with a key this proxy does not hold (after a key rotation, keep the old key listed after the new one until its states expire)',
   expired: 'requestState has expired',
   version: 'requestState has an unsupported format version',
   foreign_instance:
@@ -42,23 +65,65 @@ export class StateError extends Error {
   }
 }
 
+/** What a retry is: a held state must come back to its instance, a replayed one to its upstream. */
+export interface StateExpectation {
+  instance: string;
+  upstream?: string;
+  principal: string;
+  fingerprint: string;
+}
+
 export interface Sealer {
   seal(claims: StateClaims, expiresAtMs: number): Promise<string>;
   /** Opens and checks a state against what the retry is. Throws StateError. */
-  open(token: unknown, expect: { instance: string; principal: string; fingerprint: string }): Promise<StateClaims>;
+  open(token: unknown, expect: StateExpectation): Promise<StateClaims>;
+  /** Opens a state without checking whom it belongs to: only to learn its owner. Throws StateError. */
+  inspect(token: unknown): Promise<StateClaims>;
 }
 
-export function createSealer(key: Uint8Array, now: () => number = Date.now): Sealer {
-  if (key.length !== 32) throw new RangeError('requestState key must be 32 bytes');
+/** A key's public name in the JWE header: a digest that says which key, never anything of it. */
+export function keyId(key: Uint8Array): string {
+  return createHash('sha256').update('mrtr-proxy requestState key id\0').update(key).digest('base64url').slice(0, 11);
+}
+
+/**
+ * `keys`: the first seals, every one opens (rotation: put the new key first and keep the old one
+ * until the states it sealed have expired). The key id in each state's header picks the key.
+ */
+export function createSealer(keys: Uint8Array | readonly Uint8Array[], now: () => number = Date.now): Sealer {
+  const list = keys instanceof Uint8Array ? [keys] : [...keys];
+  if (list.length === 0) throw new RangeError('requestState needs at least one key');
+  for (const k of list) if (k.length !== 32) throw new RangeError('requestState key must be 32 bytes');
+  const byId = new Map(list.map((k) => [keyId(k), k] as const));
+  const sealing = list[0]!;
+  const sealingId = keyId(sealing);
   return {
     async seal(claims, expiresAtMs) {
       return new EncryptJWT({ v: STATE_FORMAT_VERSION, ...claims })
-        .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
+        .setProtectedHeader({ alg: 'dir', enc: 'A256GCM', kid: sealingId })
         .setExpirationTime(Math.ceil(expiresAtMs / 1000))
-        .encrypt(key);
+        .encrypt(sealing);
     },
     async open(token, expect) {
-      if (typeof token !== 'string' || token.length === 0 || token.length > 8192) throw new StateError('malformed');
+      const claims = await this.inspect(token);
+      if (claims.k === 'replay') {
+        if (claims.u !== expect.upstream) throw new StateError('wrong_request');
+      } else if (claims.i !== expect.instance) throw new StateError('foreign_instance');
+      if (claims.p !== expect.principal) throw new StateError('wrong_principal');
+      if (claims.fp !== expect.fingerprint) throw new StateError('wrong_request');
+      return claims;
+    },
+    async inspect(token) {
+      if (typeof token !== 'string' || token.length === 0 || token.length > MAX_TOKEN_CHARS) throw new StateError('malformed');
+      let kid: unknown;
+      try {
+        kid = decodeProtectedHeader(token).kid;
+      } catch {
+        throw new StateError('malformed');
+      }
+      // A state without a key id predates rotation support: only the sealing key can have made it.
+      const key = kid === undefined ? sealing : typeof kid === 'string' ? byId.get(kid) : undefined;
+      if (key === undefined) throw new StateError('unauthentic');
       let payload: Record<string, unknown>;
       try {
         ({ payload } = await jwtDecrypt(token, key, {
@@ -71,11 +136,7 @@ export function createSealer(key: Uint8Array, now: () => number = Date.now): Sea
         throw new StateError(failureOf(err));
       }
       if (payload['v'] !== STATE_FORMAT_VERSION) throw new StateError('version');
-      const claims = claimsOf(payload);
-      if (claims.i !== expect.instance) throw new StateError('foreign_instance');
-      if (claims.p !== expect.principal) throw new StateError('wrong_principal');
-      if (claims.fp !== expect.fingerprint) throw new StateError('wrong_request');
-      return claims;
+      return claimsOf(payload);
     },
   };
 }
@@ -92,8 +153,19 @@ function claimsOf(p: Record<string, unknown>): StateClaims {
   if (typeof h !== 'string' || typeof i !== 'string' || typeof r !== 'number' || typeof principal !== 'string' || typeof fp !== 'string') {
     throw new StateError('malformed');
   }
-  if (p['rt'] === undefined) return { h, i, r, p: principal, fp };
-  const rt = rootsFromClaim(p['rt']);
-  if (rt === undefined) throw new StateError('malformed');
-  return { h, i, r, p: principal, fp, rt };
+  const base: StateClaims = { h, i, r, p: principal, fp };
+  let claims = base;
+  if (p['rt'] !== undefined) {
+    const rt = rootsFromClaim(p['rt']);
+    if (rt === undefined) throw new StateError('malformed');
+    claims = { ...base, rt };
+  }
+  if (p['k'] === undefined) {
+    if (p['o'] === undefined) return claims;
+    if (typeof p['o'] !== 'string') throw new StateError('malformed');
+    return { ...claims, o: p['o'] };
+  }
+  const { k, u, x, lv, e } = p;
+  if (k !== 'replay' || typeof u !== 'string' || typeof x !== 'string' || typeof lv !== 'string' || typeof e !== 'number') throw new StateError('malformed');
+  return { ...claims, k, u, x, lv, e };
 }

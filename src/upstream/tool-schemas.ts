@@ -1,10 +1,12 @@
 // The legacy server's tool input schemas, as last seen in a tools/list. The front needs a tool's
 // schema before dispatch to check SEP-2243 `Mcp-Param-*` headers against its `x-mcp-header`
 // declarations. Filled from every tools/list that passes through; dropped on tools/list_changed.
-import type { JsonObject } from '../protocol/json.js';
+import { isJsonObject, type JsonObject } from '../protocol/json.js';
 
 export class ToolSchemas {
   private readonly schemas = new Map<string, JsonObject>();
+  /** Each tool's `annotations` (readOnlyHint, idempotentHint, ...), for the suspend mode `auto`. */
+  private readonly annotations = new Map<string, JsonObject>();
   /** Capability sets whose full tool list was read since the last change (lists vary by set). */
   private readonly listed = new Set<string>();
   private generation = 0;
@@ -16,17 +18,23 @@ export class ToolSchemas {
       if (typeof tool['name'] === 'string' && typeof tool['inputSchema'] === 'object' && tool['inputSchema'] !== null) {
         this.schemas.set(tool['name'], tool['inputSchema'] as JsonObject);
       }
+      if (typeof tool['name'] === 'string' && isJsonObject(tool['annotations'])) this.annotations.set(tool['name'], tool['annotations']);
     }
   }
 
   invalidate(): void {
     this.schemas.clear();
+    this.annotations.clear();
     this.listed.clear();
     this.generation++;
   }
 
   get(name: string): JsonObject | undefined {
     return this.schemas.get(name);
+  }
+
+  annotationsOf(name: string): JsonObject | undefined {
+    return this.annotations.get(name);
   }
 
   /** The schema of `name`, reading the whole tool list for `capabilityKey` once if it is unknown. */

@@ -112,6 +112,12 @@ export class Upstream {
     return this.toolSchemas.lookup(name, capabilityKey(caps), (cursor) => this.forward('tools/list', cursor === undefined ? undefined : { cursor }, caps));
   }
 
+  /** A tool's annotations (readOnlyHint, idempotentHint, ...), listing the tools if it is not known yet. */
+  async toolAnnotations(name: string, caps: LegacyCapabilities): Promise<JsonObject | undefined> {
+    await this.toolInputSchema(name, caps);
+    return this.toolSchemas.annotationsOf(name);
+  }
+
   /** Reference-counted legacy resources/subscribe on the control session. */
   async subscribe(uri: string): Promise<void> {
     const n = this.subscriptions.get(uri) ?? 0;

@@ -54,7 +54,7 @@ describe('lifecycle', () => {
     }
   });
 
-  it('gives the retry the outcome when the legacy server withdrew its request while suspended', async () => {
+  it('ends a held call whose legacy server withdrew its request while suspended: the retry gets legacy_gave_up', async () => {
     const proxy = await startProxy(['--', process.execPath, FIXTURE]);
     try {
       const first = inputRequired(await rpc(proxy.url, 'tools/call', { name: 'ask-with-timeout', arguments: { ms: 300 } }, { caps: ELICIT }));
@@ -70,7 +70,9 @@ describe('lifecycle', () => {
         },
         { caps: ELICIT },
       );
-      assert.match(textOf(r.body.result), /gave up waiting/);
+      assert.equal(r.body.error?.code, -32602, JSON.stringify(r.body));
+      assert.equal((r.body.error!.data as { reason?: string }).reason, 'legacy_gave_up');
+      assert.match(r.body.error!.message, /gave up waiting for the answer after 0\.3 s/);
     } finally {
       await proxy.stop();
     }

@@ -5,6 +5,8 @@ import { Bridge, type FrontCall } from '../../src/bridge/bridge.js';
 import { ProxyError } from '../../src/protocol/errors.js';
 import type { JsonObject, Root } from '../../src/protocol/json.js';
 import type { RootsBinding } from '../../src/protocol/roots.js';
+import type { SuspendMode } from '../../src/bridge/suspend-mode.js';
+import { MemoryLedger } from '../../src/state/ledger.js';
 import { createSealer } from '../../src/state/seal.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import type { UpstreamTelemetry } from '../../src/telemetry/ports.js';
@@ -26,11 +28,14 @@ export interface SetupOptions {
   operatorRoots?: Root[];
   /** Runs as each session opens (e.g. to play a server that asks for roots at initialize). */
   onConnect?: () => void;
+  maxStateBytes?: number;
+  suspend?: SuspendMode;
   telemetry?: UpstreamTelemetry;
 }
 
 export function setup(opts: SetupOptions = {}) {
   const clock = testClock();
+  const ledger = new MemoryLedger(clock);
   const sessions: FakeSession[] = [];
   /** The roots each session was opened to serve (undefined: the operator's). */
   const servedRoots = new Map<FakeSession, RootsBinding>();
@@ -60,10 +65,14 @@ export function setup(opts: SetupOptions = {}) {
     },
     sealer: createSealer(KEY, clock.now),
     instance: 'instance-A',
+    upstream: 'default',
+    ledger,
     limits: {
       interactionTtlMs: opts.ttlMs ?? 60_000,
       gatherWindowMs: opts.gatherMs ?? 5,
       callTimeoutMs: opts.callTimeoutMs ?? 5_000,
+      maxStateBytes: opts.maxStateBytes ?? 16_384,
+      suspend: { default: opts.suspend ?? 'hold', replay: [], hold: [] },
       maxCallsPerPrincipal: opts.maxCalls ?? 32,
       maxInteractionsPerPrincipal: opts.maxInteractions ?? 64,
     },
@@ -71,7 +80,7 @@ export function setup(opts: SetupOptions = {}) {
     clock,
     ...(opts.telemetry ? { telemetry: opts.telemetry } : {}),
   });
-  return { bridge, pool, sessions, servedRoots, upstream, clock, last: () => sessions.at(-1)! };
+  return { bridge, pool, sessions, servedRoots, upstream, clock, ledger, last: () => sessions.at(-1)! };
 }
 
 export interface Sent {

@@ -59,6 +59,7 @@ describe('toWireError', () => {
     capability_missing: -32021,
     upstream_unavailable: -32603,
     overloaded: -32603,
+    store_unavailable: -32603,
     principal_limit: -32603,
     upstream_failed: -32603,
     timeout: -32603,

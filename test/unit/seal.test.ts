@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { EncryptJWT } from 'jose';
-import { STATE_FORMAT_VERSION, StateError, createSealer, type StateClaims, type StateFailure } from '../../src/state/seal.js';
+import { STATE_FORMAT_VERSION, StateError, createSealer, keyId, type StateClaims, type StateFailure } from '../../src/state/seal.js';
 
 const KEY = new Uint8Array(randomBytes(32));
 const OTHER_KEY = new Uint8Array(randomBytes(32));
@@ -59,7 +59,7 @@ describe('createSealer', () => {
     const parts = token.split('.');
     assert.equal(parts.length, 5);
     assert.equal(parts[1], '', 'dir has no encrypted key');
-    assert.deepEqual(JSON.parse(Buffer.from(parts[0]!, 'base64url').toString('utf8')), { alg: 'dir', enc: 'A256GCM' });
+    assert.deepEqual(JSON.parse(Buffer.from(parts[0]!, 'base64url').toString('utf8')), { alg: 'dir', enc: 'A256GCM', kid: keyId(KEY) });
     const decodedParts = parts.map((p) => Buffer.from(p, 'base64url').toString('latin1')).join('\n');
     for (const secret of [CLAIMS.h, CLAIMS.p, CLAIMS.i, CLAIMS.fp]) {
       assert.ok(!token.includes(secret), `token contains ${secret}`);
@@ -106,8 +106,8 @@ describe('createSealer', () => {
 
   it('a structurally valid but oversized token -> malformed without decrypting', async () => {
     const s = createSealer(KEY, () => T0);
-    const big = await s.seal({ ...CLAIMS, h: 'x'.repeat(7000) }, T0 + 60_000);
-    assert.ok(big.length > 8192);
+    const big = await s.seal({ ...CLAIMS, h: 'x'.repeat(80_000) }, T0 + 60_000);
+    assert.ok(big.length > 96 * 1024);
     await failsWith(s.open(big, { ...EXPECT }), 'malformed');
   });
 

@@ -205,8 +205,16 @@ describe('SuspensionTable', () => {
     for (const h of ['h7', 'h8', 'h9']) assert.ok(t.peek(h, 1, clock.now).ok);
   });
 
+  it('remembers how long a legacy server that gave up waited', () => {
+    const t = new SuspensionTable<string>();
+    t.put('h', 'x', 1, 10_000);
+    t.end('h', 'legacy_gave_up', 2500);
+    assert.deepEqual(t.peek('h', 1, 0), { ok: false, miss: 'legacy_gave_up', waitedMs: 2500 });
+    assert.deepEqual(t.claim('h', 1, 0), { ok: false, miss: 'legacy_gave_up', waitedMs: 2500 });
+  });
+
   it('has a distinct message for every miss', () => {
-    const misses: Miss[] = ['consumed', 'completed', 'expired', 'cancelled', 'lost', 'unknown'];
+    const misses: Miss[] = ['consumed', 'completed', 'expired', 'cancelled', 'lost', 'legacy_gave_up', 'unknown'];
     assert.deepEqual(Object.keys(MISS_MESSAGES).sort(), [...misses].sort());
     const texts = new Set(misses.map((m) => MISS_MESSAGES[m]));
     assert.equal(texts.size, misses.length);

@@ -1,0 +1,67 @@
+// The retry of a replayed call, before the call runs again: the client's answers are checked
+// against the questions the record holds open (a malformed retry consumes nothing and may be sent
+// again), then the state is consumed in the single-use ledger, then the answers join the record.
+import { adaptAnswer, partitionAnswers } from '../protocol/answers.js';
+import { ProxyError } from '../protocol/errors.js';
+import { inputKey } from '../protocol/input-requests.js';
+import type { JsonObject } from '../protocol/json.js';
+import { withAnswers, type RecordEntry } from '../protocol/replay-match.js';
+import type { ConsumedLedger } from '../state/ledger.js';
+import { decodeRecord } from '../state/replay-record.js';
+import { StateError, type StateClaims } from '../state/seal.js';
+import type { UpstreamTelemetry } from '../telemetry/ports.js';
+import type { BoundCall, FrontCall } from './front-call.js';
+import { goneError, recoveryFor } from './recovery.js';
+
+export interface RetryAnswers {
+  inputResponses?: unknown;
+  droppedInputKeys?: readonly string[];
+}
+
+/** A replayed call about to run (again): the call with its roots, what the client answered so far, the next round. */
+export interface Rerun {
+  call: BoundCall;
+  record: RecordEntry[];
+  round: number;
+}
+
+/** A replay state's retry, checked and consumed: the call to run again. */
+export async function replayRetry(claims: StateClaims, front: FrontCall, ledger: ConsumedLedger, telemetry: UpstreamTelemetry): Promise<Rerun> {
+  const record = await takeReplayRecord(claims, front, ledger);
+  telemetry.roundServed(claims.r, undefined);
+  return { call: { ...front, roots: claims.rt }, record, round: claims.r + 1 };
+}
+
+export async function takeReplayRecord(claims: StateClaims, retry: RetryAnswers, ledger: ConsumedLedger): Promise<RecordEntry[]> {
+  let record: RecordEntry[];
+  try {
+    record = decodeRecord(claims.x ?? '');
+  } catch (err) {
+    if (err instanceof StateError) throw new ProxyError('state_invalid', err.message, recoveryFor(err.reason));
+    throw err;
+  }
+  const open = record.filter((e) => e.q !== undefined);
+  const asked = open.map((e) => ({ key: inputKey(e.m, e.n), method: e.m, request: e.q! }));
+  const split = partitionAnswers(asked, retry.inputResponses, retry.droppedInputKeys);
+  if (!split.ok) throw new ProxyError('input_invalid', split.message, { ...(split.key ? { key: split.key } : {}), action: 'fix' });
+  const answers = new Map<number, JsonObject>();
+  for (const e of open) {
+    const key = inputKey(e.m, e.n);
+    const answer = split.answers.get(key);
+    if (answer === undefined) continue;
+    const adapted = adaptAnswer(e.m, answer, claims.lv ?? '2025-11-25');
+    if (!adapted.ok) throw new ProxyError('input_invalid', `inputResponses['${key}']: ${adapted.message}`, { key, action: 'fix' });
+    answers.set(e.n, answer);
+  }
+  let first: boolean;
+  try {
+    first = await ledger.consume(claims.h, claims.e ?? 0);
+  } catch (err) {
+    // Fail closed: without the ledger a second copy of this retry could run the call again.
+    throw new ProxyError('store_unavailable', `the state store cannot be reached (${(err as Error).message}); the retry was not run, send it again later`, {
+      reason: 'state_store_unavailable',
+    });
+  }
+  if (!first) throw goneError({ miss: 'consumed' });
+  return withAnswers(record, answers);
+}

@@ -1,0 +1,127 @@
+// One run of a replayed call: the legacy server's requests that match the record are answered from
+// it at once; the first ones that do not become the next `input_required`, with the record
+// extended and sealed into requestState, and the legacy call is let go. A record that would
+// outgrow --max-state-bytes is not sealed: the call continues in hold mode instead.
+import { randomUUID } from 'node:crypto';
+import { adaptAnswer } from '../protocol/answers.js';
+import { inputPosition } from '../protocol/input-requests.js';
+import type { JsonObject, Root } from '../protocol/json.js';
+import { nextRecord, recordedAnswer, shapeDigest, type RecordEntry } from '../protocol/replay-match.js';
+import type { Clock } from '../runtime/clock.js';
+import { fingerprint } from '../state/fingerprint.js';
+import { encodeRecord } from '../state/replay-record.js';
+import type { Sealer } from '../state/seal.js';
+import type { Logger } from '../telemetry/logger.js';
+import type { UpstreamTelemetry } from '../telemetry/ports.js';
+import type { Interaction, PendingInput } from './interaction.js';
+import type { InteractionObserver } from './ports.js';
+import { inputRequired } from './refusals.js';
+
+/** What a replay run needs of its bridge. */
+export interface ReplayContext {
+  sealer: Sealer;
+  instance: string;
+  upstream: string;
+  log: Logger;
+  clock: Clock;
+  telemetry: UpstreamTelemetry;
+  observer?: InteractionObserver | undefined;
+  limits(): { interactionTtlMs: number; maxStateBytes: number };
+  /** Throws (and ends the interaction) when a request needs a capability the front did not declare. */
+  checkCapabilities(interaction: Interaction, front: ReplayFront, pending: PendingInput[]): void;
+  /** Suspends the interaction in hold mode and answers with its input_required. */
+  hold(interaction: Interaction, front: ReplayFront, pending: PendingInput[]): Promise<JsonObject>;
+}
+
+/** The parts of the front request a run reads (a FrontCall satisfies it). */
+export interface ReplayFront {
+  method: string;
+  identity: Parameters<typeof fingerprint>[0];
+  principal: string;
+  /** The roots the client gave in a roots round: they ride in every later state. */
+  roots?: readonly Root[] | undefined;
+}
+
+export class ReplayRun {
+  /** Answered from the record during this run, by position. */
+  private readonly matched: RecordEntry[] = [];
+
+  /**
+   * @param record what earlier runs asked and the client answered (empty on the first run)
+   * @param round the number of the input_required this run may return
+   */
+  constructor(
+    private readonly interaction: Interaction,
+    private readonly record: readonly RecordEntry[],
+    private readonly round: number,
+    private readonly ctx: ReplayContext,
+  ) {}
+
+  /** Answers what the record can; undefined when nothing is left to ask, else the front's answer. */
+  async onInput(pending: PendingInput[], front: ReplayFront): Promise<JsonObject | undefined> {
+    const version = this.interaction.session?.negotiatedVersion ?? '2025-11-25';
+    const asks: PendingInput[] = [];
+    const asked: RecordEntry[] = [];
+    for (const p of pending) {
+      const n = inputPosition(p.key);
+      const d = shapeDigest(p.method, p.request.params);
+      const recorded = recordedAnswer(this.record, n, p.method, d);
+      const adapted = recorded === undefined ? undefined : adaptAnswer(p.method, recorded, version);
+      if (recorded !== undefined && adapted?.ok) {
+        this.interaction.answer(p.key, adapted.result);
+        this.matched.push({ n, m: p.method, d, a: recorded });
+        continue;
+      }
+      asks.push(p);
+      asked.push({ n, m: p.method, d, q: p.request });
+    }
+    if (asks.length === 0) return undefined;
+    this.ctx.checkCapabilities(this.interaction, front, asks);
+
+    const record = nextRecord(this.matched, asked);
+    const expiresAt = this.ctx.clock.now() + this.ctx.limits().interactionTtlMs;
+    const requestState = await this.ctx.sealer.seal(
+      {
+        h: randomUUID(),
+        i: this.ctx.instance,
+        r: this.round,
+        p: front.principal,
+        fp: fingerprint(front.identity),
+        k: 'replay',
+        u: this.ctx.upstream,
+        x: encodeRecord(record),
+        lv: version,
+        e: expiresAt,
+        ...(front.roots && { rt: [...front.roots] }),
+      },
+      expiresAt,
+    );
+    const bytes = Buffer.byteLength(requestState);
+    if (bytes > this.ctx.limits().maxStateBytes) {
+      this.ctx.log.info('replay record too large for requestState: the call continues in hold mode', {
+        handle: this.interaction.handle,
+        stateBytes: bytes,
+        maxStateBytes: this.ctx.limits().maxStateBytes,
+        questions: record.length,
+      });
+      return this.ctx.hold(this.interaction, front, asks);
+    }
+    this.interaction.letGo('suspended for replay: the retry runs the call again');
+    // The retry runs the call again, maybe on another instance: each run is its own interaction for
+    // the audit and the live view. A let-go call holds no session and no waiting-share slot.
+    const handle = this.interaction.handle;
+    this.ctx.observer?.onRound({ handle, round: this.round, asked: asks.map((p) => ({ key: p.key, ...p.request })) });
+    this.ctx.observer?.onEnd({ handle, reason: 'cancelled', why: 'let go for replay: the retry runs the call again' });
+    this.ctx.telemetry.inputRequired(
+      front.method,
+      asks.map((p) => p.method),
+    );
+    this.ctx.log.debug('interaction let go for replay', {
+      handle: this.interaction.handle,
+      round: this.round,
+      inputs: asks.map((p) => p.key),
+      stateBytes: bytes,
+    });
+    return inputRequired(asks, requestState);
+  }
+}

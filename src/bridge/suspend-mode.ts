@@ -1,0 +1,42 @@
+// Which way a call waits for the client while a legacy server asks: `hold` keeps the legacy call
+// suspended on its session in this process; `replay` lets it go and runs it again on the retry,
+// answering from the record in requestState. Pure.
+import type { InteractiveMethod } from '../protocol/methods.js';
+
+export type SuspendMode = 'auto' | 'hold' | 'replay';
+
+/** Per upstream: a default and the tools the operator names either way. */
+export interface SuspendPolicy {
+  default: SuspendMode;
+  replay: readonly string[];
+  hold: readonly string[];
+}
+
+/** What `tools/list` says about a tool (MCP ToolAnnotations); absent when unknown. */
+export interface ToolHints {
+  readOnlyHint?: unknown;
+  idempotentHint?: unknown;
+}
+
+export interface Choice {
+  mode: 'hold' | 'replay';
+  /** Why, for the log. */
+  why: string;
+}
+
+/**
+ * The operator's tool lists win, then a `hold`/`replay` default. `auto` replays prompts/get and
+ * resources/read (reads by definition) and tools annotated readOnlyHint or idempotentHint; every
+ * other tool is held, since running a side-effecting tool twice is never done unasked.
+ */
+export function chooseSuspension(method: InteractiveMethod, target: string, policy: SuspendPolicy, hints: ToolHints | undefined): Choice {
+  if (method === 'tools/call') {
+    if (policy.hold.includes(target)) return { mode: 'hold', why: 'the tool is in suspend.hold' };
+    if (policy.replay.includes(target)) return { mode: 'replay', why: 'the tool is in suspend.replay' };
+  }
+  if (policy.default !== 'auto') return { mode: policy.default, why: `suspend mode ${policy.default}` };
+  if (method !== 'tools/call') return { mode: 'replay', why: `${method} only reads` };
+  if (hints?.readOnlyHint === true) return { mode: 'replay', why: 'the tool is annotated readOnlyHint' };
+  if (hints?.idempotentHint === true) return { mode: 'replay', why: 'the tool is annotated idempotentHint' };
+  return { mode: 'hold', why: 'the tool is not annotated read-only or idempotent' };
+}

@@ -1,0 +1,99 @@
+// Retries of held calls that reach an instance that does not hold them: this instance forwards the
+// HTTP request as it came (body, MCP headers, the client's authorization) to the owner named in the
+// state, authenticated with a key derived from the state key, and relays the owner's answer as it
+// streams (progress and logs included). An owner that cannot be reached, or that restarted and so
+// no longer holds the call, gives the client `-32602` `owner_gone` within about 2 s.
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { Request, Response } from 'express';
+import { errorBody, JSONRPC, ProxyError, toWireError } from '../protocol/errors.js';
+import { isInteractiveMethod } from '../protocol/methods.js';
+import { FORWARD_HEADER, signForward, verifyForward } from '../state/forward-auth.js';
+import type { Sealer } from '../state/seal.js';
+import type { Logger } from '../telemetry/logger.js';
+
+/** How long reaching the owner may take before it counts as gone. */
+export const OWNER_CONNECT_MS = 2000;
+/** Request headers a forward carries; hop-by-hop and cookie headers stay behind. */
+const PASS = /^(content-type|accept|authorization|mcp-[a-z0-9-]+|traceparent|tracestate|baggage)$/;
+const RELAY = ['content-type', 'cache-control', 'x-accel-buffering'];
+
+export interface OwnerForwarding {
+  /** This instance's id for the upstream (the `i` of the states it seals). */
+  instance: string;
+  sealer: Sealer;
+  /** Forward keys derived from the state keys: the first signs, all verify. */
+  keys: Buffer[];
+  now(): number;
+  log: Logger;
+}
+
+const ownerGone = (why: string) =>
+  new ProxyError('interaction_gone', `the proxy instance that holds this interaction ${why}; send the request again without requestState and inputResponses`, {
+    reason: 'owner_gone',
+    action: 'resend',
+  });
+
+/** Serves the request if it is a retry another instance owns; false when it is this instance's to serve. */
+export async function forwardIfForeign(f: OwnerForwarding, req: Request, res: Response, raw: Buffer, body: unknown): Promise<boolean> {
+  const msg = body as { id?: unknown; method?: unknown; params?: Record<string, unknown> } | undefined;
+  const token = msg?.params?.['requestState'];
+  if (!isInteractiveMethod(msg?.method) || typeof token !== 'string') return false;
+  const claims = await f.sealer.inspect(token).catch(() => undefined);
+  // Unreadable states, replayed calls and this instance's own calls are the bridge's to answer.
+  if (!claims || claims.k === 'replay' || claims.i === f.instance) return false;
+  const path = req.originalUrl.split('?')[0]!;
+  if (req.header(FORWARD_HEADER) !== undefined) {
+    if (!verifyForward(f.keys, req.header(FORWARD_HEADER), f.now(), path, raw)) {
+      res.status(403).json(errorBody(msg?.id, JSONRPC.INVALID_REQUEST, 'forwarded request failed authentication'));
+      return true;
+    }
+    // Forwarded here as the owner, but this process is not it: the owner restarted.
+    res.status(200).json(errorBody(msg?.id, ...wire(ownerGone('has restarted and no longer holds it'))));
+    return true;
+  }
+  if (claims.o === undefined) return false;
+  f.log.debug('forwarding a retry to the instance that holds its call', { owner: claims.o });
+  await relay(f, new URL(path, claims.o), req, res, raw, msg?.id);
+  return true;
+}
+
+function wire(err: ProxyError): [number, string, unknown] {
+  const w = toWireError(err);
+  return [w.code, w.message, w.data];
+}
+
+function relay(f: OwnerForwarding, target: URL, req: Request, res: Response, raw: Buffer, id: unknown): Promise<void> {
+  const headers: Record<string, string> = { 'content-length': String(raw.length), [FORWARD_HEADER]: signForward(f.keys[0]!, f.now(), target.pathname, raw) };
+  for (const [name, value] of Object.entries(req.headers)) if (PASS.test(name) && typeof value === 'string') headers[name] = value;
+  return new Promise<void>((resolve) => {
+    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+    const out = send(target, { method: 'POST', headers });
+    const fail = (why: string) => {
+      f.log.warn('cannot forward a retry to its owner', { owner: target.origin, error: why });
+      if (!res.headersSent) res.status(200).json(errorBody(id, ...wire(ownerGone('cannot be reached (it may have stopped)'))));
+      else res.destroy();
+      resolve();
+    };
+    const timer = setTimeout(() => out.destroy(new Error(`no connection within ${OWNER_CONNECT_MS} ms`)), OWNER_CONNECT_MS);
+    out.once('socket', (s) => s.once('connect', () => clearTimeout(timer)));
+    out.once('error', (err) => {
+      clearTimeout(timer);
+      fail(err.message);
+    });
+    out.once('response', (answer: IncomingMessage) => {
+      clearTimeout(timer);
+      res.status(answer.statusCode ?? 502);
+      for (const h of RELAY) if (answer.headers[h] !== undefined) res.setHeader(h, answer.headers[h]!);
+      answer.pipe(res);
+      answer.once('end', () => resolve());
+      answer.once('error', () => resolve());
+    });
+    // The client went away: so does the forwarded request (the owner treats it as cancellation).
+    res.once('close', () => {
+      if (!res.writableFinished) out.destroy();
+      resolve();
+    });
+    out.end(raw);
+  });
+}

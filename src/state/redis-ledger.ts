@@ -1,0 +1,59 @@
+// The single-use ledger in Redis, shared by every instance that points at the same store: a state
+// is consumed by an atomic SET NX with the state's own expiry (PXAT). The client never queues
+// commands while disconnected and every command has a deadline, so an unreachable store makes
+// `consume` reject at once; the bridge then fails the replay retry closed.
+import { createClient } from 'redis';
+import type { ConsumedLedger } from './ledger.js';
+
+const KEY_PREFIX = 'mrtr-proxy:consumed:';
+/** Longest a consume may take before the store counts as unreachable. */
+export const STORE_DEADLINE_MS = 2000;
+
+export interface StoreLog {
+  warn(message: string, meta?: Record<string, unknown>): void;
+  info(message: string, meta?: Record<string, unknown>): void;
+}
+
+export class RedisLedger implements ConsumedLedger {
+  private readonly client: ReturnType<typeof createClient>;
+  private state: 'connecting' | 'up' | 'down' = 'connecting';
+
+  /** Connects in the background: the proxy starts (and holds calls) while the store is down. */
+  constructor(url: URL, log: StoreLog) {
+    this.client = createClient({
+      url: url.href,
+      disableOfflineQueue: true,
+      socket: { connectTimeout: STORE_DEADLINE_MS, reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 2000) },
+    });
+    // Log a change of state once, not every reconnect attempt; never the URL's password.
+    this.client.on('error', (err: Error) => {
+      if (this.state !== 'down') log.warn('state store unreachable: replay retries fail until it is back', { error: err.message });
+      this.state = 'down';
+    });
+    this.client.on('ready', () => {
+      this.state = 'up';
+      log.info('state store connected', { host: url.hostname, port: url.port || '6379' });
+    });
+    this.client.connect().catch(() => {});
+  }
+
+  async consume(id: string, expiresAtMs: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${STORE_DEADLINE_MS} ms`)), STORE_DEADLINE_MS);
+    });
+    try {
+      const set = this.client.set(`${KEY_PREFIX}${id}`, '1', {
+        condition: 'NX',
+        expiration: { type: 'PXAT', value: Math.max(expiresAtMs, Date.now() + 1000) },
+      });
+      return (await Promise.race([set, deadline])) === 'OK';
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.client.destroy();
+  }
+}

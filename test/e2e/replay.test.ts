@@ -1,0 +1,119 @@
+// Replay mode end to end: the real proxy binary in front of the legacy fixture over stdio. A
+// replayed call holds no legacy session while the user thinks, survives a restart of the proxy,
+// outlives the legacy server's own request timeout, and asks again when the server asks anew.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { textOf } from '../support/client.js';
+import { FIXTURE, startProxy, type ProxyProcess } from '../support/processes.js';
+import { inputRequired, rpc } from '../support/rpc.js';
+import { sleep } from '../support/wait.js';
+
+const CAPS = { elicitation: { form: {} } };
+const accept = (content: Record<string, string>) => ({ action: 'accept', content });
+
+async function call(url: string, name: string, extra: Record<string, unknown> = {}, args: Record<string, unknown> = {}) {
+  return rpc(url, 'tools/call', { name, arguments: args, ...extra }, { caps: CAPS });
+}
+
+describe('replay mode over stdio', () => {
+  let proxy: ProxyProcess;
+  const args = ['--max-sessions', '1', '--spare-sessions', '0', '--session-wait', '1', '--log-level', 'debug', '--', process.execPath, FIXTURE];
+  before(async () => {
+    proxy = await startProxy(args);
+  });
+  after(async () => {
+    await proxy?.stop();
+  });
+
+  it('auto replays a read-only tool: three rounds, wording that changes every run, one legacy session for many waiting users', async () => {
+    const r1 = inputRequired(await call(proxy.url, 'lookup'));
+    assert.match(String(r1.inputRequests['elicitation-1']?.params?.['message']), /^City\?/);
+    // With --max-sessions 1 a held call would pin the only session; these wait on none.
+    const other = inputRequired(await call(proxy.url, 'lookup'));
+    assert.ok(other.requestState);
+    const r2 = inputRequired(await call(proxy.url, 'lookup', { requestState: r1.requestState, inputResponses: { 'elicitation-1': accept({ city: 'Oslo' }) } }));
+    assert.deepEqual(Object.keys(r2.inputRequests), ['elicitation-2']);
+    assert.match(String(r2.inputRequests['elicitation-2']?.params?.['message']), /^Street in Oslo\?/);
+    const r3 = inputRequired(
+      await call(proxy.url, 'lookup', { requestState: r2.requestState, inputResponses: { 'elicitation-2': accept({ street: 'Storgata' }) } }),
+    );
+    assert.deepEqual(Object.keys(r3.inputRequests), ['elicitation-3']);
+    const done = await call(proxy.url, 'lookup', { requestState: r3.requestState, inputResponses: { 'elicitation-3': accept({ number: '7' }) } });
+    assert.match(textOf(done.body.result), /^Oslo, Storgata 7 \(run \d+\)$/);
+    assert.match(proxy.stderr(), /suspend mode chosen","method":"tools\/call","mode":"replay","target":"lookup".*readOnlyHint/);
+  });
+
+  it('refuses a second use of a replay state with `consumed`', async () => {
+    const r1 = inputRequired(await call(proxy.url, 'lookup'));
+    const retry = { requestState: r1.requestState, inputResponses: { 'elicitation-1': accept({ city: 'Rome' }) } };
+    inputRequired(await call(proxy.url, 'lookup', retry));
+    const again = await call(proxy.url, 'lookup', retry);
+    assert.equal(again.body.error?.code, -32602);
+    assert.deepEqual(again.body.error?.data, { reason: 'consumed' });
+  });
+
+  it('asks the client the new question when the rerun asks something else', async () => {
+    const r1 = inputRequired(await call(proxy.url, 'ask-changing'));
+    assert.deepEqual(Object.keys(r1.inputRequests['elicitation-1']?.params?.['requestedSchema'] as object), ['type', 'properties', 'required']);
+    const r2 = inputRequired(
+      await call(proxy.url, 'ask-changing', { requestState: r1.requestState, inputResponses: { 'elicitation-1': accept({ color: 'red' }) } }),
+    );
+    assert.equal(r2.inputRequests['elicitation-1']?.params?.['message'], 'shape?');
+    const done = await call(proxy.url, 'ask-changing', { requestState: r2.requestState, inputResponses: { 'elicitation-1': accept({ shape: 'round' }) } });
+    assert.equal(textOf(done.body.result), 'shape=round');
+  });
+
+  it('holds a tool without annotations (auto): the retry resumes the same legacy call', async () => {
+    const r1 = inputRequired(await call(proxy.url, 'ask-name'));
+    const done = await call(proxy.url, 'ask-name', { requestState: r1.requestState, inputResponses: { 'elicitation-1': accept({ name: 'Ada' }) } });
+    assert.equal(textOf(done.body.result), 'Hello, Ada!');
+    assert.match(proxy.stderr(), /"mode":"hold","target":"ask-name"/);
+  });
+
+  it('survives a restart of the proxy with the same key', async () => {
+    const r1 = inputRequired(await call(proxy.url, 'lookup'));
+    await proxy.stop();
+    proxy = await startProxy(args);
+    const r2 = inputRequired(await call(proxy.url, 'lookup', { requestState: r1.requestState, inputResponses: { 'elicitation-1': accept({ city: 'Lima' }) } }));
+    assert.match(String(r2.inputRequests['elicitation-2']?.params?.['message']), /^Street in Lima\?/);
+  });
+});
+
+describe('think time longer than the legacy server request timeout', () => {
+  let proxy: ProxyProcess;
+  let held: ProxyProcess;
+  before(async () => {
+    proxy = await startProxy(['--suspend', 'replay', '--', process.execPath, FIXTURE]);
+    held = await startProxy(['--suspend', 'hold', '--', process.execPath, FIXTURE]);
+  });
+  after(async () => {
+    await proxy?.stop();
+    await held?.stop();
+  });
+
+  it('a held call gets legacy_gave_up, saying after how many seconds, never a silent re-run', async () => {
+    const r1 = inputRequired(await call(held.url, 'ask-with-timeout', {}, { ms: 1000 }));
+    await sleep(1500);
+    const retry = await call(
+      held.url,
+      'ask-with-timeout',
+      { requestState: r1.requestState, inputResponses: { 'elicitation-1': { action: 'accept', content: {} } } },
+      { ms: 1000 },
+    );
+    assert.equal(retry.body.error?.code, -32602);
+    assert.match(retry.body.error!.message, /the legacy server gave up waiting for the answer after 1(\.\d)? s/);
+    assert.deepEqual({ ...(retry.body.error!.data as object), waitedSeconds: 1 }, { reason: 'legacy_gave_up', action: 'resend', waitedSeconds: 1 });
+  });
+
+  it('a replayed call completes although the user answers after the legacy server would have given up', async () => {
+    const r1 = inputRequired(await call(proxy.url, 'ask-with-timeout', {}, { ms: 500 }));
+    await sleep(1200);
+    const done = await call(
+      proxy.url,
+      'ask-with-timeout',
+      { requestState: r1.requestState, inputResponses: { 'elicitation-1': { action: 'accept', content: {} } } },
+      { ms: 500 },
+    );
+    assert.equal(textOf(done.body.result), 'answered: accept');
+  });
+});
