@@ -9,9 +9,10 @@ import type { BenchCase, CaseResult } from './lib/types.js';
 import { passthrough } from './cases/passthrough.js';
 import { interactive } from './cases/interactive.js';
 import { waiting } from './cases/waiting.js';
+import { waitingReplay } from './cases/waiting-replay.js';
 import { startup } from './cases/startup.js';
 
-const CASES: Record<string, BenchCase> = { passthrough, interactive, waiting, startup };
+const CASES: Record<string, BenchCase> = { passthrough, interactive, waiting, 'waiting-replay': waitingReplay, startup };
 
 // Children are SIGKILLed from the test helpers' exit hook; make signals run it too.
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(sig, () => process.exit(130));

@@ -18,7 +18,7 @@ interface Probe {
 }
 
 let probes = 0;
-async function probe(p: Running): Promise<Probe> {
+export async function probe(p: Running): Promise<Probe> {
   const n = ++probes;
   process.kill(p.child.pid!, 'SIGUSR2');
   const re = new RegExp(`probe-memory (\\{"n":${n},[^\\n]*\\})`);

@@ -3,9 +3,16 @@
 import type { JsonObject } from '../protocol/json.js';
 
 export interface Observer {
-  onStart(e: { handle: string; method: string; params: JsonObject; mode: string }): void;
+  onStart(e: {
+    handle: string;
+    method: string;
+    params: JsonObject;
+    mode: string;
+    replay?: { call: string; run: number; answers: ReadonlyMap<string, unknown> };
+  }): void;
   onRound(e: { handle: string; round: number; asked: ReadonlyArray<{ key: string; method: string; params?: Record<string, unknown> }> }): void;
   onAnswers(e: { handle: string; round: number; answers: ReadonlyMap<string, unknown> }): void;
+  onReplay?(e: { handle: string; fromRecord: number; mismatched: number }): void;
   onEnd(e: { handle: string; reason: string; why?: string; result?: JsonObject; error?: { code: number; message: string } }): void;
 }
 
@@ -20,6 +27,9 @@ export function fanOut(observers: readonly Observer[]): Observer | undefined {
     },
     onAnswers: (e) => {
       for (const o of observers) o.onAnswers(e);
+    },
+    onReplay: (e) => {
+      for (const o of observers) o.onReplay?.(e);
     },
     onEnd: (e) => {
       for (const o of observers) o.onEnd(e);

@@ -7,7 +7,9 @@ export type AuditOutcome =
   | { kind: 'error'; code: number; message: string }
   | { kind: 'expired' }
   | { kind: 'cancelled'; why: string }
-  | { kind: 'lost'; why: string };
+  | { kind: 'lost'; why: string }
+  /** A replay run that asked the client and let its legacy call go: the call goes on in its next run. */
+  | { kind: 'let_go' };
 
 /** A requested schema without its texts and defaults: property names, types, formats, enum sizes. */
 export interface SchemaShape {
@@ -48,6 +50,20 @@ export interface AuditedRequest {
   answer?: unknown;
 }
 
+/** What one run of a replayed call adds: which call it belongs to and how well the record matched. */
+export interface ReplayRunInfo {
+  /** The call's id, the same in the records of all its runs (on any instance). */
+  call: string;
+  /** 1 for the first run; run n may ask round n. */
+  run: number;
+  /** Legacy requests this run answered from the record, without asking the client. */
+  fromRecord: number;
+  /** Positions where the server asked something other than the record held: asked anew. */
+  mismatched: number;
+  /** The client's answers to the previous run's questions, carried by the retry that started this run. */
+  answered: Array<{ round: number; key: string; method: string; action: string; fields?: string[]; answer?: unknown }>;
+}
+
 export interface AuditRecord {
   ts: string;
   upstream: string;
@@ -62,6 +78,8 @@ export interface AuditRecord {
   outcome: AuditOutcome;
   /** Only with --audit-content. */
   arguments?: unknown;
+  /** Replayed calls only. */
+  replay?: ReplayRunInfo;
 }
 
 type Obj = Record<string, unknown>;
@@ -136,6 +154,7 @@ export function outcomeOf(e: { reason: string; why?: string; result?: Obj; error
   if (e.reason === 'expired') return { kind: 'expired' };
   if (e.reason === 'cancelled') return { kind: 'cancelled', why: e.why ?? 'cancelled' };
   if (e.reason === 'lost') return { kind: 'lost', why: e.why ?? 'the legacy session ended' };
+  if (e.reason === 'let_go') return { kind: 'let_go' };
   if (e.result) return { kind: 'complete', isError: e.result['isError'] === true };
   return { kind: 'cancelled', why: e.why ?? 'ended without a result' };
 }

@@ -3,7 +3,8 @@
 // It runs on the bridge's hot path, so it only copies shapes into memory; the sink writes later.
 import type { JsonObject } from '../protocol/json.js';
 import type { Clock } from '../runtime/clock.js';
-import { describeAnswer, describeAsk, outcomeOf, targetOf, type AuditedRequest, type AuditRecord } from './record.js';
+import { inputMethodOf } from '../protocol/input-requests.js';
+import { describeAnswer, describeAsk, outcomeOf, targetOf, type AuditedRequest, type AuditRecord, type ReplayRunInfo } from './record.js';
 
 type Obj = Record<string, unknown>;
 
@@ -18,6 +19,7 @@ interface Open {
   rounds: number;
   requests: AuditedRequest[];
   arguments?: unknown;
+  replay?: ReplayRunInfo;
 }
 
 export interface RecorderOptions {
@@ -37,7 +39,13 @@ export class AuditRecorder {
 
   constructor(private readonly opts: RecorderOptions) {}
 
-  onStart(e: { handle: string; method: string; params: JsonObject; mode: string }): void {
+  onStart(e: {
+    handle: string;
+    method: string;
+    params: JsonObject;
+    mode: string;
+    replay?: { call: string; run: number; answers: ReadonlyMap<string, unknown> };
+  }): void {
     if (this.open.size >= MAX_OPEN) this.open.delete(this.open.keys().next().value!);
     const now = this.opts.clock.now();
     this.open.set(e.handle, {
@@ -50,7 +58,23 @@ export class AuditRecorder {
       rounds: 0,
       requests: [],
       ...(this.opts.content ? { arguments: e.params['arguments'] ?? e.params } : {}),
+      ...(e.replay ? { replay: this.replayInfo(e.replay) } : {}),
     });
+  }
+
+  /** A run's link to its call; the previous run's questions are answered here (that run ended at `let_go`). */
+  private replayInfo(r: { call: string; run: number; answers: ReadonlyMap<string, unknown> }): ReplayRunInfo {
+    const answered: ReplayRunInfo['answered'] = [];
+    for (const [key, answer] of r.answers) {
+      const method = inputMethodOf(key) ?? 'unknown';
+      answered.push({ round: r.run - 1, key, method, ...describeAnswer(method, answer), ...(this.opts.content ? { answer } : {}) });
+    }
+    return { call: r.call, run: r.run, fromRecord: 0, mismatched: 0, answered };
+  }
+
+  onReplay(e: { handle: string; fromRecord: number; mismatched: number }): void {
+    const o = this.open.get(e.handle);
+    if (o?.replay) Object.assign(o.replay, { fromRecord: e.fromRecord, mismatched: e.mismatched });
   }
 
   onRound(e: { handle: string; round: number; asked: ReadonlyArray<{ key: string; method: string; params?: Obj }> }): void {
@@ -101,6 +125,7 @@ export class AuditRecorder {
       requests: o.requests,
       outcome: outcomeOf(e),
       ...(this.opts.content && o.arguments !== undefined ? { arguments: o.arguments } : {}),
+      ...(o.replay ? { replay: o.replay } : {}),
     });
   }
 }

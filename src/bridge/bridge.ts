@@ -93,14 +93,16 @@ export class Bridge {
 
   async close(): Promise<void> {
     this.stopSweeper();
-    for (const i of [...this.suspended.items(), ...this.active]) this.finish(i, 'cancelled', 'the proxy is shutting down');
+    const open = [...this.suspended.items(), ...this.active];
+    for (const i of open) this.finish(i, 'cancelled', 'the proxy is shutting down');
+    if (open.length > 0) this.opts.log.info('interactions ended: the proxy is shutting down', { count: open.length });
   }
 
   private async begin(front: FrontCall): Promise<JsonObject> {
     this.telemetry.roundServed(0, undefined);
     if (this.needsRootsRound(front)) return this.askRoots(front, new RootsRound(randomUUID()));
     if ((await chooseMode(front, this.limits.suspend, this.opts.toolHints, this.opts.log)).mode === 'replay')
-      return this.rerun({ call: front, record: [], round: 1 });
+      return this.rerun({ call: front, record: [], round: 1, callId: randomUUID(), answers: new Map() });
     const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive');
     // The session just opened may be the first to show that the server asks for roots at initialize.
     if (this.needsRootsRound(front)) {
@@ -120,8 +122,9 @@ export class Bridge {
     const interaction = new Interaction(randomUUID(), { method: call.method, params: call.params }, this.opts.log, this.clock);
     if (origin) this.origins.set(interaction, origin);
     interaction.start(lease);
-    this.opts.observer?.onStart({ handle: interaction.handle, method: call.method, params: call.params, mode: replay ? 'replay' : 'hold' });
-    return this.run(interaction, call, replay && new ReplayRun(interaction, replay.record, replay.round, this.replay));
+    const linked = replay && { replay: { call: replay.callId, run: replay.round, answers: replay.answers } };
+    this.opts.observer?.onStart({ handle: interaction.handle, method: call.method, params: call.params, mode: replay ? 'replay' : 'hold', ...linked });
+    return this.run(interaction, call, replay && new ReplayRun(interaction, replay.record, replay.round, replay.callId, this.replay));
   }
 
   /** Suspends a roots round: the client answers roots/list, and its retry starts the call (held). */

@@ -23,16 +23,25 @@ export interface Rerun {
   call: BoundCall;
   record: RecordEntry[];
   round: number;
+  /** The call's id across its runs (the first run's, carried in every state). */
+  callId: string;
+  /** What this retry answered, by input key: the previous run's questions (for the audit). */
+  answers: ReadonlyMap<string, unknown>;
 }
 
 /** A replay state's retry, checked and consumed: the call to run again. */
 export async function replayRetry(claims: StateClaims, front: FrontCall, ledger: ConsumedLedger, telemetry: UpstreamTelemetry): Promise<Rerun> {
-  const record = await takeReplayRecord(claims, front, ledger);
+  const { record, answers } = await takeReplayRecord(claims, front, ledger);
   telemetry.roundServed(claims.r, undefined);
-  return { call: { ...front, roots: claims.rt }, record, round: claims.r + 1 };
+  // States sealed before call ids existed link no runs: their own id stands for the call.
+  return { call: { ...front, roots: claims.rt }, record, round: claims.r + 1, callId: claims.c ?? claims.h, answers };
 }
 
-export async function takeReplayRecord(claims: StateClaims, retry: RetryAnswers, ledger: ConsumedLedger): Promise<RecordEntry[]> {
+export async function takeReplayRecord(
+  claims: StateClaims,
+  retry: RetryAnswers,
+  ledger: ConsumedLedger,
+): Promise<{ record: RecordEntry[]; answers: ReadonlyMap<string, unknown> }> {
   let record: RecordEntry[];
   try {
     record = decodeRecord(claims.x ?? '');
@@ -63,5 +72,5 @@ export async function takeReplayRecord(claims: StateClaims, retry: RetryAnswers,
     });
   }
   if (!first) throw goneError({ miss: 'consumed' });
-  return withAnswers(record, answers);
+  return { record: withAnswers(record, answers), answers: split.answers };
 }

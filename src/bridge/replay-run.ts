@@ -45,6 +45,8 @@ export interface ReplayFront {
 export class ReplayRun {
   /** Answered from the record during this run, by position. */
   private readonly matched: RecordEntry[] = [];
+  /** Positions where the server asked something other than what the record holds (a new question). */
+  private mismatched = 0;
 
   /**
    * @param record what earlier runs asked and the client answered (empty on the first run)
@@ -54,6 +56,7 @@ export class ReplayRun {
     private readonly interaction: Interaction,
     private readonly record: readonly RecordEntry[],
     private readonly round: number,
+    private readonly callId: string,
     private readonly ctx: ReplayContext,
   ) {}
 
@@ -72,9 +75,11 @@ export class ReplayRun {
         this.matched.push({ n, m: p.method, d, a: recorded });
         continue;
       }
+      if (this.record.some((e) => e.n === n && e.a !== undefined)) this.mismatched++;
       asks.push(p);
       asked.push({ n, m: p.method, d, q: p.request });
     }
+    this.ctx.observer?.onReplay?.({ handle: this.interaction.handle, fromRecord: this.matched.length, mismatched: this.mismatched });
     if (asks.length === 0) return undefined;
     this.ctx.checkCapabilities(this.interaction, front, asks);
 
@@ -92,6 +97,7 @@ export class ReplayRun {
         x: encodeRecord(record),
         lv: version,
         e: expiresAt,
+        c: this.callId,
         ...(front.roots && { rt: [...front.roots] }),
       },
       expiresAt,
@@ -108,10 +114,11 @@ export class ReplayRun {
     }
     this.interaction.letGo('suspended for replay: the retry runs the call again');
     // The retry runs the call again, maybe on another instance: each run is its own interaction for
-    // the audit and the live view. A let-go call holds no session and no waiting-share slot.
+    // the audit (linked by the call id) and the live view. A let-go call holds no session and no
+    // waiting-share slot.
     const handle = this.interaction.handle;
     this.ctx.observer?.onRound({ handle, round: this.round, asked: asks.map((p) => ({ key: p.key, ...p.request })) });
-    this.ctx.observer?.onEnd({ handle, reason: 'cancelled', why: 'let go for replay: the retry runs the call again' });
+    this.ctx.observer?.onEnd({ handle, reason: 'let_go', why: 'let go for replay: the retry runs the call again' });
     this.ctx.telemetry.inputRequired(
       front.method,
       asks.map((p) => p.method),

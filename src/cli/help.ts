@@ -47,8 +47,9 @@ Options:
   --metrics-port PORT       serve GET /metrics on 127.0.0.1:PORT only (0 for any free port)
                             instead of on the MCP listener
   --access-log on|off       one JSON line per request on stderr at info (default ${D.DEFAULT_ACCESS_LOG})
-  --config FILE             several upstreams from a YAML file (see config/proxy.yaml); flags
-                            override it; SIGHUP reloads it
+  --config FILE             several upstreams from a YAML file (see config/proxy.yaml; \${VAR}
+                            in it reads the environment); flags override it; saving the file
+                            or SIGHUP reloads it
   --upstream URL            the legacy server's Streamable HTTP endpoint
   --state-key-file FILE     read the base64url 32-byte key sealing requestState from FILE (one
                             key per line for rotation: the first seals, every one opens). Give
@@ -107,6 +108,9 @@ A key that starts with '-' must be written --state-key=KEY.
 Traces: set OTEL_TRACES_EXPORTER=otlp or OTEL_EXPORTER_OTLP_ENDPOINT (the standard OTEL_*
 variables; OTLP over HTTP, protobuf or json) to export OpenTelemetry traces.
 
+SIGTERM drains (readyz and new requests 503, running requests get --drain-timeout), then exits;
+SIGINT stops at once.
+
 Exit codes: 0 on a clean shutdown, 1 if the proxy cannot start (legacy server unreachable
-or address in use), 2 for an invalid command line.
+or address in use), 2 for an invalid command line or configuration file.
 `;

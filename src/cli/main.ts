@@ -1,11 +1,22 @@
-// argv -> config -> running proxy (run.ts). These two are the only modules that call process.exit.
-// Only what is needed to read the command line is loaded before the legacy children are started;
-// the rest of the proxy (run.ts) loads while they start.
-import { prestartLegacyChildren } from '../app/prestart.js';
+// argv -> config -> running proxy. The only module that calls process.exit: it maps signals to
+// drain, reload and stop, and failures to exit codes (2 bad command line or file, 1 cannot start).
+// Everything the proxy runs (audit, dashboard, metrics, authentication) is started by startProxy,
+// the library's core; the CLI adds the trace SDK, the file watch and the signals.
+//
+// Only what reading the command line needs is imported up front: the first child of each stdio
+// legacy upstream is started (app/prestart.ts) before the rest of the proxy loads, so the two
+// start-ups overlap.
+import { endPrestarted, prestartLegacyChildren } from '../app/prestart.js';
+import { ConfigFileError } from '../config/file.js';
 import { resolveCli } from '../config/resolve.js';
+import type { ProxyConfig } from '../config/types.js';
+import { watchConfigFile } from '../config/watch.js';
 import { ConfigError } from '../protocol/errors.js';
 import { VERSION } from '../version.js';
 import { HELP } from './help.js';
+
+/** Legacy children get stdin EOF, then SIGTERM after 2 s, then SIGKILL after 4 s (v1 SDK). */
+const SHUTDOWN_DEADLINE_MS = 10_000;
 
 export async function main(argv: readonly string[], env: Record<string, string | undefined>): Promise<void> {
   if (argv[0] === 'report') process.exit(await (await import('./report.js')).runReport(argv.slice(1), env));
@@ -14,7 +25,9 @@ export async function main(argv: readonly string[], env: Record<string, string |
     parsed = resolveCli(argv, env);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
-    process.stderr.write(`mrtr-proxy: ${err.message}\nRun 'mrtr-proxy --help' for usage.\n`);
+    // A file's problems are all listed; a usage hint would only hide them.
+    const usage = err instanceof ConfigFileError ? '' : "Run 'mrtr-proxy --help' for usage.\n";
+    process.stderr.write(`${err.message.replace(/^/gm, 'mrtr-proxy: ')}\n${usage}`);
     process.exit(2);
   }
   if (parsed.action === 'help') {
@@ -26,6 +39,69 @@ export async function main(argv: readonly string[], env: Record<string, string |
     return;
   }
   prestartLegacyChildren(parsed.config);
-  const { run } = await import('./run.js');
   await run(parsed.config, () => resolveCli(argv, env));
+}
+
+async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveCli>): Promise<void> {
+  const [{ proxyLogger }, { StartError, startProxy }] = await Promise.all([import('../app/proxy-logger.js'), import('../app/running-proxy.js')]);
+  const log = proxyLogger(config);
+  const starting = startProxy(config, log, { traceSdk: true });
+  // Reloads run one at a time, after the start.
+  let reloading: Promise<unknown> = starting.catch(() => undefined);
+  function reload(why: string): void {
+    reloading = reloading
+      .then(() => reloadOnce(why))
+      .catch((err: Error) => log.error('reload failed; the running configuration stays', { reason: why, error: err.message }));
+  }
+  // Watched from before the start, so that a save during the start-up is not missed.
+  const watcher = config.configFile === undefined ? undefined : watchConfigFile(config.configFile, () => reload('file changed'), log);
+  let proxy: Awaited<typeof starting>;
+  try {
+    proxy = await starting;
+    endPrestarted();
+  } catch (err) {
+    endPrestarted();
+    if (!(err instanceof StartError)) throw err;
+    log.error(err.message);
+    process.exit(1);
+  }
+  void proxy.ended.then(() => stop('stdin closed', false));
+
+  async function reloadOnce(why: string): Promise<void> {
+    // SIGHUP also re-reads the TLS certificate (renewed in place), with or without a --config file.
+    if (why === 'SIGHUP') proxy.reloadCertificate();
+    if (config.configFile === undefined) {
+      if (!config.http.tls) log.warn(`${why} ignored: no --config file to reload`);
+      return;
+    }
+    let next: ProxyConfig;
+    try {
+      const action = reread();
+      if (action.action !== 'run') return;
+      next = action.config;
+    } catch (err) {
+      log.error('configuration rejected; the running configuration stays', { reason: why, error: (err as Error).message });
+      return;
+    }
+    await proxy.reload(next);
+  }
+  process.on('SIGHUP', () => reload('SIGHUP'));
+
+  let stopping = false;
+  async function stop(signal: string, drain: boolean): Promise<void> {
+    // A second signal (a terminal's Ctrl-C often reaches a wrapper and the proxy) changes nothing.
+    if (stopping) return;
+    stopping = true;
+    watcher?.close();
+    log.info('shutting down', { signal });
+    if (drain) await proxy.drain();
+    setTimeout(() => {
+      log.error('shutdown took too long; exiting anyway');
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS).unref();
+    await proxy.close();
+    process.exit(0);
+  }
+  process.on('SIGINT', () => void stop('SIGINT', false));
+  process.on('SIGTERM', () => void stop('SIGTERM', true));
 }

@@ -39,3 +39,25 @@ export function envFromFlags(entries: readonly string[], env: Record<string, str
   }
   return out;
 }
+
+/** The file's `env:` for a child: literals, and the proxy's variables named by `{ env: NAME }`. */
+export function envFromFile(
+  spec: Record<string, string | { env: string }>,
+  env: Record<string, string | undefined>,
+  where: string,
+  secrets: ReadonlySet<string>,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(spec)) {
+    checkChildVariable(name, where, secrets);
+    if (typeof value === 'string') {
+      out[name] = value;
+      continue;
+    }
+    checkChildVariable(value.env, `${where}.${name}`, secrets);
+    const passed = env[value.env];
+    if (passed === undefined) throw new ConfigError(`${where}.${name}: environment variable ${value.env} is not set`);
+    out[name] = passed;
+  }
+  return out;
+}

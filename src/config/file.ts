@@ -1,13 +1,17 @@
 // The configuration file (YAML): several upstreams, each with its transport, era, headers, limits
 // and roots. Validated with a schema at load; every problem is reported with the field's path.
 // Secrets stay in the environment: the file names variables, and values are never echoed.
+// Relative stdio `cwd` resolves against the file's directory, which is also the default `cwd`, so
+// relative `args` mean the same wherever the proxy is started.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../protocol/errors.js';
 import { LOG_LEVELS, type LogLevel } from '../telemetry/log-levels.js';
+import { interpolateEnv } from './interpolate.js';
 import { clientAuthSchema, mergeClientAuth, type ClientAuthShape } from './client-auth.js';
-import { checkChildVariable, secretNames } from './child-env.js';
+import { envFromFile, secretNames } from './child-env.js';
 import { buildLimits, LIMIT_ROWS, scaleOf, type LimitInputs, type LimitKey } from './limits.js';
 import type { ClientAuthConfig, UpstreamOAuth, Era, LegacyClients, Root, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
 
@@ -97,6 +101,18 @@ const fileSchema = z
   });
 
 export type FileShape = z.infer<typeof fileSchema>;
+/** The configuration object the YAML file describes, as a library caller writes it. */
+export type ConfigObject = z.input<typeof fileSchema>;
+
+/** A problem with a configuration file or object: reported without the command line's usage hint. */
+export class ConfigFileError extends ConfigError {}
+
+export interface ConfigSource {
+  /** Prefixes every problem: the file's path, or a caller's name for an object. */
+  source: string;
+  /** Relative stdio `cwd` resolves against this; it is also the default `cwd`. */
+  baseDir: string;
+}
 
 /** What the file contributes; command-line flags are applied on top by resolve.ts. */
 export interface FileConfig {
@@ -129,26 +145,40 @@ export function loadConfigFile(path: string, env: Record<string, string | undefi
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new ConfigError(`${path}: cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new ConfigFileError(`${path}: cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
   let raw: unknown;
   try {
     raw = parseYaml(text);
   } catch (err) {
-    throw new ConfigError(`${path}: not valid YAML: ${(err as Error).message.split('\n')[0]}`);
+    throw new ConfigFileError(`${path}: not valid YAML: ${(err as Error).message.split('\n')[0]}`);
   }
-  const parsed = fileSchema.safeParse(raw ?? {});
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const where = issue.path.length ? issue.path.join('.') : '(top level)';
-    // A bad record key carries the reason (the key's own check) one level down.
-    const inner = issue.code === 'invalid_key' ? issue.issues[0]?.message : undefined;
-    throw new ConfigError(`${path}: ${where}: ${inner ? `'${String(issue.path.at(-1))}': ${inner}` : issue.message}`);
-  }
-  return fromFile(parsed.data, env, path);
+  const keyEnv = (raw as { stateKeyEnv?: unknown } | null)?.stateKeyEnv;
+  const { value, problems } = interpolateEnv(raw ?? {}, env, secretNames(typeof keyEnv === 'string' ? keyEnv : undefined));
+  return validateConfig(value, env, { source: path, baseDir: dirname(resolve(path)) }, problems);
 }
 
-function fromFile(f: FileShape, env: Record<string, string | undefined>, path: string): FileConfig {
+/**
+ * Validates a configuration object (the parsed file, or a library caller's object) and resolves it.
+ * Every problem is reported at once, one `SOURCE: field: message` line each.
+ */
+export function validateConfig(raw: unknown, env: Record<string, string | undefined>, from: ConfigSource, earlier: readonly string[] = []): FileConfig {
+  const problems = [...earlier];
+  const parsed = fileSchema.safeParse(raw ?? {});
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const where = issue.path.length ? issue.path.join('.') : '(top level)';
+      // A bad record key carries the reason (the key's own check) one level down.
+      const inner = issue.code === 'invalid_key' ? issue.issues[0]?.message : undefined;
+      problems.push(`${where}: ${inner ? `'${String(issue.path.at(-1))}': ${inner}` : issue.message}`);
+    }
+  }
+  const config = parsed.success ? fromFile(parsed.data, env, from, problems) : undefined;
+  if (problems.length > 0 || !config) throw new ConfigFileError(problems.map((p) => `${from.source}: ${p}`).join('\n'));
+  return config;
+}
+
+function fromFile(f: FileShape, env: Record<string, string | undefined>, from: ConfigSource, problems: string[]): FileConfig {
   const names = Object.keys(f.upstreams);
   const secrets = secretNames(f.stateKeyEnv);
   return {
@@ -169,11 +199,11 @@ function fromFile(f: FileShape, env: Record<string, string | undefined>, path: s
     upstreams: Object.entries(f.upstreams).map(([name, u]) => ({
       name,
       era: (u.era ?? 'legacy') as Era,
-      target: target(u, env, `${path}: upstreams.${name}`, secrets),
+      target: target(u, env, `upstreams.${name}`, from.baseDir, secrets, problems),
       roots: (u.roots ?? []).map((r) => (r.name === undefined ? { uri: r.uri } : { uri: r.uri, name: r.name })) as Root[],
       suspend: { default: u.suspend?.default ?? 'auto', replay: u.suspend?.replay ?? [], hold: u.suspend?.hold ?? [] },
       ...limits({ ...f.defaults, ...stripUndefined(u) }),
-      ...withClientAuth(mergeClientAuth([f.clientAuth, u.clientAuth], `${path}: upstreams.${name}.clientAuth`)),
+      ...withClientAuth(collect(problems, undefined, () => mergeClientAuth([f.clientAuth, u.clientAuth], `upstreams.${name}.clientAuth`))),
     })),
   };
 }
@@ -196,18 +226,25 @@ function stripUndefined<T extends object>(o: T): Partial<T> {
 
 type UpstreamShape = z.infer<typeof upstreamSchema>;
 
-function target(u: UpstreamShape, env: Record<string, string | undefined>, where: string, secrets: ReadonlySet<string>): UpstreamTarget {
+function target(
+  u: UpstreamShape,
+  env: Record<string, string | undefined>,
+  where: string,
+  baseDir: string,
+  secrets: ReadonlySet<string>,
+  problems: string[],
+): UpstreamTarget {
   if (u.stdio) {
     return {
       kind: 'stdio',
       command: u.stdio.command,
       args: u.stdio.args ?? [],
-      ...(u.stdio.env ? { env: childEnv(u.stdio.env, env, `${where}.stdio.env`, secrets) } : {}),
-      ...(u.stdio.cwd ? { cwd: u.stdio.cwd } : {}),
+      ...(u.stdio.env ? { env: collect(problems, {}, () => envFromFile(u.stdio!.env!, env, `${where}.stdio.env`, secrets)) } : {}),
+      cwd: resolve(baseDir, u.stdio.cwd ?? '.'),
     };
   }
-  const headers = resolveHeaders(u.headers ?? {}, env, where);
-  if (u.http) return { kind: 'http', url: new URL(u.http.url), headers, ...upstreamOAuth(u.auth, env, where) };
+  const headers = resolveHeaders(u.headers ?? {}, env, where, problems);
+  if (u.http) return { kind: 'http', url: new URL(u.http.url), headers, ...collect(problems, {}, () => upstreamOAuth(u.auth, env, where)) };
   if (u.sse) return { kind: 'sse', url: new URL(u.sse.url), headers };
   return { kind: 'websocket', url: new URL(u.websocket!.url), headers };
 }
@@ -228,29 +265,23 @@ function upstreamOAuth(auth: UpstreamShape['auth'], env: Record<string, string |
   };
 }
 
-/** The child's variables: literals, and the proxy's variables named by `{ env: NAME }`. */
-function childEnv(
-  spec: NonNullable<NonNullable<UpstreamShape['stdio']>['env']>,
-  env: Record<string, string | undefined>,
-  where: string,
-  secrets: ReadonlySet<string>,
-): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(spec)) {
-    checkChildVariable(name, where, secrets);
-    if (typeof value === 'string') {
-      out[name] = value;
-      continue;
-    }
-    checkChildVariable(value.env, `${where}.${name}`, secrets);
-    const passed = env[value.env];
-    if (passed === undefined) throw new ConfigError(`${where}.${name}: environment variable ${value.env} is not set`);
-    out[name] = passed;
+/** Runs a check that throws ConfigError; its problem is collected and `fallback` stands in. */
+function collect<T>(problems: string[], fallback: T, check: () => T): T {
+  try {
+    return check();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    problems.push(err.message);
+    return fallback;
   }
-  return out;
 }
 
-function resolveHeaders(spec: NonNullable<UpstreamShape['headers']>, env: Record<string, string | undefined>, where: string): Record<string, string> {
+function resolveHeaders(
+  spec: NonNullable<UpstreamShape['headers']>,
+  env: Record<string, string | undefined>,
+  where: string,
+  problems: string[],
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(spec)) {
     if (typeof value === 'string') {
@@ -259,8 +290,8 @@ function resolveHeaders(spec: NonNullable<UpstreamShape['headers']>, env: Record
     }
     const secret = env[value.env];
     // Name the variable, never the value.
-    if (secret === undefined || secret === '') throw new ConfigError(`${where}.headers.${name}: environment variable ${value.env} is not set`);
-    out[name] = `${value.prefix ?? ''}${secret}`;
+    if (secret === undefined || secret === '') problems.push(`${where}.headers.${name}: environment variable ${value.env} is not set`);
+    else out[name] = `${value.prefix ?? ''}${secret}`;
   }
   return out;
 }

@@ -4,6 +4,7 @@
 // ConfigError naming its source; a key's value is never echoed (it is a secret).
 import { randomBytes } from 'node:crypto';
 import { ConfigError } from '../protocol/errors.js';
+import { KEY_FORMAT, parseKey } from './state-key.js';
 import type { ProxyConfig } from './types.js';
 
 /**
@@ -14,12 +15,12 @@ export function stateKeys(flags: string[] | undefined, fromEnv: string | undefin
   let keys: Uint8Array[];
   if (flags !== undefined) {
     // An empty flag is a mistake (`--state-key "$UNSET"`), not a request for a throw-away key.
-    if (flags.some((f) => f === '')) throw new ConfigError('--state-key: empty; give a base64url 32-byte key or leave the option out');
-    keys = flags.map((raw, i) => stateKey(raw, flags.length === 1 ? '--state-key' : `--state-key (#${i + 1})`));
+    if (flags.some((f) => f === '')) throw new ConfigError(`--state-key: empty; ${KEY_FORMAT}, or leave the option out`);
+    keys = flags.map((raw, i) => parseKey(raw, flags.length === 1 ? '--state-key' : `--state-key (#${i + 1})`));
   } else {
     if (fromEnv === undefined || fromEnv === '') return { bytes: new Uint8Array(randomBytes(32)), keys: [], generated: true };
     const parts = fromEnv.split(',').map((p) => p.trim());
-    keys = parts.map((raw, i) => stateKey(raw, parts.length === 1 ? keyEnv : `${keyEnv} (key #${i + 1})`));
+    keys = parts.map((raw, i) => parseKey(raw, parts.length === 1 ? keyEnv : `${keyEnv} (key #${i + 1})`));
   }
   return { bytes: keys[0]!, keys, generated: false };
 }
@@ -33,18 +34,9 @@ export function stateKeysFromFile(text: string): ProxyConfig['stateKey'] {
     .split(/[\n,]/)
     .map((p) => p.trim())
     .filter((p) => p !== '');
-  if (parts.length === 0) throw new ConfigError('--state-key-file: empty; write a base64url 32-byte key in the file (one per line for rotation)');
-  const keys = parts.map((raw, i) => stateKey(raw, parts.length === 1 ? '--state-key-file' : `--state-key-file (key #${i + 1})`));
+  if (parts.length === 0) throw new ConfigError(`--state-key-file: empty; write a key in the file (one per line for rotation): ${KEY_FORMAT}`);
+  const keys = parts.map((raw, i) => parseKey(raw, parts.length === 1 ? '--state-key-file' : `--state-key-file (key #${i + 1})`));
   return { bytes: keys[0]!, keys, generated: false };
-}
-
-function stateKey(raw: string, source: string): Uint8Array {
-  if (raw === '') throw new ConfigError(`${source}: empty`);
-  if (!/^[A-Za-z0-9_-]+$/.test(raw)) throw new ConfigError(`${source}: not base64url`);
-  const bytes = new Uint8Array(Buffer.from(raw, 'base64url'));
-  // Never echo the value: it is a secret.
-  if (bytes.length !== 32) throw new ConfigError(`${source}: must decode to 32 bytes, got ${bytes.length}`);
-  return bytes;
 }
 
 /** This instance's base URL for the others: http(s), no path, query or fragment. */

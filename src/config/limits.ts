@@ -112,6 +112,15 @@ export const LIMITS = {
     field: 'connectTimeoutMs',
     help: 'limit for starting and initializing a legacy session',
   },
+  drainTimeout: {
+    flag: '--drain-timeout',
+    unit: 'seconds',
+    min: 0,
+    max: 3600,
+    default: 30,
+    field: 'drainTimeoutMs',
+    help: 'on SIGTERM, how long running requests may take to finish before\nthe proxy closes (new requests get 503 meanwhile)',
+  },
   maxInteractionsPerPrincipal: {
     flag: '--max-interactions-per-principal',
     unit: 'count',

@@ -2,16 +2,17 @@
 // and generating a key when none is configured: every invalid input becomes a ConfigError naming
 // the option or field and what is wrong with it. Flags override the file.
 import { parseArgs } from 'node:util';
-import { readFileSync } from 'node:fs';
 import { ConfigError } from '../protocol/errors.js';
 import { LOG_LEVELS, type LogLevel } from '../telemetry/log-levels.js';
 import { tracingPlan, TracingEnvError } from '../telemetry/otel-env.js';
 import { envFromFlags, secretNames, STATE_KEY_ENV } from './child-env.js';
 import * as D from './defaults.js';
-import { limits, loadConfigFile, type FileConfig } from './file.js';
+import { ConfigFileError, limits, loadConfigFile, validateConfig, type ConfigObject, type ConfigSource, type FileConfig } from './file.js';
 import { advertiseUrl, stateKeys, stateKeysFromFile, stateStore } from './instances.js';
 import { checkExposure, FRONT_OPTIONS, resolveHttpFront, withFlagClientAuth } from './http-front.js';
 import { buildLimits, LIMIT_ROWS, scaleOf, type LimitOption } from './limits.js';
+import { checkDashValues, parserMessage } from './argv-messages.js';
+import { readKeyFile } from './state-key.js';
 import type { AuditConfig, LegacyClients, ProxyConfig, Root, SuspendMode, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
 
 /** One string option per row of the limits table: `--interaction-ttl`, `--max-sessions`, ... */
@@ -54,17 +55,24 @@ export function resolveCli(argv: readonly string[], env: Record<string, string |
   const command = dash === -1 ? [] : argv.slice(dash + 1);
   let values: ReturnType<typeof parse>['values'];
   let positionals: string[];
+  checkDashValues(own, OPTIONS);
   try {
     ({ values, positionals } = parse(own));
   } catch (err) {
-    throw new ConfigError((err as Error).message);
+    throw new ConfigError(parserMessage(err as Error & { code?: string }, OPTIONS));
   }
   if (values.help) return { action: 'help' };
   if (values.version) return { action: 'version' };
   if (positionals.length > 0) {
     throw new ConfigError(`unexpected argument '${positionals[0]}' (put the legacy server's command after --)`);
   }
-  return { action: 'run', config: resolveConfig(values, command, env) };
+  const file = values.config === undefined ? undefined : loadConfigFile(values.config, env);
+  return { action: 'run', config: resolveConfig(values, command, env, file) };
+}
+
+/** A configuration object as the YAML file describes it (the library's input), resolved with no flags. */
+export function resolveObject(object: ConfigObject, env: Record<string, string | undefined>, from: ConfigSource): ProxyConfig {
+  return resolveConfig({}, [], env, validateConfig(object, env, from), from.source);
 }
 
 function parse(args: readonly string[]) {
@@ -73,7 +81,13 @@ function parse(args: readonly string[]) {
 
 type Values = ReturnType<typeof parse>['values'];
 
-function resolveConfig(v: Values, command: readonly string[], env: Record<string, string | undefined>): ProxyConfig {
+function resolveConfig(
+  v: Values,
+  command: readonly string[],
+  env: Record<string, string | undefined>,
+  file: FileConfig | undefined,
+  source: string | undefined = v.config,
+): ProxyConfig {
   if (v.stdio && (v.host !== undefined || v.port !== undefined)) throw new ConfigError('--stdio serves on stdin/stdout: --host and --port do not apply');
   const httpOnly = (
     [
@@ -91,7 +105,6 @@ function resolveConfig(v: Values, command: readonly string[], env: Record<string
     ] as const
   ).find((k) => v[k] !== undefined);
   if (v.stdio && httpOnly) throw new ConfigError(`--stdio: the caller is the local user; --${httpOnly} applies to the HTTP front`);
-  const file = v.config === undefined ? undefined : loadConfigFile(v.config, env);
   const flagTarget = upstreamTarget(v.upstream, command, file !== undefined);
   const upstreams = withFlagClientAuth(
     file
@@ -119,7 +132,7 @@ function resolveConfig(v: Values, command: readonly string[], env: Record<string
   if (v['state-key'] !== undefined && v['state-key-file'] !== undefined) throw new ConfigError('give either --state-key or --state-key-file, not both');
   const keyFlag = v['state-key-file'] !== undefined ? '--state-key-file' : v['state-key'] !== undefined ? '--state-key' : undefined;
   if (file?.stateKeyEnv !== undefined && keyFlag === undefined && !env[keyEnv]) {
-    throw new ConfigError(`${v.config}: stateKeyEnv: environment variable ${keyEnv} is not set`);
+    throw new ConfigFileError(`${source}: stateKeyEnv: environment variable ${keyEnv} is not set`);
   }
   const host = v.host ?? file?.host ?? D.DEFAULT_HOST;
   if (v.dashboard && v.stdio) throw new ConfigError('--dashboard is served on the HTTP listener: it does not apply with --stdio');
@@ -136,7 +149,7 @@ function resolveConfig(v: Values, command: readonly string[], env: Record<string
     stateKey: v['state-key-file'] !== undefined ? stateKeysFromFile(readKeyFile(v['state-key-file'])) : stateKeys(v['state-key'], env[keyEnv], keyEnv),
     logLevel: logLevel(v['log-level'] ?? file?.logLevel),
     ...advertiseUrl(v['advertise-url']),
-    ...stateStore(v['state-store'] ?? file?.stateStore, v['state-store'] !== undefined ? '--state-store' : `${v.config}: stateStore`),
+    ...stateStore(v['state-store'] ?? file?.stateStore, v['state-store'] !== undefined ? '--state-store' : `${source}: stateStore`),
     ...metricsPort(v['metrics-port'], file?.metricsPort),
     accessLog: onOff('--access-log', v['access-log'] ?? file?.accessLog ?? D.DEFAULT_ACCESS_LOG),
     tracing: tracing(env),
@@ -206,7 +219,7 @@ function upstreamTarget(url: string | undefined, command: readonly string[], opt
 
 function integer(flag: string, raw: string | undefined, fallback: number, min: number, max: number): number {
   if (raw === undefined) return fallback;
-  if (!/^\d+$/.test(raw)) throw new ConfigError(`${flag}: expected a whole number, got '${raw}'`);
+  if (!/^-?\d+$/.test(raw)) throw new ConfigError(`${flag}: expected a whole number, got '${raw}'`);
   const n = Number(raw);
   if (n < min || n > max) throw new ConfigError(`${flag}: ${n} is out of range (${min} to ${max})`);
   return n;
@@ -218,15 +231,6 @@ function addFlagEnv(upstreams: UpstreamConfig[], defaultUpstream: string | undef
   if (u?.target.kind !== 'stdio')
     throw new ConfigError('--env: applies to a legacy server the proxy starts over stdio (-- COMMAND, or stdio: for the default upstream)');
   u.target = { ...u.target, env: { ...u.target.env, ...add } };
-}
-
-/** The key file's text, surrounding whitespace (a trailing newline) dropped. */
-function readKeyFile(path: string): string {
-  try {
-    return readFileSync(path, 'utf8').trim();
-  } catch (err) {
-    throw new ConfigError(`--state-key-file: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
 }
 
 function rootFromFlag(raw: string): Root {

@@ -6,7 +6,10 @@ import type { AddressInfo } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { errorBody, JSONRPC } from '../protocol/errors.js';
 import type { FrontTelemetry } from '../telemetry/front-telemetry.js';
+import { limits } from '../config/file.js';
+import { requestIdOf } from '../protocol/request-id.js';
 import { systemClock, type Clock } from '../runtime/clock.js';
+import { DrainGate } from './drain.js';
 import type { Logger } from '../telemetry/logger.js';
 import { ANONYMOUS } from '../state/principal.js';
 import { principalOfRequest } from './auth-gate.js';
@@ -19,6 +22,8 @@ export const MCP_PATH = '/mcp';
 
 export interface HttpFront {
   url: string;
+  /** Refuses new requests (503) and waits for running ones, each upstream up to its timeout; resolves with how many still run. */
+  drain(timeoutMsOf: (upstream: string) => number): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -37,8 +42,10 @@ export async function startHttpListener(
   // Host/Origin validation, CORS and authentication (see front-door.ts), before any route.
   app.use(door.middleware);
 
+  const gate = new DrainGate();
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/readyz', async (_req, res) => {
+    if (gate.isDraining) return void res.status(503).json({ status: 'draining' });
     const entries = await Promise.all(table.all().map(async (r) => [r.name, { ...(await r.status()), default: r.name === table.defaultName }] as const));
     const upstreams = Object.fromEntries(entries);
     const ready = entries.length > 0 && entries.every(([, s]) => s.ready);
@@ -56,14 +63,11 @@ export async function startHttpListener(
     });
 
   const inflight = new Map<string, InflightBytes>();
-  const withBody = async (route: Route | undefined, what: string, req: Request, res: Response) => {
-    if (!route) {
-      res.status(404).json(errorBody(null, JSONRPC.METHOD_NOT_FOUND, `no ${what} is configured`));
-      return;
-    }
-    const budget = inflight.get(route.name) ?? new InflightBytes();
-    inflight.set(route.name, budget);
-    const { result, release } = readBody(req, route.config, budget, clock);
+  const withBody = async (route: Route | undefined, missing: string, req: Request, res: Response) => {
+    const budget = inflight.get(route?.name ?? '') ?? new InflightBytes();
+    inflight.set(route?.name ?? '', budget);
+    // With no route the body is still read (within the default limits), for the request's id.
+    const { result, release } = readBody(req, route?.config ?? NO_ROUTE_LIMITS, budget, clock);
     res.once('close', release);
     let body: BodyResult | undefined = await result;
     if (!body.ok) {
@@ -73,14 +77,19 @@ export async function startHttpListener(
       return;
     }
     req.body = body.parsed;
+    if (!route) {
+      res.status(404).json(errorBody(requestIdOf(req.body), JSONRPC.METHOD_NOT_FOUND, missing));
+      return;
+    }
+    if (!gate.admit(route.name, req, res, req.body)) return;
     const raw = route.relaysRawBody ? body.raw : undefined;
     // Only a relaying route keeps the bytes; for the others they may go while the call runs.
     body = undefined;
     await serve(route, req, res, raw, log, telemetry);
   };
-  app.all(MCP_PATH, (req: Request, res: Response) => withBody(table.default, 'the default upstream', req, res));
+  app.all(MCP_PATH, (req: Request, res: Response) => withBody(table.default, NO_DEFAULT, req, res));
   app.all('/servers/:name/mcp', (req: Request, res: Response) =>
-    withBody(table.get(String(req.params['name'])), `upstream '${String(req.params['name'])}'`, req, res),
+    withBody(table.get(String(req.params['name'])), `no upstream '${String(req.params['name'])}' is configured`, req, res),
   );
   app.use((req: Request, res: Response) => {
     res.status(404).json(errorBody(null, JSONRPC.METHOD_NOT_FOUND, `no MCP endpoint at ${req.method} ${req.path}: use ${MCP_PATH} or /servers/NAME/mcp`));
@@ -114,6 +123,7 @@ export async function startHttpListener(
   door.listening(url);
   return {
     url,
+    drain: (timeoutMsOf) => gate.drain(timeoutMsOf, clock),
     async close() {
       closeDashboard();
       server.closeAllConnections();
@@ -121,6 +131,9 @@ export async function startHttpListener(
     },
   };
 }
+
+const NO_DEFAULT = 'no default upstream is configured (the configuration file has no `default:`); use /servers/NAME/mcp';
+const NO_ROUTE_LIMITS = limits({});
 
 async function serve(route: Route, req: Request, res: Response, raw: Buffer | undefined, log: Logger, telemetry: FrontTelemetry | undefined): Promise<void> {
   if (telemetry)

@@ -26,6 +26,12 @@ export function inputKey(method: InputMethod, seq: number): string {
   return `${KEY_PREFIX[method]}-${seq}`;
 }
 
+/** The method back from a key (`elicitation-1` → `elicitation/create`); undefined for a key no method makes. */
+export function inputMethodOf(key: string): InputMethod | undefined {
+  const prefix = key.slice(0, key.lastIndexOf('-'));
+  return INPUT_METHODS.find((m) => KEY_PREFIX[m] === prefix);
+}
+
 /** The position `seq` back from a key: the n-th request the legacy server sent during the call. */
 export function inputPosition(key: string): number {
   return Number(key.slice(key.lastIndexOf('-') + 1));

@@ -12,6 +12,7 @@ import {
   type Replay,
   type ToolAnnotations,
 } from './migration.js';
+import { joinReplayRuns, type ReplayMatch } from './replay-join.js';
 
 /** What one upstream declared when the report asked it. */
 export interface Declared {
@@ -53,6 +54,8 @@ export interface ItemReport {
   serverMs?: Stats;
   outcomes: Record<string, number>;
   modes: Record<string, number>;
+  /** Replayed calls: how often their runs were answered from the record, and how often they asked anew. */
+  replay?: ReplayMatch & { calls: number };
   migration: { inputRequests: ProposedInput[]; replay: Replay; annotate: string[] };
 }
 
@@ -82,6 +85,8 @@ function outcomeLabel(r: AuditRecord): string {
   const o = r.outcome;
   if (o.kind === 'complete') return o.isError ? 'isError' : 'complete';
   if (o.kind === 'error') return `error ${o.code}`;
+  // The last run of a replayed call asked and the client never retried.
+  if (o.kind === 'let_go') return 'unanswered';
   return o.kind;
 }
 
@@ -121,7 +126,7 @@ export function buildReport(
   const think = new Map<ItemReport, number[]>();
   const server = new Map<ItemReport, number[]>();
   const roundsPerCall: Record<string, number> = {};
-  for (const r of records) {
+  for (const r of joinReplayRuns(records)) {
     const kind = KIND_OF[r.method];
     if (!kind) continue;
     const key = id(r.upstream, kind, r.target);
@@ -133,6 +138,15 @@ export function buildReport(
     bump(roundsPerCall, String(r.rounds));
     bump(item.outcomes, outcomeLabel(r));
     bump(item.modes, r.mode);
+    if (r.replayMatch) {
+      const m = item.replay ?? { calls: 0, runs: 0, fromRecord: 0, mismatched: 0 };
+      item.replay = {
+        calls: m.calls + 1,
+        runs: m.runs + r.replayMatch.runs,
+        fromRecord: m.fromRecord + r.replayMatch.fromRecord,
+        mismatched: m.mismatched + r.replayMatch.mismatched,
+      };
+    }
     const qs = questions.get(item) ?? new Map<string, Question>();
     questions.set(item, qs);
     for (const q of r.requests) {

@@ -1,7 +1,7 @@
 // The migration report as one self-contained HTML file: inline CSS and SVG charts (rounds per
 // call, think time, questions per tool), no script, nothing fetched. Server-defined names are escaped.
 import type { ItemReport, ReportModel } from './model.js';
-import { asksLabel, ms, questionLabel } from './render-md.js';
+import { asksLabel, ms, questionLabel, replayLabel } from './render-md.js';
 import { barChart, escapeHtml as e } from './svg.js';
 
 const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:2rem;color:#1d232b;max-width:72rem}
@@ -19,6 +19,7 @@ function section(i: ItemReport): string {
   return `<section id="${e(`${i.upstream}-${i.kind}-${i.name}`)}"><h3>${i.kind} <code>${e(i.name)}</code> (${e(i.upstream)})</h3><ul>
 <li>asks: ${e(asksLabel(i))}${i.declared ? '' : ' (not declared by the server now)'}</li>
 <li>client think time: ${e(ms(i.thinkMs))}; legacy server time: ${e(ms(i.serverMs))}</li>
+${i.replay ? `<li>replays: ${e(replayLabel(i.replay))}</li>` : ''}
 ${i.questions.map((q) => `<li>question: ${e(questionLabel(q))}</li>`).join('\n')}
 <li>safe to replay: <b>${e(i.migration.replay.safe)}</b> (${e(i.migration.replay.why)})</li>
 ${i.migration.annotate.length ? `<li>annotate: ${e(i.migration.annotate.join('; '))}</li>` : ''}

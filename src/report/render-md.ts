@@ -39,6 +39,13 @@ function counts(c: Record<string, number>): string {
   );
 }
 
+/** Whether replaying matched: answers served from the record, questions the server changed on a re-run. */
+export function replayLabel(r: NonNullable<ItemReport['replay']>): string {
+  const matched =
+    r.mismatched === 0 ? 'every re-run asked what the record held' : `${r.mismatched} re-run question(s) did not match the record and were asked anew`;
+  return `${r.calls} replayed call(s) in ${r.runs} run(s); ${r.fromRecord} answer(s) served from the record; ${matched}`;
+}
+
 function section(i: ItemReport): string {
   const lines = [
     `### ${i.kind} \`${i.name}\` (${i.upstream})`,
@@ -46,6 +53,7 @@ function section(i: ItemReport): string {
     `- asks: ${asksLabel(i)}${i.declared ? '' : ' (not declared by the server now)'}`,
     `- rounds per call: ${counts(i.rounds)}; outcomes: ${counts(i.outcomes)}; modes: ${counts(i.modes)}`,
     `- client think time: ${ms(i.thinkMs)}; legacy server time: ${ms(i.serverMs)}`,
+    ...(i.replay ? [`- replays: ${replayLabel(i.replay)}`] : []),
     ...i.questions.map((q) => `- question: ${questionLabel(q)}`),
     `- safe to replay: ${i.migration.replay.safe} (${i.migration.replay.why})`,
     ...(i.migration.annotate.length ? [`- annotate: ${i.migration.annotate.join('; ')}`] : []),

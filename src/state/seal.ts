@@ -40,6 +40,8 @@ export interface StateClaims {
   lv?: string;
   /** Replay: when the state expires, in ms (the single-use ledger keeps its entry until then). */
   e?: number;
+  /** Replay: the call's id, the same in every state of one call: it links the call's runs in the audit. */
+  c?: string;
   /** Hold: the owner's advertised base URL, where other instances forward the retry. */
   o?: string;
 }
@@ -165,7 +167,8 @@ function claimsOf(p: Record<string, unknown>): StateClaims {
     if (typeof p['o'] !== 'string') throw new StateError('malformed');
     return { ...claims, o: p['o'] };
   }
-  const { k, u, x, lv, e } = p;
+  const { k, u, x, lv, e, c } = p;
   if (k !== 'replay' || typeof u !== 'string' || typeof x !== 'string' || typeof lv !== 'string' || typeof e !== 'number') throw new StateError('malformed');
-  return { ...claims, k, u, x, lv, e };
+  if (c !== undefined && typeof c !== 'string') throw new StateError('malformed');
+  return { ...claims, k, u, x, lv, e, ...(c === undefined ? {} : { c }) };
 }

@@ -30,9 +30,9 @@ export async function startProcess(
   command: string,
   args: string[],
   ready: RegExp,
-  opts: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+  opts: { env?: NodeJS.ProcessEnv; timeoutMs?: number; cwd?: string } = {},
 ): Promise<Running> {
-  const child = spawn(command, args, { env: { ...process.env, ...opts.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(command, args, { env: { ...process.env, ...opts.env }, stdio: ['pipe', 'pipe', 'pipe'], ...(opts.cwd ? { cwd: opts.cwd } : {}) });
   children.add(child);
   child.once('exit', () => children.delete(child));
   let err = '';
@@ -75,9 +75,10 @@ export interface ProxyProcess extends Running {
   url: string;
 }
 
-export async function startProxy(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ProxyProcess> {
-  const p = await startProcess(process.execPath, [PROXY_BIN, '--port', '0', ...args], /listening on (https?:\/\/[^"\s]+)/, {
+export async function startProxy(args: string[], env: NodeJS.ProcessEnv = {}, opts: { cwd?: string; bin?: string; node?: string } = {}): Promise<ProxyProcess> {
+  const p = await startProcess(opts.node ?? process.execPath, [opts.bin ?? PROXY_BIN, '--port', '0', ...args], /listening on (https?:\/\/[^"\s]+)/, {
     env: { MRTR_STATE_KEY: TEST_STATE_KEY, ...env },
+    ...(opts.cwd ? { cwd: opts.cwd } : {}),
   });
   return { ...p, url: p.ready };
 }

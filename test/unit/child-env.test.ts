@@ -88,7 +88,7 @@ describe('--state-key-file', () => {
   it('refuses an unreadable or empty file, a bad key and --state-key with it', () => {
     refused(['--state-key-file', '/nonexistent/key', '--', 'srv'], /--state-key-file: cannot read \/nonexistent\/key: ENOENT/);
     refused(['--state-key-file', writeConfig('\n'), '--', 'srv'], /--state-key-file: empty/);
-    refused(['--state-key-file', writeConfig('abc'), '--', 'srv'], /--state-key-file: must decode to 32 bytes/);
+    refused(['--state-key-file', writeConfig('abc'), '--', 'srv'], /--state-key-file: it decodes to 2 bytes, not 32; expected 32 random bytes/);
     refused(['--state-key-file', writeConfig(KEY), '--state-key', KEY, '--', 'srv'], /either --state-key or --state-key-file/);
   });
 });

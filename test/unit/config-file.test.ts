@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfigFile } from '../../src/config/file.js';
 import { resolveCli } from '../../src/config/resolve.js';
@@ -16,7 +17,13 @@ describe('loadConfigFile', () => {
     assert.equal(f.port, 8080);
     const demo = f.upstreams[0]!;
     assert.equal(demo.name, 'demo');
-    assert.deepEqual(demo.target, { kind: 'stdio', command: 'node', args: ['dist/examples/demo-server.js'], env: { DEMO_GREETING: 'Hello' } });
+    assert.deepEqual(demo.target, {
+      kind: 'stdio',
+      command: 'node',
+      args: ['../dist/examples/demo-server.js'],
+      env: { DEMO_GREETING: 'Hello' },
+      cwd: dirname(EXAMPLE),
+    });
     assert.deepEqual(demo.roots, [{ uri: 'file:///srv/projects/demo', name: 'demo' }]);
     assert.equal(demo.maxSessions, 16);
   });

@@ -22,8 +22,10 @@ const ALLOWED: Record<string, readonly string[]> = {
   report: ['protocol', 'runtime', 'telemetry', 'config', 'upstream', 'audit'],
   relay: ['protocol', 'runtime', 'telemetry', 'config', 'upstream', 'routing'],
   front: ['protocol', 'runtime', 'telemetry', 'config', 'state', 'auth', 'upstream', 'bridge', 'routing', 'relay', 'audit'],
-  app: ['protocol', 'runtime', 'telemetry', 'config', 'state', 'auth', 'upstream', 'bridge', 'routing', 'relay', 'front', 'audit'],
+  app: ['base', 'protocol', 'runtime', 'telemetry', 'config', 'state', 'auth', 'upstream', 'bridge', 'routing', 'relay', 'front', 'audit'],
   cli: ['base', 'protocol', 'runtime', 'telemetry', 'config', 'state', 'auth', 'app', 'front', 'audit', 'report'],
+  /** src/index.ts, the package's entry point: the library API in app/. */
+  entry: ['app'],
 };
 
 const SRC = join(ROOT, 'src');
@@ -43,7 +45,8 @@ function code(dir: string): string[] {
 
 function layerOf(file: string): string {
   const parts = relative(SRC, file).split('/');
-  return parts.length === 1 ? 'base' : parts[0]!;
+  if (parts.length === 1) return parts[0] === 'index.ts' ? 'entry' : 'base';
+  return parts[0]!;
 }
 
 function importsOf(file: string): string[] {

@@ -1,5 +1,7 @@
 // Metrics, traces and the access log for one running proxy, from its configuration: the registry,
 // the HTTP front's hook, the separate metrics listener (--metrics-port) and the trace SDK (OTEL_*).
+// The SDK is the program's to start: the CLI starts it; a program embedding the library has its
+// own, and the proxy's spans go to it through @opentelemetry/api.
 import type { ProxyConfig } from '../config/types.js';
 import { createPrincipalHasher } from '../telemetry/access-log.js';
 import { FrontTelemetry } from '../telemetry/front-telemetry.js';
@@ -17,9 +19,9 @@ export interface Observability {
 }
 
 /** Throws when the metrics listener cannot listen. */
-export async function startObservability(config: ProxyConfig, log: Logger): Promise<Observability> {
+export async function startObservability(config: ProxyConfig, log: Logger, traceSdk: boolean): Promise<Observability> {
   const metrics = new ProxyMetrics();
-  const tracing = await startTracing(config.tracing, VERSION);
+  const tracing = traceSdk ? await startTracing(config.tracing, VERSION) : undefined;
   if (tracing) log.info('exporting OpenTelemetry traces over OTLP', { protocol: config.tracing.kind === 'otlp' ? config.tracing.protocol : undefined });
   const listener = config.metricsPort === undefined ? undefined : await startMetricsListener(config.metricsPort, metrics);
   if (listener) log.info(`metrics on ${listener.url}`, { url: listener.url });

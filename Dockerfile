@@ -1,0 +1,41 @@
+# mrtr-proxy container image.
+#
+#   docker build -t mrtr-proxy .
+#   docker run --rm -p 8080:8080 -e MRTR_STATE_KEY="$(node -e "console.log(require('crypto').randomBytes(32).toString('base64url'))")" mrtr-proxy
+#
+# With no arguments the image serves the bundled demo legacy server (config/proxy.yaml of the
+# package) without client authentication (--insecure-no-auth: a container listens beyond
+# loopback, which mrtr-proxy otherwise refuses while an upstream has no clientAuth). Your own
+# configuration: mount it and pass --config, with --auth-issuer (or clientAuth in the file), e.g.
+#   docker run -v "$PWD/proxy.yaml:/etc/mrtr-proxy/proxy.yaml:ro" mrtr-proxy --config /etc/mrtr-proxy/proxy.yaml --host 0.0.0.0 --auth-issuer https://idp.example.com
+# The state key comes from MRTR_STATE_KEY in the environment (give every instance the same one).
+
+# Stage 1: build the package exactly as `npm pack` of a clean checkout does (prepack builds it).
+FROM node:22-bookworm-slim AS build
+WORKDIR /src
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json LICENSE README.md CHANGELOG.md ./
+COPY bin bin
+COPY src src
+COPY config config
+COPY examples examples
+RUN npm pack --pack-destination /tmp && mv /tmp/mrtr-proxy-*.tgz /tmp/mrtr-proxy.tgz
+
+# Stage 2: the tarball installed with production dependencies only, run as the unprivileged user.
+FROM node:22-bookworm-slim
+ENV NODE_ENV=production
+COPY docker/install.sh /tmp/install.sh
+COPY --from=build /tmp/mrtr-proxy.tgz /tmp/mrtr-proxy.tgz
+RUN sh /tmp/install.sh /tmp/mrtr-proxy.tgz /opt/mrtr-proxy && rm -rf /tmp/install.sh /tmp/mrtr-proxy.tgz /root/.npm
+USER node
+WORKDIR /home/node
+EXPOSE 8080
+# /readyz answers 200 when every upstream answers a ping, 503 otherwise (and at once on SIGTERM).
+HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:8080/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# SIGTERM (docker stop) drains: new requests get 503, running ones finish within --drain-timeout
+# (30 s by default; keep docker stop's --time above it), then the process exits 0.
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["/opt/mrtr-proxy/node_modules/.bin/mrtr-proxy"]
+CMD ["--config", "/opt/mrtr-proxy/node_modules/mrtr-proxy/config/proxy.yaml", "--host", "0.0.0.0", "--port", "8080", "--insecure-no-auth"]

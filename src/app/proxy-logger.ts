@@ -1,0 +1,12 @@
+// The proxy's logger for a configuration: its level, and every state key blanked out of every line
+// in each of the encodings it could be written in (a legacy child's relayed stderr could hold it).
+import type { ProxyConfig } from '../config/types.js';
+import { createLogger, type Logger } from '../telemetry/logger.js';
+
+export function proxyLogger(config: ProxyConfig): Logger {
+  const keys = [config.stateKey.bytes, ...config.stateKey.keys].map((k) => Buffer.from(k));
+  return createLogger(
+    config.logLevel,
+    keys.flatMap((k) => [k.toString('base64url'), k.toString('base64'), k.toString('hex')]),
+  );
+}

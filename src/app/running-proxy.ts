@@ -1,0 +1,175 @@
+// Starts a resolved configuration: the replay ledger (--state-store), audit, dashboard, metrics and
+// the access log; the upstreams (ProxyApp, with the state keys, --advertise-url and forwarding
+// between instances); and one front (HTTP behind its front door, or stdio). Gives back what runs it:
+// reload, drain, close. Never exits and installs no signal handler; the CLI and the library API
+// decide what a failure or a signal means.
+import { randomUUID } from 'node:crypto';
+import { createAudit } from '../audit/audit.js';
+import { LiveInteractions } from '../audit/live.js';
+import { fanOut } from '../audit/observers.js';
+import { TokenVerifier } from '../auth/token-verifier.js';
+import type { ProxyConfig } from '../config/types.js';
+import { createFrontDoor, type FrontDoor } from '../front/front-door.js';
+import { type HttpFront, startHttpListener } from '../front/http.js';
+import { startStdioFront } from '../front/stdio.js';
+import { systemClock } from '../runtime/clock.js';
+import { forwardKey } from '../state/forward-auth.js';
+import { type ConsumedLedger, MemoryLedger } from '../state/ledger.js';
+import { localUserPrincipal } from '../state/principal.js';
+import { RedisLedger } from '../state/redis-ledger.js';
+import { createSealer } from '../state/seal.js';
+import type { Logger } from '../telemetry/logger.js';
+import { type Observability, startObservability } from './observability.js';
+import { ProxyApp } from './proxy-app.js';
+import { afterReload, reloadNotes } from './reload-notes.js';
+import { warmIssuers } from './warm-issuers.js';
+
+export interface StartOptions {
+  /** Start the OpenTelemetry SDK from OTEL_* (the CLI); a library's host program starts its own. */
+  traceSdk?: boolean;
+}
+
+/** The proxy could not start; the message says why and what to do. */
+export class StartError extends Error {
+  override readonly name = 'StartError';
+}
+
+export interface RunningProxy {
+  /** The 2026-07-28 endpoint, `http(s)://HOST:PORT/mcp`; undefined for the stdio front. */
+  readonly url: string | undefined;
+  /** Resolves when the stdio front's client closed stdin (never for HTTP). */
+  readonly ended: Promise<void>;
+  /** Applies a new configuration: upstreams added, removed or reconfigured; listen, key, audit and front-door changes wait for a restart. */
+  reload(next: ProxyConfig): Promise<void>;
+  /** Re-reads the TLS certificate and key files, if the front serves TLS; logs what happened. */
+  reloadCertificate(): void;
+  /** /readyz 503 and new requests 503 at once; resolves when running requests finished or each upstream's drain timeout passed. */
+  drain(): Promise<void>;
+  /** Closes the front and every upstream (suspended interactions are ended), then flushes the audit and stops the metrics. */
+  close(): Promise<void>;
+}
+
+export async function startProxy(config: ProxyConfig, log: Logger, options: StartOptions = {}): Promise<RunningProxy> {
+  const instance = randomUUID();
+  if (config.stateKey.generated) {
+    log.warn('no --state-key or MRTR_STATE_KEY: generated a key for this process; retries must come back to this process');
+  }
+  if (config.defaultUpstream === undefined && config.upstreams.length > 1) {
+    log.warn('no `default:` upstream in the configuration file: /mcp answers 404; clients use /servers/NAME/mcp', {
+      upstreams: config.upstreams.map((u) => u.name),
+    });
+  }
+  const ledger: ConsumedLedger = config.stateStore ? new RedisLedger(config.stateStore, log) : new MemoryLedger(systemClock);
+  const audit = config.audit ? createAudit(config.audit, log, systemClock) : undefined;
+  const live = config.dashboard ? new LiveInteractions(systemClock) : undefined;
+  let observability: Observability;
+  try {
+    observability = await startObservability(config, log, options.traceSdk ?? false);
+  } catch (err) {
+    await ledger.close();
+    await audit?.close();
+    throw new StartError(`cannot serve metrics on 127.0.0.1:${config.metricsPort}: ${(err as Error).message}`);
+  }
+  const app = new ProxyApp({
+    sealer: createSealer(config.stateKey.generated ? [config.stateKey.bytes] : config.stateKey.keys, systemClock.now),
+    ledger,
+    ...(config.advertiseUrl === undefined ? {} : { advertiseUrl: config.advertiseUrl.origin }),
+    // Forwards between instances are authenticated with keys derived from the shared state keys.
+    ...(config.stateKey.generated ? {} : { forwardKeys: config.stateKey.keys.map(forwardKey) }),
+    instance,
+    legacyClients: config.legacyClients,
+    log,
+    clock: systemClock,
+    observerFor: (name) => fanOut([...(audit ? [audit.recorderFor(name)] : []), ...(live ? [live.observerFor(name)] : [])]),
+    metrics: observability.metrics,
+  });
+  // Interactions the routes end while closing are still audited; then the file is flushed.
+  const closeUpstreams = async () => {
+    await app.close();
+    await ledger.close();
+    await audit?.close();
+    await observability.close();
+  };
+  const { started } = await app.start(config);
+  if (started === 0) {
+    await closeUpstreams();
+    throw new StartError('no upstream could be started (see the errors above)');
+  }
+  let current = config;
+  let http: HttpFront | undefined;
+  let verifier: TokenVerifier | undefined;
+  let door: FrontDoor | undefined;
+  let front: { close(): Promise<void> };
+  let ended: Promise<void> = new Promise<void>(() => {});
+  if (config.stdio) {
+    const parts = app.legacyParts(config.defaultUpstream);
+    if (!parts) {
+      await closeUpstreams();
+      throw new StartError('--stdio serves a legacy upstream; the default upstream is not one');
+    }
+    // On stdio the caller is the local user: no token, one principal.
+    const principal = localUserPrincipal();
+    const stdio = await startStdioFront({ ...parts, log, principal }, config.legacyClients, observability.front.stdio(config.defaultUpstream!, principal));
+    front = stdio;
+    ended = stdio.closed;
+    log.info('serving 2026-07-28 on stdio', { instance });
+  } else {
+    verifier = new TokenVerifier(systemClock.now, config.http.introspectionClient);
+    warmIssuers(config, verifier, log);
+    try {
+      door = createFrontDoor(config.host, config.http, app.table, verifier, log);
+      http = await startHttpListener(config.host, config.port, app.table, log, door, observability.front, live ? { live, table: app.table, log } : undefined);
+    } catch (err) {
+      await closeUpstreams();
+      throw new StartError(listenFailure(config.host, config.port, err as NodeJS.ErrnoException));
+    }
+    front = http;
+    if (live) log.info(`dashboard at ${http.url.replace(/\/mcp$/, '/dashboard')}`);
+    log.info(`listening on ${http.url}`, { url: http.url, instance, upstreams: app.table.all().map((r) => r.name) });
+  }
+
+  return {
+    url: http?.url,
+    ended,
+    async reload(next) {
+      for (const note of reloadNotes(current, next)) log.warn(note);
+      warmIssuers(next, verifier, log);
+      await app.apply(next);
+      // What waits for a restart stays as it runs, so the next reload compares against it.
+      current = afterReload(current, next);
+      log.info('configuration reloaded', { upstreams: app.table.all().map((r) => r.name) });
+    },
+    reloadCertificate() {
+      if (!door || !config.http.tls) return;
+      try {
+        door.reload();
+        log.info('TLS certificate reloaded');
+      } catch (err) {
+        log.error('TLS certificate not reloaded; the running one stays', { error: (err as Error).message });
+      }
+    },
+    async drain() {
+      if (!http) return;
+      const timeouts = new Map(current.upstreams.map((u) => [u.name, u.drainTimeoutMs]));
+      const fallback = Math.max(0, ...timeouts.values());
+      log.info('draining: new requests get 503');
+      const left = await http.drain((name) => timeouts.get(name) ?? fallback);
+      if (left > 0) log.warn('drain timeout passed; closing with requests still running', { running: left });
+      else log.info('drained: no request running');
+    },
+    async close() {
+      await front.close();
+      await closeUpstreams();
+    },
+  };
+}
+
+/** The listen error in words, with what to do for the usual causes. */
+export function listenFailure(host: string, port: number, err: NodeJS.ErrnoException): string {
+  const where = `cannot listen on ${host}:${port}`;
+  if (err.code === 'EADDRINUSE')
+    return `${where}: the port is in use (another mrtr-proxy, or another program); choose another with --port N (npm start: PORT=N npm start), or --port 0 for any free port`;
+  if (err.code === 'EACCES') return `${where}: permission denied (ports below 1024 need privileges); choose a port of 1024 or above`;
+  if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') return `${where}: no such local address; check --host`;
+  return `${where}: ${err.message}`;
+}
