@@ -5,7 +5,7 @@
 // forwards it). Not part of `npm run bench`; run it by hand when working on the hot path:
 //
 //   npm run build && node dist/bench/cpu-probe.js [http|stdio] [--calls N] [--rounds R]
-//       [--method tools/call|ping] [--node-args '--flag ...']
+//       [--method tools/call|ping] [--node-args '--flag ...'] [--proxy-args '--access-log off ...']
 import { readFileSync } from 'node:fs';
 import { LegacyHttpClient, ProxyClient, ALL_CAPS } from './lib/http.js';
 import { FIXTURE, Scope } from './lib/procs.js';
@@ -43,7 +43,8 @@ async function main(): Promise<void> {
     }
     const forwarder = await scope.forwarder(forwarderArgs);
     const nodeArgs = opt('--node-args', '').split(' ').filter(Boolean);
-    const proxy = await scope.proxy(['--max-sessions', '2', '--gather-window', '0', ...target], { nodeArgs });
+    const proxyArgs = opt('--proxy-args', '').split(' ').filter(Boolean);
+    const proxy = await scope.proxy(['--max-sessions', '2', '--gather-window', '0', ...proxyArgs, ...target], { nodeArgs });
     const viaProxy = new ProxyClient(proxy.url, ALL_CAPS);
     // Over stdio the forwarder's children are initialized by the forwarder itself.
     const viaForwarder = transport === 'http' ? await new LegacyHttpClient(forwarder.url).init() : new LegacyHttpClient(forwarder.url);

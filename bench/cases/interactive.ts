@@ -21,7 +21,7 @@ import { systemClock } from '../../src/runtime/clock.js';
 import { FakeSession, type FakeServer } from '../../test/support/fake-session.js';
 import { ALL_CAPS, ProxyClient, type Json } from '../lib/http.js';
 import { Scope, TEST_STATE_KEY } from '../lib/procs.js';
-import { fmt, median, pairedDiff, summarize, type Summary } from '../lib/stats.js';
+import { fmt, median, pairedDiff, pairedRatio, summarize, type Summary } from '../lib/stats.js';
 import type { BenchOptions, CaseResult } from '../lib/types.js';
 
 const ANSWER = { action: 'accept', content: { name: 'Ada' } };
@@ -188,7 +188,7 @@ export async function interactive(opts: BenchOptions): Promise<CaseResult> {
       );
       wire.directEcho.push(await medianOf(iterations, () => direct.callTool({ name: 'echo', arguments: { text: 'hello' } })));
       wire.directAsk.push(await medianOf(iterations, () => direct.callTool({ name: 'ask-name', arguments: {} })));
-      wire.proxyAskDefaultWindow.push(await medianOf(quick ? 10 : 30, () => round(pcDefault)));
+      wire.proxyAskDefaultWindow.push(await medianOf(Math.round(iterations / 5), () => round(pcDefault)));
       const s = await sealCosts(microN);
       micro.seal.push(s.seal);
       micro.unseal.push(s.unseal);
@@ -205,6 +205,8 @@ export async function interactive(opts: BenchOptions): Promise<CaseResult> {
   }
   const extraProxy = pairedDiff(wire.proxyAsk, wire.proxyEcho);
   const extraDirect = pairedDiff(wire.directAsk, wire.directEcho);
+  const extraRatio = pairedRatio(extraProxy.runs, extraDirect.runs);
+  const windowCost = pairedDiff(wire.proxyAskDefaultWindow, wire.proxyAsk);
   const bridgeRound = pairedDiff(micro.bridgeAsk, micro.bridgeEcho);
   const sealUnseal = micro.seal.map((s, i) => s + micro.unseal[i]!);
   const resume = pairedDiff(bridgeRound.runs, sealUnseal);
@@ -231,10 +233,12 @@ export async function interactive(opts: BenchOptions): Promise<CaseResult> {
         ['direct, v1 SDK client: echo', fmt(summarize(wire.directEcho), 3)],
         ['direct, v1 SDK client: ask-name (elicitation over SSE + POST)', fmt(summarize(wire.directAsk), 3)],
         ['  extra for the round natively (ask-name - echo)', fmt(extraDirect, 3)],
-        ['through mrtr-proxy with the default --gather-window 25', fmt(summarize(wire.proxyAskDefaultWindow), 3)],
+        ['  extra through mrtr-proxy / extra natively (paired)', fmt(extraRatio)],
+        ['through mrtr-proxy with the default gather window', fmt(summarize(wire.proxyAskDefaultWindow), 3)],
+        ['  default gather window minus --gather-window 0 (paired)', fmt(windowCost, 3)],
       ],
       notes: [
-        `${iterations} sequential rounds per repeat, ${repeats} repeats; --gather-window 0 unless stated (the default window waits 25 ms for more legacy requests before answering).`,
+        `${iterations} sequential rounds per repeat, ${repeats} repeats; --gather-window 0 unless stated (the default closes a round once the legacy session is quiet for 1 ms, at most 25 ms after its first request).`,
       ],
     },
     {
@@ -282,6 +286,8 @@ export async function interactive(opts: BenchOptions): Promise<CaseResult> {
       microMs: micro,
       extraProxyMs: extraProxy,
       extraDirectMs: extraDirect,
+      extraRatio,
+      defaultWindowCostMs: windowCost,
       splitUs: split,
       requestStateChars: tokenChars,
     },

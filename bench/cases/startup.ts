@@ -5,15 +5,25 @@
 //               its first call is a raw legacy initialize + tools/call through it
 //   direct      the v1 SDK client starting the same stdio legacy server itself (spawn, initialize,
 //               first call): what the first call costs without a proxy.
+// And launch to the first answered `server/discover` through the proxy with a cold stdio upstream,
+// against the bench's raw stdio client spawning the server, initializing it and listing its tools
+// (what a client needs to know about a legacy server before it can use it).
 import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { LegacyHttpClient, ProxyClient } from '../lib/http.js';
+import { LegacyHttpClient, ProxyClient, RawStdioClient } from '../lib/http.js';
 import { FIXTURE, Scope } from '../lib/procs.js';
 import { fmt, pairedRatio, summarize, type Summary } from '../lib/stats.js';
 import type { BenchOptions, CaseResult } from '../lib/types.js';
 
-const ROWS = ['mrtr-proxy, HTTP upstream', 'mrtr-proxy, cold stdio upstream', 'forwarder, HTTP upstream', 'direct v1 SDK client, cold stdio'] as const;
+const ROWS = [
+  'mrtr-proxy, HTTP upstream',
+  'mrtr-proxy, cold stdio upstream',
+  'forwarder, HTTP upstream',
+  'direct v1 SDK client, cold stdio',
+  'mrtr-proxy, cold stdio: server/discover',
+  'direct raw, cold stdio: initialize + tools/list',
+] as const;
 type Row = (typeof ROWS)[number];
 
 async function once(row: Row, fixtureUrl: string): Promise<{ ready: number; first: number }> {
@@ -26,6 +36,20 @@ async function once(row: Row, fixtureUrl: string): Promise<{ ready: number; firs
       await c.connect(new StdioClientTransport({ command: process.execPath, args: [FIXTURE], stderr: 'ignore' }));
       const ready = performance.now() - t0;
       await c.callTool({ name: 'echo', arguments: { text: 'hello' } });
+      return { ready, first: performance.now() - t0 };
+    }
+    if (row === 'direct raw, cold stdio: initialize + tools/list') {
+      const c = await RawStdioClient.start(process.execPath, [FIXTURE]);
+      scope.defer(() => c.close());
+      const ready = performance.now() - t0;
+      await c.request('tools/list', {});
+      return { ready, first: performance.now() - t0 };
+    }
+    if (row === 'mrtr-proxy, cold stdio: server/discover') {
+      const p = await scope.proxy(['--', process.execPath, FIXTURE]);
+      const ready = performance.now() - t0;
+      const { body } = await new ProxyClient(p.url).call('server/discover', {});
+      if (!body['result']) throw new Error(`server/discover failed: ${JSON.stringify(body)}`);
       return { ready, first: performance.now() - t0 };
     }
     if (row === 'forwarder, HTTP upstream') {
@@ -88,8 +112,21 @@ export async function startup(opts: BenchOptions): Promise<CaseResult> {
           fmt(s('direct v1 SDK client, cold stdio', 'first'), 0),
           '',
         ],
+        [
+          'mrtr-proxy, cold stdio: launch to first server/discover',
+          fmt(s('mrtr-proxy, cold stdio: server/discover', 'ready'), 0),
+          fmt(s('mrtr-proxy, cold stdio: server/discover', 'first'), 0),
+          `${fmt(ratio('mrtr-proxy, cold stdio: server/discover', 'direct raw, cold stdio: initialize + tools/list', 'first'))}× direct`,
+        ],
+        [
+          'direct raw client, cold stdio: spawn + initialize + tools/list',
+          fmt(s('direct raw, cold stdio: initialize + tools/list', 'ready'), 0),
+          fmt(s('direct raw, cold stdio: initialize + tools/list', 'first'), 0),
+          '',
+        ],
       ],
       notes: [
+        'For the server/discover rows "to first call" is the answered server/discover (the proxy) or tools/list (direct).',
         `${repeats} launches each, interleaved; ready = the proxy's "listening on" log line (it has already initialized one legacy session to describe the server).`,
       ],
     },

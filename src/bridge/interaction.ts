@@ -8,6 +8,7 @@ import { inputKey, isInputMethod, toInputRequest } from '../protocol/input-reque
 import type { JsonObject, ServerRequest } from '../protocol/json.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../telemetry/logger.js';
+import { GATHER_QUIET_MS, gatherDecision } from './gather.js';
 import { settleThenRelease } from './let-go.js';
 import type { FrontSink, LegacyCall, Outcome, PendingInput, Stop, UrlConsent } from './interaction-types.js';
 import type { BridgeSession, SessionHolder, SessionLease } from './ports.js';
@@ -25,6 +26,8 @@ export class Interaction implements SessionHolder {
    */
   private urlGate: { message: string; answers: Map<string, JsonObject> } | undefined;
   private seq = 0;
+  /** When the legacy server's latest request arrived (the gather window closes once it is quiet). */
+  private lastRequestAt = 0;
   private readonly pending = new Map<string, PendingInput>();
   private outcome: Outcome | undefined;
   private lease: SessionLease | undefined;
@@ -96,17 +99,21 @@ export class Interaction implements SessionHolder {
   /** Waits for the next thing the bridge must act on. */
   async next(opts: { gatherMs: number; timeoutMs: number; signal: AbortSignal }): Promise<Stop> {
     const deadline = this.clock.now() + opts.timeoutMs;
-    let gatherUntil: number | undefined;
+    let firstAt: number | undefined;
     for (;;) {
       if (this.outcome) return this.outcome;
       if (opts.signal.aborted) return { kind: 'aborted' };
       const now = this.clock.now();
+      let wait = deadline - now;
       if (this.pending.size > 0) {
-        gatherUntil ??= now + opts.gatherMs;
-        if (now >= gatherUntil) return { kind: 'input', pending: this.unanswered() };
+        firstAt ??= now;
+        const lastAt = Math.max(firstAt, this.lastRequestAt);
+        const gather = gatherDecision({ firstAt, lastAt, now, windowMs: opts.gatherMs, quietMs: GATHER_QUIET_MS });
+        if (gather.kind === 'close') return { kind: 'input', pending: this.unanswered() };
+        wait = Math.min(wait, gather.ms);
       }
       if (now >= deadline) return { kind: 'timeout' };
-      await this.waitForEvent(Math.min(deadline, gatherUntil ?? deadline) - now, opts.signal);
+      await this.waitForEvent(wait, opts.signal);
     }
   }
 
@@ -186,6 +193,7 @@ export class Interaction implements SessionHolder {
     if (!isInputMethod(method)) {
       return Promise.reject(new McpError(JSONRPC.METHOD_NOT_FOUND, `mrtr-proxy cannot forward ${method} to a 2026-07-28 client`));
     }
+    this.lastRequestAt = this.clock.now();
     return new Promise<JsonObject>((resolve, reject) => {
       const key = inputKey(method, ++this.seq);
       const askedAt = this.clock.now();

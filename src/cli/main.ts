@@ -2,8 +2,11 @@
 // drain, reload and stop, and failures to exit codes (2 bad command line or file, 1 cannot start).
 // Everything the proxy runs (audit, dashboard, metrics, authentication) is started by startProxy,
 // the library's core; the CLI adds the trace SDK, the file watch and the signals.
-import { proxyLogger } from '../app/proxy-logger.js';
-import { StartError, startProxy } from '../app/running-proxy.js';
+//
+// Only what reading the command line needs is imported up front: the first child of each stdio
+// legacy upstream is started (app/prestart.ts) before the rest of the proxy loads, so the two
+// start-ups overlap.
+import { endPrestarted, prestartLegacyChildren } from '../app/prestart.js';
 import { ConfigFileError } from '../config/file.js';
 import { resolveCli } from '../config/resolve.js';
 import type { ProxyConfig } from '../config/types.js';
@@ -11,13 +14,12 @@ import { watchConfigFile } from '../config/watch.js';
 import { ConfigError } from '../protocol/errors.js';
 import { VERSION } from '../version.js';
 import { HELP } from './help.js';
-import { runReport } from './report.js';
 
 /** Legacy children get stdin EOF, then SIGTERM after 2 s, then SIGKILL after 4 s (v1 SDK). */
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
 export async function main(argv: readonly string[], env: Record<string, string | undefined>): Promise<void> {
-  if (argv[0] === 'report') process.exit(await runReport(argv.slice(1), env));
+  if (argv[0] === 'report') process.exit(await (await import('./report.js')).runReport(argv.slice(1), env));
   let parsed: ReturnType<typeof resolveCli>;
   try {
     parsed = resolveCli(argv, env);
@@ -36,10 +38,12 @@ export async function main(argv: readonly string[], env: Record<string, string |
     process.stdout.write(`${VERSION}\n`);
     return;
   }
+  prestartLegacyChildren(parsed.config);
   await run(parsed.config, () => resolveCli(argv, env));
 }
 
 async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveCli>): Promise<void> {
+  const [{ proxyLogger }, { StartError, startProxy }] = await Promise.all([import('../app/proxy-logger.js'), import('../app/running-proxy.js')]);
   const log = proxyLogger(config);
   const starting = startProxy(config, log, { traceSdk: true });
   // Reloads run one at a time, after the start.
@@ -54,7 +58,9 @@ async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveC
   let proxy: Awaited<typeof starting>;
   try {
     proxy = await starting;
+    endPrestarted();
   } catch (err) {
+    endPrestarted();
     if (!(err instanceof StartError)) throw err;
     log.error(err.message);
     process.exit(1);

@@ -4,11 +4,11 @@
 // Relative stdio `cwd` resolves against the file's directory, which is also the default `cwd`, so
 // relative `args` mean the same wherever the proxy is started.
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from '../protocol/errors.js';
-import { LOG_LEVELS, type LogLevel } from '../telemetry/logger.js';
+import { LOG_LEVELS, type LogLevel } from '../telemetry/log-levels.js';
 import { interpolateEnv } from './interpolate.js';
 import { clientAuthSchema, mergeClientAuth, type ClientAuthShape } from './client-auth.js';
 import { envFromFile, secretNames } from './child-env.js';
@@ -139,6 +139,12 @@ export interface FileConfig {
   /** Each upstream's own `clientAuth`, by name. */
   upstreamClientAuth: Record<string, ClientAuthShape | undefined>;
   upstreams: UpstreamConfig[];
+}
+
+/** The YAML parser, loaded only when a configuration file is read (it costs start-up time otherwise). */
+function parseYaml(text: string): unknown {
+  const yaml = createRequire(import.meta.url)('yaml') as typeof import('yaml');
+  return yaml.parse(text);
 }
 
 export function loadConfigFile(path: string, env: Record<string, string | undefined>): FileConfig {

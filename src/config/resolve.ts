@@ -3,7 +3,7 @@
 // the option or field and what is wrong with it. Flags override the file.
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../protocol/errors.js';
-import { LOG_LEVELS, type LogLevel } from '../telemetry/logger.js';
+import { LOG_LEVELS, type LogLevel } from '../telemetry/log-levels.js';
 import { tracingPlan, TracingEnvError } from '../telemetry/otel-env.js';
 import { envFromFlags, secretNames, STATE_KEY_ENV } from './child-env.js';
 import * as D from './defaults.js';

@@ -14,7 +14,7 @@ import type { Logger } from '../telemetry/logger.js';
 import { ANONYMOUS } from '../state/principal.js';
 import { principalOfRequest } from './auth-gate.js';
 import type { Route, RouteTable } from '../routing/route.js';
-import { attachDashboardSocket, mountDashboard, type DashboardDeps } from './dashboard.js';
+import type { DashboardDeps } from './dashboard.js';
 import type { FrontDoor } from './front-door.js';
 import { type BodyResult, InflightBytes, readBody } from './body-reader.js';
 
@@ -52,7 +52,9 @@ export async function startHttpListener(
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', upstreams });
   });
 
-  if (dashboard) mountDashboard(app);
+  // The dashboard (and its WebSocket library) is loaded only when it is on.
+  const live = dashboard ? await import('./dashboard.js') : undefined;
+  live?.mountDashboard(app);
   const metrics = telemetry?.mainListenerMetrics;
   if (metrics)
     app.get('/metrics', async (_req, res) => {
@@ -114,7 +116,7 @@ export async function startHttpListener(
   // Long interactive calls must not be cut by Node's own request timeouts.
   server.requestTimeout = 0;
   server.headersTimeout = 60_000;
-  const closeDashboard = dashboard ? attachDashboardSocket(server, dashboard) : () => {};
+  const closeDashboard = live && dashboard ? live.attachDashboardSocket(server, dashboard) : () => {};
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `${door.scheme}://${shownHost}:${address.port}${MCP_PATH}`;

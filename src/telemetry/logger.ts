@@ -1,9 +1,9 @@
 // Structured logging. Every line goes to stderr as JSON: stdout may belong to a stdio transport.
 // Secrets never reach this module: callers log handles, counts and reasons, never keys, states or answers.
 import winston from 'winston';
+import { LOG_LEVELS, type LogLevel } from './log-levels.js';
 
-export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
-export const LOG_LEVELS: readonly LogLevel[] = ['error', 'warn', 'info', 'debug'];
+export { LOG_LEVELS, type LogLevel };
 
 export type Logger = winston.Logger;
 

@@ -2,8 +2,41 @@
 // stdio relay): the v1 SDK's default (HOME, LOGNAME, PATH, SHELL, TERM, USER) plus the variables
 // the configuration resolved for it. Nothing else of the proxy's environment, its state key
 // included, reaches a child.
-import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+//
+// The default is the v1 SDK's `getDefaultEnvironment()` (client/stdio.js, pinned 1.32.2), written
+// out here: importing that module loads the SDK's schemas, which would delay starting the first
+// children (upstream/prestart.ts). test/unit/child-env.test.ts checks the two agree.
+
+/** The SDK's DEFAULT_INHERITED_ENV_VARS. */
+const INHERITED =
+  process.platform === 'win32'
+    ? [
+        'APPDATA',
+        'HOMEDRIVE',
+        'HOMEPATH',
+        'LOCALAPPDATA',
+        'PATH',
+        'PROCESSOR_ARCHITECTURE',
+        'SYSTEMDRIVE',
+        'SYSTEMROOT',
+        'TEMP',
+        'USERNAME',
+        'USERPROFILE',
+        'PROGRAMFILES',
+      ]
+    : ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'];
+
+export function defaultEnvironment(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const key of INHERITED) {
+    const value = process.env[key];
+    // Shell functions exported through the environment are skipped, as the SDK does.
+    if (value === undefined || value.startsWith('()')) continue;
+    env[key] = value;
+  }
+  return env;
+}
 
 export function childEnvironment(target: { env?: Record<string, string> }): Record<string, string> {
-  return { ...getDefaultEnvironment(), ...target.env };
+  return { ...defaultEnvironment(), ...target.env };
 }

@@ -9,6 +9,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../telemetry/logger.js';
 import { type ChildTarget, signalChild, spawnChild } from './child-process.js';
+import { takePrestarted } from './prestart.js';
 
 /** stdin EOF, then SIGTERM after this, then SIGKILL after as long again (as the v1 SDK does). */
 const CLOSE_STEP_MS = 2000;
@@ -36,13 +37,16 @@ export class StdioTransport implements Transport {
 
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
-      const child = spawnChild(this.target, ['pipe', 'pipe', 'pipe']);
+      const early = takePrestarted(this.target);
+      const child = early?.child ?? spawnChild(this.target, ['pipe', 'pipe', 'pipe']);
       this.child = child;
       child.once('error', (err) => {
         reject(err);
         this.onerror?.(err);
       });
-      child.once('spawn', () => resolve());
+      // A prestarted child may have started (or failed to) before this transport took it.
+      if (early) early.spawned.then(resolve, reject);
+      else child.once('spawn', () => resolve());
       createInterface({ input: child.stderr! }).on('line', (line) => {
         this.log.info('upstream server stderr', { line });
         this.tail.push(line);
@@ -61,11 +65,15 @@ export class StdioTransport implements Transport {
         this.drain();
       });
       // 'close' comes after stdout and stderr have ended: the tail is complete.
-      child.once('close', (code, signal) => {
+      const closed = (code: number | null, signal: NodeJS.Signals | null) => {
         this.exit = signal ? `was killed by ${signal}` : `exited with code ${code}`;
         this.child = undefined;
         this.onclose?.();
-      });
+      };
+      const gone = early?.closed;
+      // A prestarted child that already ended will not say so again.
+      if (gone) setImmediate(() => closed(gone.code, gone.signal));
+      else child.once('close', closed);
     });
   }
 

@@ -1,7 +1,7 @@
 // Legacy MCP over WebSocket (subprotocol `mcp`, one JSON-RPC message per text frame). The v1 SDK's
 // WebSocket transport needs a global WebSocket (Node 20 has none) and cannot send headers, so this
-// small transport uses `ws`, which can.
-import WebSocket from 'ws';
+// small transport uses `ws`, which can; it is loaded when a WebSocket upstream is first used.
+import type WebSocket from 'ws';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { classifyNetworkError } from './stream-gone.js';
@@ -17,10 +17,11 @@ export class WsClientTransport implements Transport {
     private readonly headers: Record<string, string>,
   ) {}
 
-  start(): Promise<void> {
+  async start(): Promise<void> {
     if (this.socket) throw new Error('WsClientTransport already started');
+    const { default: WebSocketClient } = await import('ws');
     return new Promise((resolve, reject) => {
-      const socket = new WebSocket(this.url, 'mcp', { headers: this.headers });
+      const socket = new WebSocketClient(this.url, 'mcp', { headers: this.headers });
       this.socket = socket;
       socket.once('open', () => resolve());
       socket.once('error', reject);
@@ -39,7 +40,7 @@ export class WsClientTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     const socket = this.socket;
-    if (!socket || socket.readyState !== WebSocket.OPEN) return Promise.reject(new Error('WebSocket is not open'));
+    if (!socket || socket.readyState !== socket.OPEN) return Promise.reject(new Error('WebSocket is not open'));
     return new Promise((resolve, reject) => socket.send(JSON.stringify(message), (err) => (err ? reject(err) : resolve())));
   }
 

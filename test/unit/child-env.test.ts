@@ -6,7 +6,8 @@ import { resolveCli } from '../../src/config/resolve.js';
 import { ConfigError } from '../../src/protocol/errors.js';
 import type { ProxyConfig } from '../../src/config/types.js';
 import { writeConfig } from '../support/config.js';
-import { childEnvironment } from '../../src/upstream/child-environment.js';
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { childEnvironment, defaultEnvironment } from '../../src/upstream/child-environment.js';
 
 const KEY = Buffer.alloc(32, 9).toString('base64url');
 
@@ -63,6 +64,17 @@ describe('--env', () => {
       Object.keys(env).every((k) => ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'EXTRA'].includes(k)),
       Object.keys(env).join(),
     );
+  });
+  it("is the v1 SDK's default environment, written out", () => {
+    const shellFunction = process.env['TERM'];
+    process.env['TERM'] = '() { :; }';
+    try {
+      assert.deepEqual(defaultEnvironment(), getDefaultEnvironment());
+      assert.equal(defaultEnvironment()['TERM'], undefined);
+    } finally {
+      if (shellFunction === undefined) delete process.env['TERM'];
+      else process.env['TERM'] = shellFunction;
+    }
   });
 });
 

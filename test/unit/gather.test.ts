@@ -1,0 +1,36 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { gatherDecision } from '../../src/bridge/gather.js';
+
+const at = (over: Partial<Parameters<typeof gatherDecision>[0]>) =>
+  gatherDecision({ firstAt: 1000, lastAt: 1000, now: 1000, windowMs: 25, quietMs: 1, ...over });
+
+describe('gather decision', () => {
+  it('waits for a quiet moment after the latest request, not the whole window', () => {
+    assert.deepEqual(at({}), { kind: 'wait', ms: 1 });
+    assert.deepEqual(at({ now: 1001 }), { kind: 'close' });
+  });
+
+  it('keeps the round open while requests keep arriving', () => {
+    assert.deepEqual(at({ lastAt: 1010, now: 1010 }), { kind: 'wait', ms: 1 });
+    assert.deepEqual(at({ lastAt: 1010, now: 1011 }), { kind: 'close' });
+  });
+
+  it('closes at the configured window however busy the session is', () => {
+    assert.deepEqual(at({ lastAt: 1024, now: 1024 }), { kind: 'wait', ms: 1 });
+    assert.deepEqual(at({ lastAt: 1025, now: 1025 }), { kind: 'close' });
+    assert.deepEqual(at({ lastAt: 1030, now: 1030, quietMs: 10 }), { kind: 'close' });
+  });
+
+  it('closes at once with a window of 0', () => {
+    assert.deepEqual(at({ windowMs: 0 }), { kind: 'close' });
+  });
+
+  it('never waits longer than the window for quiet', () => {
+    assert.deepEqual(at({ windowMs: 3, quietMs: 10 }), { kind: 'wait', ms: 3 });
+  });
+
+  it('a quiet period as long as the window is the fixed window', () => {
+    assert.deepEqual(at({ lastAt: 1005, now: 1005, quietMs: 25 }), { kind: 'wait', ms: 20 });
+  });
+});

@@ -1,0 +1,49 @@
+// The prestarted legacy children (upstream/prestart.ts): taken once by the target they were started
+// for, and ended when nobody takes them. Real child processes, bounded waits.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { endPrestarted, prestartChild, takePrestarted } from '../../src/upstream/prestart.js';
+import { StdioTransport } from '../../src/upstream/stdio-transport.js';
+import { createLogger } from '../../src/telemetry/logger.js';
+import { sleep, until } from '../support/wait.js';
+
+const sleeper = (tag: string) => ({ command: process.execPath, args: ['-e', 'setTimeout(() => {}, 20000)', tag] });
+
+describe('prestarted legacy children', () => {
+  it('hands the child to the first taker of the same target only', async () => {
+    const target = sleeper('a');
+    prestartChild(target);
+    const early = takePrestarted({ ...target, args: [...target.args] });
+    assert.ok(early, 'the same command and arguments find the child');
+    assert.equal(takePrestarted(target), undefined, 'taken once');
+    let started = false;
+    void early.spawned.then(() => (started = true));
+    await until(() => started, 5000, 'the child to start');
+    early.child.kill('SIGKILL');
+  });
+
+  it('ends children nobody took', async () => {
+    const target = sleeper('b');
+    prestartChild(target);
+    const early = takePrestarted(target)!;
+    const untaken = prestartChild(sleeper('c'));
+    early.child.kill('SIGKILL');
+    let ended = false;
+    untaken.child.once('exit', () => (ended = true));
+    endPrestarted();
+    await until(() => ended, 5000, 'the untaken child to end');
+    assert.equal(takePrestarted(sleeper('c')), undefined, 'forgotten');
+  });
+
+  it('a transport taking a child that already exited reports how it exited', async () => {
+    const target = { command: process.execPath, args: ['-e', 'process.exit(7)'] };
+    prestartChild(target);
+    await sleep(500);
+    const transport = new StdioTransport(target, createLogger('error'));
+    let closed = false;
+    transport.onclose = () => (closed = true);
+    await transport.start();
+    await until(() => closed, 5000, 'the transport to see the child end');
+    assert.equal(transport.exitReport(), 'exited with code 7');
+  });
+});
