@@ -13,8 +13,9 @@ import { interpolateEnv } from './interpolate.js';
 import { clientAuthSchema, mergeClientAuth, type ClientAuthShape } from './client-auth.js';
 import { envFromFile, secretNames } from './child-env.js';
 import { resolveShadow, shadowProblem, shadowSchema } from './shadow.js';
+import { resolveHeaders, upstreamOAuth } from './upstream-credentials.js';
 import { buildLimits, LIMIT_ROWS, scaleOf, type LimitInputs, type LimitKey } from './limits.js';
-import type { ClientAuthConfig, UpstreamOAuth, Era, LegacyClients, Root, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
+import type { ClientAuthConfig, Era, LegacyClients, Root, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
 
 /** The limits' fields, from the table in limits.ts, in its order. */
 const LIMIT_FIELDS = Object.fromEntries(LIMIT_ROWS.map((r) => [r.key, z.number().int().min(r.min).max(r.max).optional()])) as {
@@ -257,22 +258,6 @@ function target(
   return { kind: 'websocket', url: new URL(u.websocket!.url), headers };
 }
 
-function upstreamOAuth(auth: UpstreamShape['auth'], env: Record<string, string | undefined>, where: string): { oauth?: UpstreamOAuth } {
-  if (!auth) return {};
-  const secret = env[auth.clientSecretEnv];
-  // Name the variable, never the value.
-  if (secret === undefined || secret === '') throw new ConfigError(`${where}.auth.clientSecretEnv: environment variable ${auth.clientSecretEnv} is not set`);
-  return {
-    oauth: {
-      tokenUrl: auth.tokenUrl,
-      clientId: auth.clientId,
-      clientSecret: secret,
-      ...(auth.scope === undefined ? {} : { scope: auth.scope }),
-      ...(auth.resource === undefined ? {} : { resource: auth.resource }),
-    },
-  };
-}
-
 /** Runs a check that throws ConfigError; its problem is collected and `fallback` stands in. */
 function collect<T>(problems: string[], fallback: T, check: () => T): T {
   try {
@@ -282,24 +267,4 @@ function collect<T>(problems: string[], fallback: T, check: () => T): T {
     problems.push(err.message);
     return fallback;
   }
-}
-
-function resolveHeaders(
-  spec: NonNullable<UpstreamShape['headers']>,
-  env: Record<string, string | undefined>,
-  where: string,
-  problems: string[],
-): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(spec)) {
-    if (typeof value === 'string') {
-      out[name] = value;
-      continue;
-    }
-    const secret = env[value.env];
-    // Name the variable, never the value.
-    if (secret === undefined || secret === '') problems.push(`${where}.headers.${name}: environment variable ${value.env} is not set`);
-    else out[name] = `${value.prefix ?? ''}${secret}`;
-  }
-  return out;
 }
