@@ -3,6 +3,7 @@
 // primary has answered runs the same request against the candidate, aside: sampled, at most
 // `maxConcurrent` at once, each bounded by `timeoutMs`. The client's answer never waits for it.
 // Per process: nothing is shared between proxy instances.
+import type { LiveShadowDifference } from '../audit/live.js';
 import { auditedDifference, type ShadowRecord } from '../audit/shadow-record.js';
 import { parseIgnorePath, type PathStep, type ShadowConfig } from '../config/shadow.js';
 import type { ProxyConfig } from '../config/types.js';
@@ -20,15 +21,7 @@ import { trackInteractions, type InteractionEvents } from './tracker.js';
 export type ShadowOutcome = 'match' | 'differ' | 'candidate_error' | 'skipped';
 
 /** What the live view shows of one comparison that did not match: paths and kinds, no values. */
-export interface ShadowNote {
-  at: number;
-  upstream: string;
-  candidate: string;
-  method: string;
-  target: string;
-  outcome: 'differ' | 'candidate_error';
-  detail: string;
-}
+export type ShadowNote = LiveShadowDifference;
 
 /** The front's forwarded requests (lists, reads), as the shadow hears of them. */
 export interface ForwardEvents {
