@@ -20,59 +20,76 @@ export interface Entry<S extends PooledSession> {
   idleSince: number;
 }
 
-export interface LeaseHooks {
+/** What a lease asks of its pool: one object per pool, shared by all its leases. */
+export interface LeaseHooks<S extends PooledSession> {
   now(): number;
   /** Hands freed capacity to queued requests. */
   drain(): void;
   /** Closes the entry's session and takes it out of the pool. */
-  remove(reason: string): void;
-  /** May this lease's call wait for its client now (see mayWaitIn)? */
-  mayWait(): boolean;
-  /** It does. */
-  waits(): void;
+  remove(entry: Entry<S>, reason: string): void;
+  /** May a call of `mode` wait for its client now (see mayWaitIn)? */
+  mayWait(mode: LeaseMode): boolean;
+  /** A call of `mode` on `entry` does. */
+  waits(entry: Entry<S>, mode: LeaseMode): void;
 }
 
-/** A lease on `entry`; `reserved`: a shared lease already counted on it. */
-export function leaseEntry<S extends PooledSession>(entry: Entry<S>, mode: LeaseMode, reserved: boolean, hooks: LeaseHooks): Lease<S> {
-  if (mode === 'exclusive') entry.held = true;
-  else if (!reserved) entry.shared++;
-  let done = false;
-  let waiting = false;
-  const stopWaiting = () => {
-    if (!waiting) return;
-    waiting = false;
-    if (mode === 'exclusive') entry.waiting = false;
-    else entry.sharedWaiting--;
-  };
-  const finish = () => {
-    if (done) return false;
-    done = true;
-    stopWaiting();
-    if (mode === 'exclusive') entry.held = false;
-    else entry.shared--;
-    entry.idleSince = hooks.now();
+/**
+ * A lease on `entry`; `reserved`: a shared lease already counted on it. A class rather than an
+ * object of closures: a call waiting for its client holds its lease for as long as the person
+ * thinks, and the methods on the prototype cost it nothing (bench/README.md, issue 10).
+ */
+export class EntryLease<S extends PooledSession> implements Lease<S> {
+  private done = false;
+  private waiting = false;
+
+  constructor(
+    private readonly entry: Entry<S>,
+    readonly mode: LeaseMode,
+    reserved: boolean,
+    private readonly hooks: LeaseHooks<S>,
+  ) {
+    if (mode === 'exclusive') entry.held = true;
+    else if (!reserved) entry.shared++;
+  }
+
+  get session(): S {
+    return this.entry.session;
+  }
+
+  release(): void {
+    if (this.finish()) this.hooks.drain();
+  }
+
+  discard(reason: string): void {
+    if (this.finish()) this.hooks.remove(this.entry, reason);
+  }
+
+  markWaiting(): boolean {
+    if (this.done || this.waiting) return true;
+    if (!this.hooks.mayWait(this.mode)) return false;
+    this.waiting = true;
+    if (this.mode === 'exclusive') this.entry.waiting = true;
+    else this.entry.sharedWaiting++;
+    this.hooks.waits(this.entry, this.mode);
     return true;
-  };
-  return {
-    session: entry.session,
-    mode,
-    release: () => {
-      if (finish()) hooks.drain();
-    },
-    discard: (reason) => {
-      if (finish()) hooks.remove(reason);
-    },
-    markWaiting: () => {
-      if (done || waiting) return true;
-      if (!hooks.mayWait()) return false;
-      waiting = true;
-      if (mode === 'exclusive') entry.waiting = true;
-      else entry.sharedWaiting++;
-      hooks.waits();
-      return true;
-    },
-    markActive: stopWaiting,
-  };
+  }
+
+  markActive(): void {
+    if (!this.waiting) return;
+    this.waiting = false;
+    if (this.mode === 'exclusive') this.entry.waiting = false;
+    else this.entry.sharedWaiting--;
+  }
+
+  private finish(): boolean {
+    if (this.done) return false;
+    this.done = true;
+    this.markActive();
+    if (this.mode === 'exclusive') this.entry.held = false;
+    else this.entry.shared--;
+    this.entry.idleSince = this.hooks.now();
+    return true;
+  }
 }
 
 /** May one more call of `mode` wait for its client, given the waiting calls on `entries`? */

@@ -15,7 +15,7 @@ import { sessionKey, type RootsBinding } from '../protocol/roots.js';
 import type { Cancel } from '../runtime/clock.js';
 import { DEFAULT_CALLS_PER_SESSION, type Lease, type LeaseMode, type PooledSession, type PoolOptions, type PoolStats } from './lease.js';
 import { chooseLease } from './lease-choice.js';
-import { leaseEntry, mayWaitIn, poolStats, type Entry } from './pool-entry.js';
+import { EntryLease, mayWaitIn, poolStats, type Entry, type LeaseHooks } from './pool-entry.js';
 
 export { waitingCap, type Lease, type LeaseMode, type PooledSession, type PoolOptions, type PoolStats } from './lease.js';
 
@@ -230,19 +230,21 @@ export class SessionPool<S extends PooledSession> {
 
   /** `reserved`: a shared lease already counted on the entry (see startShared). */
   private lease(entry: Entry<S>, mode: LeaseMode, reserved = false): Lease<S> {
-    const lease = leaseEntry(entry, mode, reserved, {
-      now: this.now,
-      drain: () => this.drain(),
-      remove: (reason) => this.remove(entry, reason),
-      mayWait: () => mayWaitIn(this.entries, mode, this.perSession, this.opts.maxWaiting),
-      // Spares serve calls that hold a session for a person's think time; a client's roots get
-      // none: only that client's next call could use one.
-      waits: () => {
-        if (mode === 'exclusive' && entry.roots === undefined) this.keepSpares(entry.caps, entry.key);
-      },
-    });
-    return lease;
+    return new EntryLease(entry, mode, reserved, this.leaseHooks);
   }
+
+  /** What every lease of this pool asks of it (one object, so a held lease costs no closures). */
+  private readonly leaseHooks: LeaseHooks<S> = {
+    now: () => this.now(),
+    drain: () => this.drain(),
+    remove: (entry, reason) => this.remove(entry, reason),
+    mayWait: (mode) => mayWaitIn(this.entries, mode, this.perSession, this.opts.maxWaiting),
+    // Spares serve calls that hold a session for a person's think time; a client's roots get
+    // none: only that client's next call could use one.
+    waits: (entry, mode) => {
+      if (mode === 'exclusive' && entry.roots === undefined) this.keepSpares(entry.caps, entry.key);
+    },
+  };
 
   private limits() {
     return { callsPerSession: this.perSession, maxSessions: this.opts.maxSessions, maxWaiting: this.opts.maxWaiting };
