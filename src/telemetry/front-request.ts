@@ -34,17 +34,31 @@ export class FrontRequest {
   constructor(
     readonly upstream: string,
     readonly principal: string,
-    readonly head: RequestHead,
-    private readonly headers: Record<string, string | string[] | undefined>,
+    private headOfRequest: RequestHead,
+    private headers: Record<string, string | string[] | undefined> | undefined,
   ) {}
 
-  /** The span, started on first use (once the head is known) with the request's start time. */
+  get head(): RequestHead {
+    return this.headOfRequest;
+  }
+
+  /**
+   * The span, started on first use (once the head is known) with the request's start time. The
+   * client's headers and `_meta` only say where the span continues the client's trace, so they
+   * are let go once it has started: every async resource a held legacy call created during this
+   * request (its socket, its timers) keeps this object as its AsyncLocalStorage store for as long
+   * as the person thinks (bench/README.md, issue 10).
+   */
   get span(): FrontSpan {
-    this.frontSpan ??= startFrontSpan(methodLabel(this.head.method), clientCarrier(this.headers, this.head.meta), this.startedAtEpochMs, {
-      'mcp.method.name': this.head.method,
+    if (this.frontSpan) return this.frontSpan;
+    const { method, target, meta } = this.headOfRequest;
+    this.frontSpan = startFrontSpan(methodLabel(method), clientCarrier(this.headers ?? {}, meta), this.startedAtEpochMs, {
+      'mcp.method.name': method,
       'mrtr.upstream': this.upstream,
-      ...(this.head.target === undefined ? {} : { 'mrtr.target': this.head.target }),
+      ...(target === undefined ? {} : { 'mrtr.target': target }),
     });
+    this.headers = undefined;
+    if (meta !== undefined) this.headOfRequest = target === undefined ? { method } : { method, target };
     return this.frontSpan;
   }
 
