@@ -63,11 +63,16 @@ export interface LegacySpan {
   end(error?: unknown): void;
 }
 
+/** A span that records nothing: nothing goes upstream, and ending it does nothing. */
+const NOT_RECORDING: LegacySpan = Object.freeze({ carrier: Object.freeze({}), end: () => {} });
+
 /** A CLIENT span for one legacy request under `parent` (a front request's context). */
 export function startLegacySpan(parent: Context, upstream: string, method: string): LegacySpan {
   const span = tracer().startSpan(method, { kind: SpanKind.CLIENT, attributes: { 'mcp.method.name': method, 'mrtr.upstream': upstream } }, parent);
+  // Tracing off (or not sampled): the API's span is a no-op, and a held call need not keep it.
+  if (!span.isRecording()) return NOT_RECORDING;
   const carrier: TraceCarrier = {};
-  if (span.isRecording()) propagation.inject(trace.setSpan(parent, span), carrier);
+  propagation.inject(trace.setSpan(parent, span), carrier);
   return {
     carrier,
     end(error) {

@@ -5,7 +5,7 @@ import { currentFrontRequest } from './front-request.js';
 import { inputLabel, methodLabel } from './labels.js';
 import type { ProxyMetrics } from './metrics.js';
 import type { LegacyRequestTrace, UpstreamTelemetry } from './ports.js';
-import { startLegacySpan } from './spans.js';
+import { startLegacySpan, type LegacySpan, type TraceCarrier } from './spans.js';
 
 export function upstreamTelemetry(upstream: string, metrics: ProxyMetrics | undefined): UpstreamTelemetry {
   return {
@@ -36,18 +36,36 @@ export function upstreamTelemetry(upstream: string, metrics: ProxyMetrics | unde
       metrics?.sessionWait.observe(seconds);
     },
     legacyRequest(method): LegacyRequestTrace {
-      const started = performance.now();
-      const label = methodLabel(method);
       // Only requests made for a front request are traced (not readiness pings or start-up).
       const parent = currentFrontRequest()?.span.context;
-      const span = parent === undefined ? undefined : startLegacySpan(parent, upstream, label);
-      return {
-        carrier: span?.carrier ?? {},
-        end(error) {
-          metrics?.upstreamRequestDuration.observe({ upstream, method: label }, (performance.now() - started) / 1000);
-          span?.end(error);
-        },
-      };
+      const span = parent === undefined ? undefined : startLegacySpan(parent, upstream, methodLabel(method));
+      return new LegacyRequestRecord(upstream, methodLabel(method), metrics, span);
     },
   };
 }
+
+/**
+ * One legacy request's duration and span. A class: an interactive call holds it for as long as
+ * its user thinks, and its `end` on the prototype costs the call no closure.
+ */
+class LegacyRequestRecord implements LegacyRequestTrace {
+  private readonly started = performance.now();
+
+  constructor(
+    private readonly upstream: string,
+    private readonly method: string,
+    private readonly metrics: ProxyMetrics | undefined,
+    private readonly span: LegacySpan | undefined,
+  ) {}
+
+  get carrier(): TraceCarrier {
+    return this.span?.carrier ?? NO_CARRIER;
+  }
+
+  end(error?: unknown): void {
+    this.metrics?.upstreamRequestDuration.observe({ upstream: this.upstream, method: this.method }, (performance.now() - this.started) / 1000);
+    this.span?.end(error);
+  }
+}
+
+const NO_CARRIER: TraceCarrier = Object.freeze({});
