@@ -42,10 +42,19 @@ export class HttpExchanger {
     // a string body is appended to it and the head stays in memory as a rope of ~25 pieces for as
     // long as the exchange lives (a held call's POST stream: bench/README.md, issue 10).
     const payload = body === undefined ? undefined : Buffer.from(body);
-    const all = payload === undefined ? headers : { ...headers, 'content-length': String(payload.length) };
+    const req = lib.request(url, { method, headers: payload === undefined ? headers : { ...headers, 'content-length': String(payload.length) }, agent });
+    this.live.add(req);
+    const response = this.response(req);
+    req.end(payload);
+    return response;
+  }
+
+  /**
+   * The response to `req`. Its own function: the listeners live as long as the exchange, and
+   * closures made in `once` would keep the body and the headers (context variables) as long.
+   */
+  private response(req: http.ClientRequest): Promise<http.IncomingMessage> {
     return new Promise((resolve, reject) => {
-      const req = lib.request(url, { method, headers: all, agent });
-      this.live.add(req);
       req.once('close', () => this.live.delete(req));
       // Errors after the response started are the response's to report (its 'close' without
       // `complete`); a late one here must not go unhandled.
@@ -54,7 +63,6 @@ export class HttpExchanger {
         response.on('error', () => {});
         resolve(response);
       });
-      req.end(payload);
     });
   }
 }
