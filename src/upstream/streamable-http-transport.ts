@@ -7,13 +7,13 @@
 // Another: a message on a POST's response stream is delivered with that request's id (extra
 // `relatedRequestId`), so a session carrying many calls knows whose it is; the GET stream's have none.
 import type http from 'node:http';
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { asMessage, isRequest } from './jsonrpc-message.js';
 import { mediaTypeEssence } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import { HttpExchanger, readText } from './http-exchange.js';
 import { Latch } from './latch.js';
+import { readSseStream, type SseReadOptions, type SseStreamEnd, type SseStreamOwner } from './sse-stream.js';
 import { DEFAULT_RECONNECTION, StreamableHttpError, type ReconnectionOptions } from './streamable-http-errors.js';
 import { errorBody, JSONRPC } from '../protocol/errors.js';
 import { classifyNetworkError, StreamGoneError } from './stream-gone.js';
@@ -21,9 +21,7 @@ import { traceHeaders } from './trace-context.js';
 
 export { DEFAULT_RECONNECTION, StreamableHttpError, type ReconnectionOptions } from './streamable-http-errors.js';
 
-interface StreamOptions {
-  lastEventId?: string;
-  onresumptiontoken?: (token: string) => void;
+interface StreamOptions extends SseReadOptions {
   /** A resumed request's id: its replayed response is delivered under it. */
   replayId?: RequestId;
   /** Requests this stream owes answers to (a POST stream); the GET stream owes none. */
@@ -197,38 +195,27 @@ export class StreamableHttpTransport implements Transport {
   }
 
   private readStream(response: http.IncomingMessage, opts: StreamOptions, reconnectable: boolean): void {
-    let lastEventId = opts.lastEventId;
-    let primed = false;
-    let ended = false;
-    const parser = createParser({
-      onEvent: (event: EventSourceMessage) => {
-        if (event.id) {
-          lastEventId = event.id;
-          primed = true;
-          opts.onresumptiontoken?.(event.id);
-        }
-        if (!event.data || (event.event && event.event !== 'message')) return;
-        this.deliver(event.data, opts);
-      },
-      onRetry: (ms: number) => {
-        this.retryMs = ms;
-      },
-    });
-    response.setEncoding('utf8');
-    response.on('data', (chunk: string) => parser.feed(chunk));
-    response.on('error', () => {}); // 'close' below reports it
-    response.once('close', () => {
-      if (ended) return;
-      ended = true;
-      if (this.closed) return;
-      if (!response.complete) this.onerror?.(new StreamGoneError('SSE stream disconnected: the connection to the legacy server was lost'));
-      const owesAnswers = opts.owed === undefined || opts.owed.size > 0;
-      if ((reconnectable || primed) && owesAnswers) {
-        this.reconnect({ ...opts, lastEventId }, 0);
-      } else if (opts.owed && opts.owed.size > 0) {
-        this.failOwed(opts.owed);
-      }
-    });
+    readSseStream(response, this.streams, opts, reconnectable);
+  }
+
+  /** What the SSE streams of this transport report to it (one object for all of them). */
+  private readonly streams: SseStreamOwner<StreamOptions> = {
+    deliver: (data, opts) => this.deliver(data, opts),
+    retry: (ms) => {
+      this.retryMs = ms;
+    },
+    closed: (end) => this.streamClosed(end),
+  };
+
+  private streamClosed({ opts, lastEventId, primed, complete, reconnectable }: SseStreamEnd<StreamOptions>): void {
+    if (this.closed) return;
+    if (!complete) this.onerror?.(new StreamGoneError('SSE stream disconnected: the connection to the legacy server was lost'));
+    const owesAnswers = opts.owed === undefined || opts.owed.size > 0;
+    if ((reconnectable || primed) && owesAnswers) {
+      this.reconnect({ ...opts, lastEventId }, 0);
+    } else if (opts.owed && opts.owed.size > 0) {
+      this.failOwed(opts.owed);
+    }
   }
 
   private deliver(data: string, opts: StreamOptions): void {
