@@ -35,8 +35,11 @@ export class Interaction implements SessionHolder {
   private wake: (() => void) | undefined;
   /** The legacy server withdrew a request while the user thinks (no front attached): its timeout fired. */
   onGaveUp: ((waitedMs: number) => void) | undefined;
-  /** Notifications on their way to the front; the final answer waits for them (ordering). */
-  private readonly relaying = new Set<Promise<void>>();
+  /**
+   * Notifications on their way to the front; the final answer waits for them (ordering). Made on
+   * the first one: an empty Set still costs a held call its hash table.
+   */
+  private relaying: Set<Promise<void>> | undefined;
 
   constructor(
     readonly handle: string,
@@ -80,7 +83,7 @@ export class Interaction implements SessionHolder {
 
   /** Waits for notifications already on their way to the front, then stops relaying to it. */
   async detachFront(): Promise<void> {
-    await Promise.all(this.relaying);
+    if (this.relaying) await Promise.all(this.relaying);
     this.sink = undefined;
   }
 
@@ -241,8 +244,9 @@ export class Interaction implements SessionHolder {
 
   private relay(sink: FrontSink, notification: { method: string; params: JsonObject }): void {
     const sent = sink.notify(notification).catch(() => {});
-    this.relaying.add(sent);
-    void sent.finally(() => this.relaying.delete(sent));
+    const relaying = (this.relaying ??= new Set());
+    relaying.add(sent);
+    void sent.finally(() => relaying.delete(sent));
   }
 
   private settle(outcome: Outcome): void {
