@@ -39,7 +39,23 @@ export interface FrontSpan {
 export function startFrontSpan(name: string, carrier: TraceCarrier, startTime: number, attributes: Record<string, string>): FrontSpan {
   const parent = propagation.extract(ROOT_CONTEXT, carrier);
   const span = tracer().startSpan(name, { kind: SpanKind.SERVER, startTime, attributes }, parent);
-  return { span, context: trace.setSpan(parent, span) };
+  return new FrontSpanContext(parent, span);
+}
+
+/**
+ * The context is made when a legacy request asks for it, not kept: a front request outlives its
+ * answer as the AsyncLocalStorage store of a held call's socket and timers, and a context costs
+ * an object and a Map (bench/README.md, issue 10).
+ */
+class FrontSpanContext implements FrontSpan {
+  constructor(
+    private readonly parent: Context,
+    readonly span: Span,
+  ) {}
+
+  get context(): Context {
+    return trace.setSpan(this.parent, this.span);
+  }
 }
 
 export function endSpan(span: Span, errorCode: number | undefined, httpStatus: number | undefined): void {
