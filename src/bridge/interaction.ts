@@ -244,7 +244,8 @@ export class Interaction implements SessionHolder {
 
   private relay(sink: FrontSink, notification: { method: string; params: JsonObject }): void {
     const sent = sink.notify(notification).catch(() => {});
-    const relaying = (this.relaying ??= new Set());
+    this.relaying ??= new Set();
+    const relaying = this.relaying;
     relaying.add(sent);
     void sent.finally(() => relaying.delete(sent));
   }
