@@ -92,6 +92,7 @@ export class LegacySession {
         .get(id)
         ?.abort(n.params.reason ?? 'withdrawn by the legacy server');
     });
+    armNoTimerForTheLongest(this.client);
     this.client.onclose = () => this.onClose();
     this.client.onerror = (err) => this.onTransportError(err);
     // The Client learns the negotiated revision at initialize; keep it for answer shaping.
@@ -272,4 +273,18 @@ function nextRequestId(client: Client): number {
 /** The SDK keeps one AbortController per in-flight incoming request in a private map. */
 function sdkHandlerControllers(client: Client): Map<RequestId, AbortController> {
   return (client as unknown as { _requestHandlerAbortControllers: Map<RequestId, AbortController> })._requestHandlerAbortControllers;
+}
+
+/**
+ * The SDK arms a timer for every request, also for one whose timeout is the longest Node allows
+ * (see `request`: the proxy applies its own timeouts). Such a timer never fires in practice, and a
+ * call waiting for its user would keep it, its record and its handler: skip it (issue 10).
+ */
+export function armNoTimerForTheLongest(client: Client): void {
+  const sdk = client as unknown as { _setupTimeout?: (id: number, timeout: number, ...rest: unknown[]) => void };
+  const setup = sdk._setupTimeout;
+  if (typeof setup !== 'function') throw new Error('the v1 SDK Protocol has no _setupTimeout any more: see session.ts');
+  sdk._setupTimeout = function (this: unknown, id, timeout, ...rest) {
+    if (timeout < MAX_TIMER_MS) setup.call(this, id, timeout, ...rest);
+  };
 }
