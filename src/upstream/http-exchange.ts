@@ -42,7 +42,7 @@ export class HttpExchanger {
     // a string body is appended to it and the head stays in memory as a rope of ~25 pieces for as
     // long as the exchange lives (a held call's POST stream: bench/README.md, issue 10).
     const payload = body === undefined ? undefined : Buffer.from(body);
-    const req = lib.request(url, { method, headers: payload === undefined ? headers : { ...headers, 'content-length': String(payload.length) }, agent });
+    const req = lib.request(url, { method, headers: rawHeaders(url, headers, payload?.length), agent });
     this.live.add(req);
     const response = this.response(req);
     req.end(payload);
@@ -65,6 +65,20 @@ export class HttpExchanger {
       });
     });
   }
+}
+
+/**
+ * The request's headers as a flat name/value list: node then writes them as given instead of
+ * keeping a table of them on the request for as long as the exchange lives. In that form node adds
+ * neither Host nor the URL's userinfo as Basic authorization, so they are added here.
+ */
+export function rawHeaders(url: URL, headers: Record<string, string>, contentLength: number | undefined): string[] {
+  const out = ['host', url.host];
+  if ((url.username || url.password) && !Object.keys(headers).some((k) => k.toLowerCase() === 'authorization'))
+    out.push('authorization', `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`);
+  for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() !== 'host') out.push(k, v);
+  if (contentLength !== undefined) out.push('content-length', String(contentLength));
+  return out;
 }
 
 function redirectTarget(res: http.IncomingMessage, from: URL, method: string, followed: number): URL | undefined {
