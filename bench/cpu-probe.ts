@@ -5,9 +5,13 @@
 // forwards it). Not part of `npm run bench`; run it by hand when working on the hot path:
 //
 //   npm run build && node dist/bench/cpu-probe.js [http|stdio] [--calls N] [--rounds R]
-//       [--method tools/call|ping] [--node-args '--flag ...'] [--proxy-args '--access-log off ...']
+//       [--method tools/call|ping] [--concurrency C] [--node-args '--flag ...'] [--proxy-args '--access-log off ...']
+//
+// With --concurrency C, C clients each keep one call in flight (the legacy server's CPU is the same
+// for both variants, so a hop whose CPU per call grows with C shows here).
 import { readFileSync } from 'node:fs';
 import { LegacyHttpClient, ProxyClient, ALL_CAPS } from './lib/http.js';
+import { inParallel } from './lib/load.js';
 import { FIXTURE, Scope } from './lib/procs.js';
 
 const argv = process.argv.slice(2);
@@ -28,6 +32,8 @@ async function main(): Promise<void> {
   const calls = Number(opt('--calls', '2000'));
   const rounds = Number(opt('--rounds', '3'));
   const method = opt('--method', 'tools/call');
+  const concurrency = Number(opt('--concurrency', '1'));
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`--concurrency: a positive integer, not ${opt('--concurrency', '1')}`);
   if (method !== 'tools/call' && method !== 'ping') throw new Error(`--method: tools/call or ping, not ${method}`);
   const scope = new Scope();
   try {
@@ -39,12 +45,12 @@ async function main(): Promise<void> {
       forwarderArgs = ['--target', fixture.url];
     } else {
       target = ['--', process.execPath, FIXTURE];
-      forwarderArgs = ['--stdio', '1', '--', process.execPath, FIXTURE];
+      forwarderArgs = ['--stdio', String(concurrency), '--', process.execPath, FIXTURE];
     }
     const forwarder = await scope.forwarder(forwarderArgs);
     const nodeArgs = opt('--node-args', '').split(' ').filter(Boolean);
     const proxyArgs = opt('--proxy-args', '').split(' ').filter(Boolean);
-    const proxy = await scope.proxy(['--max-sessions', '2', '--gather-window', '0', ...proxyArgs, ...target], { nodeArgs });
+    const proxy = await scope.proxy(['--max-sessions', String(concurrency + 1), '--gather-window', '0', ...proxyArgs, ...target], { nodeArgs });
     const viaProxy = new ProxyClient(proxy.url, ALL_CAPS);
     // Over stdio the forwarder's children are initialized by the forwarder itself.
     const viaForwarder = transport === 'http' ? await new LegacyHttpClient(forwarder.url).init() : new LegacyHttpClient(forwarder.url);
@@ -58,14 +64,15 @@ async function main(): Promise<void> {
             ['forwarder', forwarder.child.pid!, () => viaForwarder.tool('echo', { text: 'hello' })],
             ['mrtr-proxy', proxy.child.pid!, () => viaProxy.tool('echo', { text: 'hello' })],
           ];
-    process.stdout.write(`${transport} upstream, ${method}, ${calls} sequential calls per round; CPU of the hop process only\n`);
+    process.stdout.write(`${transport} upstream, ${method}, ${calls} calls per round, ${concurrency} at a time; CPU of the hop process only\n`);
+    const run = (n: number, call: () => Promise<unknown>) => inParallel(n, concurrency, call);
     for (let r = 1; r <= rounds; r++) {
       const line: string[] = [];
       for (const [name, pid, call] of variants) {
-        for (let i = 0; i < 200; i++) await call();
+        await run(200, call);
         const before = cpuMs(pid);
         const t0 = performance.now();
-        for (let i = 0; i < calls; i++) await call();
+        await run(calls, call);
         const wallUs = ((performance.now() - t0) / calls) * 1000;
         const cpuUs = ((cpuMs(pid) - before) / calls) * 1000;
         line.push(`${name} ${cpuUs.toFixed(0)} µs CPU, ${wallUs.toFixed(0)} µs wall`);

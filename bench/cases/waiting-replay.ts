@@ -4,6 +4,7 @@
 // client, never retried) and the proxy's heap and RSS after a full GC are compared with idle, in the
 // same run; the legacy sessions the proxy holds are read from /readyz. The stdio part counts the
 // proxy's child processes with 1,000 users waiting on a legacy server it spawns.
+import { inParallel } from '../lib/load.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { ALL_CAPS, ProxyClient, type Json } from '../lib/http.js';
 import { FIXTURE, Scope, rssOf, sleep, type Running } from '../lib/procs.js';
@@ -30,17 +31,11 @@ function childrenOf(pid: number): number {
 /** Leaves `n` users waiting on `tool` with 32 concurrent clients; returns their states. */
 async function leaveWaiting(client: ProxyClient, tool: string, args: Json, n: number): Promise<string[]> {
   const states: string[] = [];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 32 }, async () => {
-      while (next < n) {
-        next++;
-        const r = await client.tool(tool, args);
-        if (r['resultType'] !== 'input_required') throw new Error(`expected input_required, got ${JSON.stringify(r)}`);
-        states.push(r['requestState'] as string);
-      }
-    }),
-  );
+  await inParallel(n, 32, async () => {
+    const r = await client.tool(tool, args);
+    if (r['resultType'] !== 'input_required') throw new Error(`expected input_required, got ${JSON.stringify(r)}`);
+    states.push(r['requestState'] as string);
+  });
   return states;
 }
 
@@ -78,22 +73,16 @@ async function sessionsOf(proxyUrl: string): Promise<Figures['sessions']> {
 
 /** Runs `n` calls of `ask` that each ask once and are answered, 32 at a time. */
 async function answered(client: ProxyClient, n: number): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 32 }, async () => {
-      while (next < n) {
-        const i = next++;
-        const r = await client.tool('ask', { rounds: 1 });
-        const key = Object.keys(r['inputRequests'] as Json)[0]!;
-        const done = await client.tool(
-          'ask',
-          { rounds: 1 },
-          { requestState: r['requestState'], inputResponses: { [key]: { action: 'accept', content: { name: `u${i}` } } } },
-        );
-        if (done['resultType'] === 'input_required') throw new Error(`expected a result, got ${JSON.stringify(done)}`);
-      }
-    }),
-  );
+  await inParallel(n, 32, async (i) => {
+    const r = await client.tool('ask', { rounds: 1 });
+    const key = Object.keys(r['inputRequests'] as Json)[0]!;
+    const done = await client.tool(
+      'ask',
+      { rounds: 1 },
+      { requestState: r['requestState'], inputResponses: { [key]: { action: 'accept', content: { name: `u${i}` } } } },
+    );
+    if (done['resultType'] === 'input_required') throw new Error(`expected a result, got ${JSON.stringify(done)}`);
+  });
 }
 
 async function overHttp(users: number, opts: BenchOptions): Promise<HttpFigures> {

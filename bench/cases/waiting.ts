@@ -4,6 +4,7 @@
 // by bench/proxy-probe.ts, which reports heap and RSS after a full GC on SIGUSR2. The slope of
 // memory over the number of suspended interactions is the cost of one waiting user.
 // Also: the requestState size after one, three and ten rounds.
+import { inParallel } from '../lib/load.js';
 import { performance } from 'node:perf_hooks';
 import { ALL_CAPS, ProxyClient, type Json } from '../lib/http.js';
 import { Scope, rssOf, sleep, type Running } from '../lib/procs.js';
@@ -81,17 +82,11 @@ async function ladder(steps: number[], opts: BenchOptions): Promise<{ points: Po
     for (const target of steps) {
       const t0 = performance.now();
       const want = target - created;
-      let next = 0;
-      await Promise.all(
-        Array.from({ length: 32 }, async () => {
-          while (next < want) {
-            next++;
-            const r = await client.tool('ask', { rounds: 1 });
-            if (r['resultType'] !== 'input_required') throw new Error(`expected input_required, got ${JSON.stringify(r)}`);
-            states.push(r['requestState'] as string);
-          }
-        }),
-      );
+      await inParallel(want, 32, async () => {
+        const r = await client.tool('ask', { rounds: 1 });
+        if (r['resultType'] !== 'input_required') throw new Error(`expected input_required, got ${JSON.stringify(r)}`);
+        states.push(r['requestState'] as string);
+      });
       busyMs += performance.now() - t0;
       created = target;
       await sleep(300);

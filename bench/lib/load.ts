@@ -55,3 +55,13 @@ export async function timeEach(n: number, fn: () => Promise<unknown>): Promise<n
   }
   return out;
 }
+
+/** Runs `fn(0) … fn(n - 1)`, `concurrency` at a time (each worker takes the next index when free). */
+export async function inParallel(n: number, concurrency: number, fn: (i: number) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, n) }, async () => {
+      while (next < n) await fn(next++);
+    }),
+  );
+}

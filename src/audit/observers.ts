@@ -1,25 +1,9 @@
-// The observer shape the bridge calls (restated structurally: audit sits beside the bridge, not
-// above it) and a fan-out, so the audit file and the live view both watch one bridge.
-import type { JsonObject, Root } from '../protocol/json.js';
-import type { RecordEntry } from '../protocol/replay-match.js';
+// A fan-out of the bridge's interaction observer, so the audit file and the live view both watch one
+// bridge.
+import type { InteractionObserver } from '../protocol/interaction-observer.js';
 
-export interface Observer {
-  onStart(e: {
-    handle: string;
-    method: string;
-    params: JsonObject;
-    mode: string;
-    capabilities?: object;
-    roots?: readonly Root[] | undefined;
-    recorded?: readonly RecordEntry[];
-    roundsBefore?: number;
-    replay?: { call: string; run: number; answers: ReadonlyMap<string, unknown> };
-  }): void;
-  onRound(e: { handle: string; round: number; asked: ReadonlyArray<{ key: string; method: string; params?: Record<string, unknown> }> }): void;
-  onAnswers(e: { handle: string; round: number; answers: ReadonlyMap<string, unknown> }): void;
-  onReplay?(e: { handle: string; fromRecord: number; mismatched: number }): void;
-  onEnd(e: { handle: string; reason: string; why?: string; result?: JsonObject; error?: { code: number; message: string } }): void;
-}
+/** The bridge's observer (protocol/interaction-observer.ts), under the name audit/ uses. */
+export type Observer = InteractionObserver;
 
 export function fanOut(observers: readonly Observer[]): Observer | undefined {
   if (observers.length <= 1) return observers[0];

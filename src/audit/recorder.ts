@@ -1,6 +1,7 @@
 // Turns one upstream's interaction events into audit records: it follows each interaction from
 // start to end (timing rounds with the injected clock) and hands the finished record to a sink.
 // It runs on the bridge's hot path, so it only copies shapes into memory; the sink writes later.
+import type { InteractionObserver } from '../protocol/interaction-observer.js';
 import type { JsonObject } from '../protocol/json.js';
 import type { Clock } from '../runtime/clock.js';
 import { inputMethodOf } from '../protocol/input-requests.js';
@@ -33,8 +34,8 @@ export interface RecorderOptions {
 /** Interactions whose end never came (should not happen) are forgotten beyond this many. */
 const MAX_OPEN = 100_000;
 
-/** Satisfies the bridge's InteractionObserver structurally: audit sits beside the bridge, not above it. */
-export class AuditRecorder {
+/** The bridge's InteractionObserver (protocol/interaction-observer.ts), writing the audit file. */
+export class AuditRecorder implements InteractionObserver {
   private readonly open = new Map<string, Open>();
 
   constructor(private readonly opts: RecorderOptions) {}

@@ -1,15 +1,16 @@
 // When a round of legacy requests is complete enough to go to the client. A legacy server that asks
 // several things at once (it awaits them together) sends them back to back, well within a
 // millisecond; one that asks one thing sends nothing more until it has the answer. So the round
-// closes as soon as the legacy session has been quiet for `quietMs` after its latest request, and
-// at the latest `windowMs` (--gather-window) after the first one. Pure: the interaction feeds it
+// closes as soon as the legacy session has been quiet for `quietMs` after its latest request (and the
+// event loop has read whatever had arrived by then), and at the latest `windowMs` (--gather-window)
+// after the first one. Pure: the interaction feeds it
 // the times and waits as long as it says.
 
 /** How long the legacy session must stay quiet after its latest request before the round closes. */
-// 5 ms, not 1: on a loaded machine a server's back-to-back writes were seen more than 1 ms apart
-// (ask-all split into two rounds), which costs a client a round trip; 5 ms still spares a one-question
-// round most of the 25 ms window.
-export const GATHER_QUIET_MS = 5;
+// With the I/O turn below, 1 ms is enough: the split once seen with 1 ms alone (ask-all in two rounds
+// on a loaded machine) was the quiet timer firing before the loop had read the second request, which
+// had already arrived while the proxy waited for the CPU.
+export const GATHER_QUIET_MS = 1;
 
 export interface GatherTimes {
   /** When the first request of the round arrived. */
@@ -20,11 +21,21 @@ export interface GatherTimes {
   /** The upper bound (--gather-window); 0 closes the round at once. */
   windowMs: number;
   quietMs: number;
+  /** The `lastAt` for which an I/O turn was already let through once the quiet period had passed. */
+  settledLastAt?: number | undefined;
 }
 
-export type GatherDecision = { kind: 'close' } | { kind: 'wait'; ms: number };
+/**
+ * `settle`: the quiet period has passed, but requests that arrived while the process waited may not
+ * have been read yet; let the loop read pending I/O once (Clock.turn) and decide again.
+ */
+export type GatherDecision = { kind: 'close' } | { kind: 'wait'; ms: number } | { kind: 'settle' };
 
 export function gatherDecision(t: GatherTimes): GatherDecision {
-  const closeAt = Math.min(t.firstAt + t.windowMs, t.lastAt + Math.min(t.quietMs, t.windowMs));
-  return t.now >= closeAt ? { kind: 'close' } : { kind: 'wait', ms: closeAt - t.now };
+  if (t.windowMs <= 0) return { kind: 'close' };
+  const windowEnd = t.firstAt + t.windowMs;
+  if (t.now >= windowEnd) return { kind: 'close' };
+  const quietEnd = t.lastAt + Math.min(t.quietMs, t.windowMs);
+  if (t.now < quietEnd) return { kind: 'wait', ms: Math.min(quietEnd, windowEnd) - t.now };
+  return t.settledLastAt === t.lastAt ? { kind: 'close' } : { kind: 'settle' };
 }

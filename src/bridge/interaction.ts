@@ -100,6 +100,7 @@ export class Interaction implements SessionHolder {
   async next(opts: { gatherMs: number; timeoutMs: number; signal: AbortSignal }): Promise<Stop> {
     const deadline = this.clock.now() + opts.timeoutMs;
     let firstAt: number | undefined;
+    let settledLastAt: number | undefined;
     for (;;) {
       if (this.outcome) return this.outcome;
       if (opts.signal.aborted) return { kind: 'aborted' };
@@ -108,8 +109,13 @@ export class Interaction implements SessionHolder {
       if (this.pending.size > 0) {
         firstAt ??= now;
         const lastAt = Math.max(firstAt, this.lastRequestAt);
-        const gather = gatherDecision({ firstAt, lastAt, now, windowMs: opts.gatherMs, quietMs: GATHER_QUIET_MS });
+        const gather = gatherDecision({ firstAt, lastAt, now, windowMs: opts.gatherMs, quietMs: GATHER_QUIET_MS, settledLastAt });
         if (gather.kind === 'close') return { kind: 'input', pending: this.unanswered() };
+        if (gather.kind === 'settle') {
+          await this.clock.turn();
+          settledLastAt = lastAt;
+          continue;
+        }
         wait = Math.min(wait, gather.ms);
       }
       if (now >= deadline) return { kind: 'timeout' };

@@ -1,9 +1,8 @@
 // What the bridge needs of the legacy side, as interfaces: a source of session leases and
 // the few members of a session it uses. The upstream layer satisfies them structurally; the bridge
 // never imports the pool or the session classes, so unit tests and the bench plug in a fake.
-import type { FrontCapabilities, LegacyCapabilities } from '../protocol/capabilities.js';
+import type { LegacyCapabilities } from '../protocol/capabilities.js';
 import type { JsonObject, Root, ServerRequest } from '../protocol/json.js';
-import type { RecordEntry } from '../protocol/replay-match.js';
 import type { RootsBinding } from '../protocol/roots.js';
 
 /** The interactive call a legacy request belongs to receives it, and its logs. */
@@ -60,51 +59,7 @@ export interface SessionSource {
   operatorRoots(): readonly Root[];
 }
 
-/**
- * Who watches interactions (the audit, a live view). The bridge calls it synchronously with plain
- * data, including what the user answered: an observer decides what it keeps. It must not throw or block.
- */
-export interface InteractionObserver {
-  /**
-   * An interactive call was sent to the legacy server. `mode` says how it waits between rounds;
-   * `capabilities` are the ones the client declared, `roots` those it gave in a roots round.
-   * A replayed call runs once per round, each run its own interaction: `replay` names the call
-   * (the same id in every run, on any instance), the run (= the round it may return), and what
-   * the retry that started this run answered to the previous run's questions; `recorded` is what
-   * earlier runs asked and the client answered (in `roundsBefore` rounds).
-   */
-  onStart(e: {
-    handle: string;
-    method: string;
-    params: JsonObject;
-    mode: 'hold' | 'replay';
-    capabilities: FrontCapabilities;
-    roots?: readonly Root[] | undefined;
-    recorded?: readonly RecordEntry[];
-    roundsBefore?: number;
-    replay?: { call: string; run: number; answers: ReadonlyMap<string, unknown> };
-  }): void;
-  /** The call was suspended: these legacy requests went to the client as round `round`. */
-  onRound(e: { handle: string; round: number; asked: ReadonlyArray<{ key: string; method: string; params?: Record<string, unknown> }> }): void;
-  /** The client's retry for round `round` arrived with these answers (by input key). */
-  onAnswers(e: { handle: string; round: number; answers: ReadonlyMap<string, unknown> }): void;
-  /**
-   * A replay run answered `fromRecord` of the legacy server's requests from the record, and found
-   * `mismatched` positions where the server asked something other than what the record holds.
-   */
-  onReplay?(e: { handle: string; fromRecord: number; mismatched: number }): void;
-  /**
-   * The call ended: `result` when the legacy server answered, `error` when it failed with one.
-   * `let_go`: a replay run asked the client and let its legacy call go; the retry runs the call again.
-   */
-  onEnd(e: {
-    handle: string;
-    reason: 'completed' | 'expired' | 'cancelled' | 'lost' | 'legacy_gave_up' | 'let_go';
-    why?: string;
-    result?: JsonObject;
-    error?: { code: number; message: string };
-  }): void;
-}
+export type { InteractionObserver } from '../protocol/interaction-observer.js';
 
 /** Shared where the call's legacy requests can be attributed to it (upstream/ask-learning.ts). */
 export function leaseModeOf(sessions: SessionSource, call: { method: string; params: JsonObject }): LeaseMode {

@@ -10,6 +10,7 @@ import type { Cancel, Clock } from '../runtime/clock.js';
 import { noteServeMode } from '../telemetry/front-request.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { Upstream } from '../upstream/upstream.js';
+import { startIdleSweeper } from '../upstream/idle-sweep.js';
 import { LegacyPump } from './legacy-pump.js';
 
 interface Activity {
@@ -23,7 +24,7 @@ export class LegacyClientSessions {
   private readonly activity = new Map<string, Activity>();
   /** Who opened each session (the auth gate's principal); only they may use it. */
   private readonly owners = new Map<string, string | undefined>();
-  private readonly stopSweeper: Cancel;
+  private stopSweeper: Cancel;
 
   /**
    * @param idleTtlMs a session with nothing open and no request for this long is closed: a legacy
@@ -36,12 +37,16 @@ export class LegacyClientSessions {
     private readonly log: Logger,
     private readonly clock: Clock,
   ) {
-    this.stopSweeper = clock.every(Math.max(500, Math.min(idleTtlMs / 2, 30_000)), () => this.sweep());
+    this.stopSweeper = startIdleSweeper(clock, idleTtlMs, () => this.sweep());
   }
 
   /** A reload: the new limits apply from now on (open sessions are not closed for a lower maximum). */
   setLimits(maxSessions: number, idleTtlMs: number): void {
     this.maxSessions = maxSessions;
+    if (idleTtlMs !== this.idleTtlMs) {
+      this.stopSweeper();
+      this.stopSweeper = startIdleSweeper(this.clock, idleTtlMs, () => this.sweep());
+    }
     this.idleTtlMs = idleTtlMs;
   }
 

@@ -12,6 +12,12 @@ export interface Clock {
   every(ms: number, fn: () => void): Cancel;
   /** Resolves after `ms` (or at once when `signal` aborts). */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * Resolves after one turn of the event loop that reads pending I/O: what had already arrived on a
+   * socket or pipe when it was called has been handled by then (a timer callback runs before the
+   * loop reads I/O that came in while the process waited for the CPU).
+   */
+  turn(): Promise<void>;
 }
 
 export const systemClock: Clock = {
@@ -37,4 +43,6 @@ export const systemClock: Clock = {
       signal?.addEventListener('abort', done, { once: true });
     });
   },
+  // setImmediate runs in the check phase, after the poll phase of the same loop iteration.
+  turn: () => new Promise<void>((resolve) => setImmediate(resolve)),
 };

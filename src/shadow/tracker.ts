@@ -2,27 +2,14 @@
 // shadow wants has ended with the legacy server's answer, hands over the request to replay: its
 // target params, the client's capabilities, each question asked with the client's answer, and the
 // outcome. Calls that ended otherwise (cancelled, expired, lost) have nothing to compare.
+import type { InteractionObserver } from '../protocol/interaction-observer.js';
 import type { JsonObject, Root } from '../protocol/json.js';
 import type { RecordEntry } from '../protocol/replay-match.js';
 import type { Exchange } from './answers.js';
 import type { ShadowRequest } from './run.js';
 
-/** The bridge's observer shape (restated: shadow/ sits beside the bridge), with what a shadow needs. */
-export interface InteractionEvents {
-  onStart(e: {
-    handle: string;
-    method: string;
-    params: JsonObject;
-    mode: string;
-    capabilities?: object;
-    roots?: readonly Root[] | undefined;
-    recorded?: readonly RecordEntry[];
-    roundsBefore?: number;
-  }): void;
-  onRound(e: { handle: string; round: number; asked: ReadonlyArray<{ key: string; method: string; params?: Record<string, unknown> }> }): void;
-  onAnswers(e: { handle: string; round: number; answers: ReadonlyMap<string, unknown> }): void;
-  onEnd(e: { handle: string; reason: string; why?: string; result?: JsonObject; error?: { code: number; message: string } }): void;
-}
+/** What the tracker hears: the bridge's interaction observer (replays are not compared). */
+export type InteractionEvents = InteractionObserver;
 
 export interface TrackerHooks {
   /** The params to send the candidate when this call is to be compared, else undefined. */

@@ -17,6 +17,7 @@ import { LegacySession, type SessionHooks, type UpstreamInfo } from './session.j
 import { createSseTransport } from './sse-transport.js';
 import { createStdioTransport, StdioTransport } from './stdio-transport.js';
 import { ToolSchemas } from './tool-schemas.js';
+import { startIdleSweeper } from './idle-sweep.js';
 import { WsClientTransport } from './ws-transport.js';
 
 export type ChangeListener = (method: string, params: JsonObject | undefined) => void;
@@ -60,7 +61,7 @@ export class Upstream {
       trace: (method) => this.telemetry.legacyRequest(method),
     };
     this.pool = this.createPool(config);
-    this.stopSweeper = this.startSweeper(config);
+    this.stopSweeper = startIdleSweeper(this.clock, config.idleSessionTtlMs, () => this.pool.sweepIdle());
   }
 
   /** A session with `caps` serving `roots` (the operator's when undefined) from the current pool (see SessionPool). */
@@ -164,7 +165,7 @@ export class Upstream {
     this.config = config;
     this.pool = this.createPool(config);
     this.stopSweeper();
-    this.stopSweeper = this.startSweeper(config);
+    this.stopSweeper = startIdleSweeper(this.clock, config.idleSessionTtlMs, () => this.pool.sweepIdle());
     this.control = control;
     this.described = session.info;
     this.toolSchemas.invalidate();
@@ -211,11 +212,6 @@ export class Upstream {
       log: this.log,
     });
     return pool;
-  }
-
-  private startSweeper(config: UpstreamConfig): Cancel {
-    const pool = this.pool;
-    return this.clock.every(Math.min(config.idleSessionTtlMs, 30_000), () => pool.sweepIdle());
   }
 
   /** Closes a replaced pool once no session of it is in use any more, or after `maxWaitMs`. */

@@ -48,6 +48,7 @@ export function testClock(start = 1_700_000_000_000): TestClock {
         signal?.addEventListener('abort', stop, { once: true });
       });
     },
+    turn: () => new Promise<void>((resolve) => setImmediate(resolve)),
   };
   return clock;
 }

@@ -8,18 +8,30 @@ const at = (over: Partial<Parameters<typeof gatherDecision>[0]>) =>
 describe('gather decision', () => {
   it('waits for a quiet moment after the latest request, not the whole window', () => {
     assert.deepEqual(at({}), { kind: 'wait', ms: 1 });
-    assert.deepEqual(at({ now: 1001 }), { kind: 'close' });
+    assert.deepEqual(at({ now: 1001, settledLastAt: 1000 }), { kind: 'close' });
+  });
+
+  it('lets the loop read pending I/O once before it closes a quiet round', () => {
+    assert.deepEqual(at({ now: 1001 }), { kind: 'settle' });
+    assert.deepEqual(at({ now: 1009 }), { kind: 'settle' }, 'a timer that fired late still settles first');
+    assert.deepEqual(at({ now: 1001, settledLastAt: 1000 }), { kind: 'close' });
+  });
+
+  it('a request read during the settle turn reopens the quiet period', () => {
+    assert.deepEqual(at({ lastAt: 1001, now: 1001, settledLastAt: 1000 }), { kind: 'wait', ms: 1 });
+    assert.deepEqual(at({ lastAt: 1001, now: 1002, settledLastAt: 1000 }), { kind: 'settle' });
   });
 
   it('keeps the round open while requests keep arriving', () => {
     assert.deepEqual(at({ lastAt: 1010, now: 1010 }), { kind: 'wait', ms: 1 });
-    assert.deepEqual(at({ lastAt: 1010, now: 1011 }), { kind: 'close' });
+    assert.deepEqual(at({ lastAt: 1010, now: 1011, settledLastAt: 1010 }), { kind: 'close' });
   });
 
   it('closes at the configured window however busy the session is', () => {
     assert.deepEqual(at({ lastAt: 1024, now: 1024 }), { kind: 'wait', ms: 1 });
     assert.deepEqual(at({ lastAt: 1025, now: 1025 }), { kind: 'close' });
     assert.deepEqual(at({ lastAt: 1030, now: 1030, quietMs: 10 }), { kind: 'close' });
+    assert.deepEqual(at({ now: 1025 }), { kind: 'close' }, 'no settle turn past the window');
   });
 
   it('closes at once with a window of 0', () => {

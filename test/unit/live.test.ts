@@ -14,7 +14,7 @@ describe('live interactions', () => {
     let changes = 0;
     live.onChange(() => changes++);
     const o = live.observerFor('up');
-    o.onStart({ handle: 'h', method: 'tools/call', params: { name: 'ask', arguments: { secret: 'x' } }, mode: 'hold' });
+    o.onStart({ handle: 'h', method: 'tools/call', params: { name: 'ask', arguments: { secret: 'x' } }, mode: 'hold', capabilities: {} });
     assert.deepEqual(
       live.snapshot().calls.map((c) => [c.target, c.state]),
       [['ask', 'working']],
@@ -56,7 +56,7 @@ describe('live interactions', () => {
     const one = spy('a');
     assert.equal(fanOut([one]), one);
     const both = fanOut([spy('a'), spy('b')])!;
-    both.onStart({ handle: 'h', method: 'tools/call', params: {}, mode: 'hold' });
+    both.onStart({ handle: 'h', method: 'tools/call', params: {}, mode: 'hold', capabilities: {} });
     both.onEnd({ handle: 'h', reason: 'completed' });
     assert.deepEqual(seen, ['a:start', 'b:start', 'a:end', 'b:end']);
   });

@@ -47,11 +47,11 @@ describe('shadow tracker', () => {
 
   it('ignores unwanted calls and skips wanted ones that ended without an outcome', () => {
     const { events, ended, skipped } = tracker();
-    events.onStart({ handle: 'a', method: 'tools/call', params: { name: 'other' }, mode: 'hold' });
+    events.onStart({ handle: 'a', method: 'tools/call', params: { name: 'other' }, mode: 'hold', capabilities: {} });
     events.onEnd({ handle: 'a', reason: 'completed', result: {} });
-    events.onStart({ handle: 'b', method: 'tools/call', params: { name: 'wanted' }, mode: 'hold' });
+    events.onStart({ handle: 'b', method: 'tools/call', params: { name: 'wanted' }, mode: 'hold', capabilities: {} });
     events.onEnd({ handle: 'b', reason: 'expired' });
-    events.onStart({ handle: 'c', method: 'tools/call', params: { name: 'wanted' }, mode: 'hold' });
+    events.onStart({ handle: 'c', method: 'tools/call', params: { name: 'wanted' }, mode: 'hold', capabilities: {} });
     events.onEnd({ handle: 'c', reason: 'completed', error: { code: -32602, message: 'bad' } });
     assert.deepEqual(skipped, ['tools/call']);
     assert.deepEqual(
@@ -64,11 +64,11 @@ describe('shadow tracker', () => {
 describe('shadow tracker in replay mode', () => {
   it('takes the answers from the record of the run that completes, and ignores the runs let go', () => {
     const { events, ended, skipped } = tracker();
-    events.onStart({ handle: 'r1', method: 'tools/call', params: { name: 'wanted' }, mode: 'replay', recorded: [] });
+    events.onStart({ handle: 'r1', method: 'tools/call', params: { name: 'wanted' }, mode: 'replay', capabilities: {}, recorded: [] });
     events.onRound({ handle: 'r1', round: 1, asked: [{ key: 'elicitation-1', method: 'elicitation/create' }] });
     events.onEnd({ handle: 'r1', reason: 'let_go', why: 'let go for replay' });
     const recorded = [{ n: 1, m: 'elicitation/create' as const, d: 'digest-1', a: { action: 'accept' } }];
-    events.onStart({ handle: 'r2', method: 'tools/call', params: { name: 'wanted' }, mode: 'replay', recorded, roundsBefore: 1 });
+    events.onStart({ handle: 'r2', method: 'tools/call', params: { name: 'wanted' }, mode: 'replay', capabilities: {}, recorded, roundsBefore: 1 });
     events.onEnd({ handle: 'r2', reason: 'completed', result: { content: [] } });
     assert.deepEqual(skipped, []);
     assert.deepEqual(
