@@ -2,7 +2,7 @@
 // keys. Keys come from jose's remote JWKS: cached, and fetched again when a token names a `kid` the
 // cache does not have (so a key rotation at the issuer needs no restart). A failed discovery is
 // retried on a later request rather than remembered.
-import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
+import type { JWTVerifyGetKey } from 'jose';
 import { discoverIssuer, type IssuerMetadata } from './discovery.js';
 
 /** How long to wait for the issuer's metadata, keys or introspection endpoint. */
@@ -33,7 +33,8 @@ export class IssuerKeys {
     if (this.jwks) return this.jwks;
     const meta = await this.describe();
     if (meta.jwks_uri === undefined) throw new Error(`issuer ${this.issuer} publishes no jwks_uri, so JWT access tokens cannot be checked`);
-    this.jwks = createRemoteJWKSet(new URL(meta.jwks_uri), {
+    const { createRemoteJWKSet } = await import('jose');
+    this.jwks ??= createRemoteJWKSet(new URL(meta.jwks_uri), {
       timeoutDuration: ISSUER_TIMEOUT_MS,
       cooldownDuration: JWKS_COOLDOWN_MS,
       cacheMaxAge: JWKS_MAX_AGE_MS,

@@ -1,7 +1,7 @@
 // A JWT access token checked locally: signature against the issuer's keys, `iss`, `aud`, `exp` and
 // `nbf` with a small clock skew, and a subject. Every failure becomes a refusal that says which check
 // failed, without echoing the token.
-import { errors, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import type { errors as JoseErrors, JWTVerifyGetKey } from 'jose';
 import type { Refusal } from './bearer.js';
 
 /** Clock skew tolerated between the issuer and this proxy. */
@@ -12,6 +12,8 @@ const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256
 export type JwtOutcome = { ok: true; claims: Record<string, unknown> } | { ok: false; refusal: Refusal };
 
 export async function checkJwt(token: string, keys: JWTVerifyGetKey, expect: { issuer: string; audience: string; now: number }): Promise<JwtOutcome> {
+  // Loaded at the first token, not at start (see state/seal.ts).
+  const { errors, jwtVerify } = await import('jose');
   try {
     const { payload } = await jwtVerify(token, keys, {
       issuer: expect.issuer,
@@ -23,7 +25,7 @@ export async function checkJwt(token: string, keys: JWTVerifyGetKey, expect: { i
     });
     return { ok: true, claims: payload as Record<string, unknown> };
   } catch (err) {
-    return { ok: false, refusal: refusalOf(err) };
+    return { ok: false, refusal: refusalOf(err, errors) };
   }
 }
 
@@ -31,7 +33,7 @@ function invalid(description: string): Refusal {
   return { status: 401, error: 'invalid_token', description };
 }
 
-function refusalOf(err: unknown): Refusal {
+function refusalOf(err: unknown, errors: typeof JoseErrors): Refusal {
   if (err instanceof errors.JWTExpired) return invalid('the token has expired');
   if (err instanceof errors.JWTClaimValidationFailed) {
     if (err.claim === 'aud') return invalid('the token is not meant for this resource (aud)');

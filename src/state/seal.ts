@@ -1,7 +1,12 @@
 // The one home of requestState sealing. A state is a compact JWE (dir + A256GCM): the client can
 // neither read nor forge it. Failure reasons are fixed strings that never echo the payload.
 import { createHash } from 'node:crypto';
-import { EncryptJWT, decodeProtectedHeader, jwtDecrypt, errors as joseErrors } from 'jose';
+import type * as Jose from 'jose';
+
+// jose is loaded at the first seal or open, not at start: a proxy that never holds an
+// interaction (and its first server/discover) does not pay for loading it.
+let josePromise: Promise<typeof Jose> | undefined;
+const jose = (): Promise<typeof Jose> => (josePromise ??= import('jose'));
 import type { Root } from '../protocol/json.js';
 import { rootsFromClaim } from '../protocol/roots.js';
 
@@ -101,6 +106,7 @@ export function createSealer(keys: Uint8Array | readonly Uint8Array[], now: () =
   const sealingId = keyId(sealing);
   return {
     async seal(claims, expiresAtMs) {
+      const { EncryptJWT } = await jose();
       return new EncryptJWT({ v: STATE_FORMAT_VERSION, ...claims })
         .setProtectedHeader({ alg: 'dir', enc: 'A256GCM', kid: sealingId })
         .setExpirationTime(Math.ceil(expiresAtMs / 1000))
@@ -117,6 +123,7 @@ export function createSealer(keys: Uint8Array | readonly Uint8Array[], now: () =
     },
     async inspect(token) {
       if (typeof token !== 'string' || token.length === 0 || token.length > MAX_TOKEN_CHARS) throw new StateError('malformed');
+      const { decodeProtectedHeader, jwtDecrypt, errors } = await jose();
       let kid: unknown;
       try {
         kid = decodeProtectedHeader(token).kid;
@@ -135,7 +142,7 @@ export function createSealer(keys: Uint8Array | readonly Uint8Array[], now: () =
           requiredClaims: ['exp'],
         }));
       } catch (err) {
-        throw new StateError(failureOf(err));
+        throw new StateError(failureOf(err, errors));
       }
       if (payload['v'] !== STATE_FORMAT_VERSION) throw new StateError('version');
       return claimsOf(payload);
@@ -143,9 +150,9 @@ export function createSealer(keys: Uint8Array | readonly Uint8Array[], now: () =
   };
 }
 
-function failureOf(err: unknown): StateFailure {
-  if (err instanceof joseErrors.JWTExpired) return 'expired';
-  if (err instanceof joseErrors.JWEDecryptionFailed) return 'unauthentic';
+function failureOf(err: unknown, errors: typeof Jose.errors): StateFailure {
+  if (err instanceof errors.JWTExpired) return 'expired';
+  if (err instanceof errors.JWEDecryptionFailed) return 'unauthentic';
   return 'malformed';
 }
 

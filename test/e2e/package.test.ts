@@ -46,6 +46,8 @@ describe('the packed package', () => {
   it('holds the proxy, its types, the demo and the sample config, and no tests, benchmarks or source maps', () => {
     for (const f of [
       'bin/mrtr-proxy.js',
+      'dist/bin/main.js',
+      'dist/bin/watchdog.js',
       'dist/src/index.js',
       'dist/src/index.d.ts',
       'dist/src/cli/main.js',

@@ -109,7 +109,8 @@ export async function childPids(pid: number): Promise<number[]> {
     const list = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8');
     const pids = list.trim().split(/\s+/).filter(Boolean).map(Number);
     const commands = await Promise.all(pids.map((p) => readFile(`/proc/${p}/cmdline`, 'utf8').catch(() => '')));
-    return pids.filter((_, i) => !commands[i]!.includes('upstream/watchdog.js'));
+    // The watchdog (dist/src/upstream/watchdog.js, or dist/bin/watchdog.js under the bundled command) is not a legacy child.
+    return pids.filter((_, i) => !/\/watchdog\.js(\0|$)/.test(commands[i]!));
   } catch {
     return [];
   }
