@@ -31,6 +31,8 @@ export interface AssemblyDeps {
   /** The process instance id; each upstream adds its name, so a state only opens where it was issued. */
   instance: string;
   legacyClients: LegacyClients;
+  /** Plain tools/call requests skip the official front's per-request machinery (front/fast-lane.ts). */
+  fastLane: boolean;
   log: Logger;
   clock: Clock;
   /** The observer of an upstream's interactions (the audit), if any. */
@@ -95,7 +97,15 @@ function assembleLegacy(config: UpstreamConfig, deps: AssemblyDeps, log: Logger)
     ? { instance: `${deps.instance}/${config.name}`, sealer: deps.sealer, keys: deps.forwardKeys, now: () => deps.clock.now(), log }
     : undefined;
   const forwards = deps.forwardsFor?.(config.name);
-  const route = new LegacyRoute(config, { upstream, bridge, legacyClients: clients, log, forwards, ...(forwarding ? { forwarding } : {}) });
+  const route = new LegacyRoute(config, {
+    upstream,
+    bridge,
+    legacyClients: clients,
+    log,
+    forwards,
+    fastLane: deps.fastLane,
+    ...(forwarding ? { forwarding } : {}),
+  });
   return {
     route,
     legacy: { upstream, bridge, forwards },

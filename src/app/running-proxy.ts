@@ -91,6 +91,7 @@ export async function startProxy(config: ProxyConfig, log: Logger, options: Star
     ...(config.stateKey.generated ? {} : { forwardKeys: config.stateKey.keys.map(forwardKey) }),
     instance,
     legacyClients: config.legacyClients,
+    fastLane: config.fastLane,
     log,
     clock: systemClock,
     observerFor: (name) => fanOut([...(audit ? [audit.recorderFor(name)] : []), ...(live ? [live.observerFor(name)] : []), shadows.observerFor(name)]),

@@ -47,6 +47,8 @@ Options:
   --metrics-port PORT       serve GET /metrics on 127.0.0.1:PORT only (0 for any free port)
                             instead of on the MCP listener
   --access-log on|off       one JSON line per request on stderr at info (default ${D.DEFAULT_ACCESS_LOG})
+  --fast-lane on|off        serve plain tools/call requests without the official front's
+                            per-request server (same answers, less CPU; default ${D.DEFAULT_FAST_LANE})
   --config FILE             several upstreams from a YAML file (see config/proxy.yaml; \${VAR}
                             in it reads the environment); flags override it; saving the file
                             or SIGHUP reloads it

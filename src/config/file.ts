@@ -87,6 +87,7 @@ const fileSchema = z
       })
       .optional(),
     accessLog: z.enum(['on', 'off']).optional(),
+    fastLane: z.enum(['on', 'off']).optional(),
     legacyClients: z.enum(['pass', 'reject']).optional(),
     logLevel: z.enum(LOG_LEVELS as [LogLevel, ...LogLevel[]]).optional(),
     stateKeyEnv: z.string().min(1).optional(),
@@ -128,6 +129,7 @@ export interface FileConfig {
   port?: number;
   metricsPort?: number;
   accessLog?: 'on' | 'off';
+  fastLane?: 'on' | 'off';
   legacyClients?: LegacyClients;
   logLevel?: LogLevel;
   stateKeyEnv?: string;
@@ -194,6 +196,7 @@ function fromFile(f: FileShape, env: Record<string, string | undefined>, from: C
     ...(f.listen?.port === undefined ? {} : { port: f.listen.port }),
     ...(f.listen?.metricsPort === undefined ? {} : { metricsPort: f.listen.metricsPort }),
     ...(f.accessLog === undefined ? {} : { accessLog: f.accessLog }),
+    ...(f.fastLane === undefined ? {} : { fastLane: f.fastLane }),
     ...(f.legacyClients === undefined ? {} : { legacyClients: f.legacyClients }),
     ...(f.logLevel === undefined ? {} : { logLevel: f.logLevel }),
     ...(f.stateKeyEnv === undefined ? {} : { stateKeyEnv: f.stateKeyEnv }),

@@ -129,6 +129,8 @@ export interface ProxyConfig {
   metricsPort?: number;
   /** One info line per front request. */
   accessLog: boolean;
+  /** Plain tools/call requests to legacy upstreams over HTTP take the fast lane (front/fast-lane.ts). */
+  fastLane: boolean;
   /** From the OTEL_* environment. */
   tracing: TracingPlan;
   upstreams: UpstreamConfig[];

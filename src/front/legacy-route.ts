@@ -19,6 +19,7 @@ import type { Upstream } from '../upstream/upstream.js';
 import { createChangeRelay } from './changes.js';
 import type { Route, RouteStatus } from '../routing/route.js';
 import { forwardIfForeign, type OwnerForwarding } from './owner-forward.js';
+import { FastLane } from './fast-lane.js';
 import { createFrontServer, type ForwardObserver } from './server-factory.js';
 import { withErrorStatuses } from './status.js';
 
@@ -33,6 +34,8 @@ export interface LegacyRouteParts {
   log: Logger;
   /** Hears of forwarded requests (the shadow comparison). */
   forwards?: ForwardObserver | undefined;
+  /** Serve plain tools/call requests on the fast lane (--fast-lane, default on). */
+  fastLane?: boolean;
 }
 
 const READY_TIMEOUT_MS = 3000;
@@ -49,6 +52,7 @@ export class LegacyRoute implements Route {
   private readonly stopRelay: () => void;
   private readonly log: Logger;
   private readonly forwarding: OwnerForwarding | undefined;
+  private readonly fast: FastLane | undefined;
 
   constructor(config: UpstreamConfig, parts: LegacyRouteParts) {
     this.forwarding = parts.forwarding;
@@ -68,6 +72,7 @@ export class LegacyRoute implements Route {
     });
     this.serve = toNodeHandler(withErrorStatuses(this.handler), { onerror: (err) => this.log.error('front adapter failed', { error: err.message }) });
     this.stopRelay = this.upstream.onChange(createChangeRelay(this.handler.notify));
+    this.fast = parts.fastLane === false ? undefined : new FastLane(frontDeps);
   }
 
   get config(): UpstreamConfig {
@@ -97,7 +102,10 @@ export class LegacyRoute implements Route {
     }
     if (this.forwarding && raw && (await forwardIfForeign(this.forwarding, req, res, raw, body))) return;
     if (msg?.method === 'subscriptions/listen') await this.holdResourceSubscriptions(msg.params, res);
-    if (msg?.method === 'tools/call') await this.learnToolSchema(msg.params);
+    if (msg?.method === 'tools/call') {
+      await this.learnToolSchema(msg.params);
+      if (this.fast && (await this.fast.serve(req, res, body, () => this.serve(req, res, body)))) return;
+    }
     await this.serve(req, res, body);
   }
 

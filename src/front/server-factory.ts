@@ -13,6 +13,7 @@ import type { Logger } from '../telemetry/logger.js';
 import type { UpstreamInfo } from '../upstream/session.js';
 import type { Upstream } from '../upstream/upstream.js';
 import { PRINCIPAL_KEY } from './auth-gate.js';
+import { takePrecomputed } from './precomputed.js';
 import { toProtocolError } from './wire-errors.js';
 
 export interface FrontDeps {
@@ -79,7 +80,7 @@ export function createFrontServer(info: UpstreamInfo, deps: FrontDeps): McpServe
   }
   for (const [capability, method] of Object.entries(INTERACTIVE)) {
     if (!(capability in capabilities)) continue;
-    handle(method, (req, ctx) => interactive(method, req.params ?? {}, ctx, deps));
+    handle(method, (req, ctx) => interactiveFromSdk(method, req.params ?? {}, ctx, deps));
   }
   // Vendor methods go through untouched.
   server.fallbackRequestHandler = async (req, ctx) => forward(req.method, req.params as JsonObject | undefined, ctx, deps);
@@ -111,37 +112,79 @@ async function forward(method: string, params: JsonObject | undefined, ctx: Serv
   }
 }
 
-async function interactive(method: InteractiveMethod, params: JsonObject, ctx: ServerContext, deps: FrontDeps): Promise<JsonObject> {
+/** One interactive front request as either front path hands it over: the envelope already read. */
+export interface InteractiveRequest {
+  capabilities: FrontCapabilities;
+  /** The authenticated principal, if the auth gate set one. */
+  principal: string | undefined;
+  requestState: string | undefined;
+  inputResponses: unknown;
+  droppedInputKeys: readonly string[];
+  progressToken?: string | number;
+  logLevel?: string;
+  notify: (n: { method: string; params: JsonObject }) => Promise<void>;
+  signal: AbortSignal;
+}
+
+async function interactiveFromSdk(method: InteractiveMethod, params: JsonObject, ctx: ServerContext, deps: FrontDeps): Promise<JsonObject> {
+  // A call the fast lane already ran: answer with its outcome (front/precomputed.ts).
+  const pre = takePrecomputed(ctx.mcpReq.id);
+  if (pre !== undefined) {
+    if (pre.ok) return withContent(method, pre.result);
+    throw toProtocolError(pre.error, deps.log);
+  }
   const meta = ctx.mcpReq._meta as JsonObject | undefined;
   const progressToken = meta?.['progressToken'];
   const level = envelope(ctx, 'logLevel');
-  const logLevel = typeof level === 'string' ? level : undefined;
-  noteServeMode('interactive');
-  try {
-    const result = await deps.bridge.call({
-      method,
-      params: upstreamParams(params) ?? {},
-      identity: identityOf(method, params),
+  return runInteractive(
+    method,
+    params,
+    {
       capabilities: clientCapabilities(ctx),
-      principal: principalOf(ctx) ?? deps.principal,
+      principal: principalOf(ctx),
       requestState: ctx.mcpReq.requestState<string>(),
       inputResponses: ctx.mcpReq.inputResponses,
       droppedInputKeys: ctx.mcpReq.droppedInputResponseKeys ?? [],
-      sink: {
-        ...(typeof progressToken === 'string' || typeof progressToken === 'number' ? { progressToken } : {}),
-        ...(logLevel === undefined ? {} : { logLevel }),
-        notify: (n) => ctx.mcpReq.notify(n as never),
-      },
+      ...(typeof progressToken === 'string' || typeof progressToken === 'number' ? { progressToken } : {}),
+      ...(typeof level === 'string' ? { logLevel: level } : {}),
+      notify: (n) => ctx.mcpReq.notify(n as never),
       signal: ctx.mcpReq.signal,
-    });
-    // A 2026-07-28 tools/call result must carry `content`; some legacy servers omit it.
-    if (method === 'tools/call' && result['resultType'] !== 'input_required' && !Array.isArray(result['content'])) {
-      return { ...result, content: [] };
-    }
-    return result;
-  } catch (err) {
+    },
+    deps,
+  ).catch((err: unknown) => {
     throw toProtocolError(err, deps.log);
-  }
+  });
+}
+
+/**
+ * Runs one interactive request through the bridge. Errors are thrown as the bridge threw them:
+ * each front path turns them into its wire error.
+ */
+export async function runInteractive(method: InteractiveMethod, params: JsonObject, req: InteractiveRequest, deps: FrontDeps): Promise<JsonObject> {
+  noteServeMode('interactive');
+  const result = await deps.bridge.call({
+    method,
+    params: upstreamParams(params) ?? {},
+    identity: identityOf(method, params),
+    capabilities: req.capabilities,
+    principal: req.principal ?? deps.principal,
+    requestState: req.requestState,
+    inputResponses: req.inputResponses,
+    droppedInputKeys: req.droppedInputKeys,
+    sink: {
+      ...(req.progressToken === undefined ? {} : { progressToken: req.progressToken }),
+      ...(req.logLevel === undefined ? {} : { logLevel: req.logLevel }),
+      notify: req.notify,
+    },
+    signal: req.signal,
+  });
+  return withContent(method, result);
+}
+
+/** A 2026-07-28 tools/call result must carry `content`; some legacy servers omit it. */
+function withContent(method: InteractiveMethod, result: JsonObject): JsonObject {
+  if (method === 'tools/call' && result['resultType'] !== 'input_required' && !Array.isArray(result['content'])) return { ...result, content: [] };
+  return result;
 }
 
 /** The principal the auth gate put on the HTTP request (see front/auth-gate.ts). */

@@ -25,6 +25,8 @@ export interface AccessLogFields {
   durationMs: number;
   round?: number;
   mode: string;
+  /** `fast` when the fast lane answered (front/fast-lane.ts); absent for the official front. */
+  lane?: 'fast';
   principal: string;
 }
 
@@ -39,6 +41,7 @@ export function accessLogFields(request: FrontRequest, status: number | undefine
     durationMs: Math.round(seconds * 1e6) / 1000,
     ...(request.round === undefined ? {} : { round: request.round }),
     mode: request.mode ?? 'local',
+    ...(request.fastLane ? { lane: 'fast' as const } : {}),
     principal: hash(request.principal),
   };
 }

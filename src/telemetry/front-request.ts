@@ -28,6 +28,8 @@ export class FrontRequest {
   /** The JSON-RPC error code of the answer, when it was an error. */
   code: number | undefined;
   inputRequired = false;
+  /** Answered by the HTTP front's fast lane rather than the official front (front/fast-lane.ts). */
+  fastLane = false;
   private frontSpan: FrontSpan | undefined;
   private ended = false;
 
@@ -133,6 +135,12 @@ export function headOfMessage(body: unknown): RequestHead {
 export function noteServeMode(mode: ServeMode): void {
   const request = current.getStore();
   if (request && request.mode === undefined) request.mode = mode;
+}
+
+/** The current front request was answered by the fast lane. */
+export function noteFastLane(): void {
+  const request = current.getStore();
+  if (request) request.fastLane = true;
 }
 
 /** The JSON-RPC error code the current front request is answered with. */

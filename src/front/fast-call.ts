@@ -1,0 +1,118 @@
+// Recognizes the `tools/call` requests the fast lane may serve without the official front's
+// per-request machinery: those on which every rung of the SDK's ladder is known to pass. The
+// recognition is deliberately narrow. It uses the SDK's own exported classifier (JSON-RPC shape,
+// envelope schema, header/body version and method agreement) and adds, conservatively, the rungs
+// the SDK checks later (standard headers present, Mcp-Name, Mcp-Param-*, params shape). Anything
+// outside that narrow shape is not an error here: it is left to the official front, which answers
+// it exactly as before. Pure: no I/O.
+import { classifyInboundRequest, isJSONRPCRequest, isJsonContentType } from '@modelcontextprotocol/server';
+import type { FrontCapabilities } from '../protocol/capabilities.js';
+import type { JsonObject } from '../protocol/json.js';
+
+const REVISION = '2026-07-28';
+const ENVELOPE = ['io.modelcontextprotocol/protocolVersion', 'io.modelcontextprotocol/clientInfo', 'io.modelcontextprotocol/clientCapabilities'];
+const PARAM_KEYS = new Set(['name', 'arguments', '_meta', 'inputResponses', 'requestState']);
+/** An Mcp-Name in the SDK's Base64 form (`=?base64?…?=`) is decoded by the SDK; the fast lane leaves it to it. */
+const SENTINEL = '=?';
+
+/** What the listener knows of one HTTP request. Header values as node gives them (one value each, or absent). */
+export interface FastRequestHead {
+  httpMethod: string;
+  contentType: string | undefined;
+  protocolVersion: string | undefined;
+  mcpMethod: string | undefined;
+  mcpName: string | undefined;
+  /** The request carried one of the three standard headers more than once. */
+  repeatedHeader: boolean;
+}
+
+/** A recognized tools/call, shaped as the official front hands it to its handler. */
+export interface FastToolCall {
+  id: string | number;
+  name: string;
+  /** The params without the envelope, inputResponses and requestState (what the SDK lifts off). */
+  params: JsonObject;
+  capabilities: FrontCapabilities;
+  requestState: string | undefined;
+  /** The accepted input responses (undefined when the request carried none), and the keys dropped as malformed. */
+  inputResponses: Record<string, JsonObject> | undefined;
+  droppedInputKeys: string[];
+}
+
+/**
+ * The tools/call in `body`, when the fast lane may serve it; undefined sends it to the official front.
+ * `inputSchemaOf` gives the called tool's legacy input schema when known (for `Mcp-Param-*`).
+ */
+export function recognizeToolCall(head: FastRequestHead, body: unknown, inputSchemaOf: (tool: string) => JsonObject | undefined): FastToolCall | undefined {
+  if (head.httpMethod !== 'POST' || head.repeatedHeader || !isJsonContentType(head.contentType ?? null)) return undefined;
+  if (!isJSONRPCRequest(body) || body.method !== 'tools/call') return undefined;
+  if (head.protocolVersion !== REVISION || head.mcpMethod !== 'tools/call' || head.mcpName === undefined) return undefined;
+  const route = classifyInboundRequest({
+    httpMethod: 'POST',
+    protocolVersionHeader: head.protocolVersion,
+    mcpMethodHeader: head.mcpMethod,
+    mcpNameHeader: head.mcpName,
+    body,
+  });
+  if (route.kind !== 'modern' || route.messageKind !== 'request' || route.classification.revision !== REVISION) return undefined;
+  const params = body.params as Record<string, unknown> | undefined;
+  if (!isPlainObject(params) || !Object.keys(params).every((k) => PARAM_KEYS.has(k))) return undefined;
+  const name = params['name'];
+  if (typeof name !== 'string' || head.mcpName.startsWith(SENTINEL) || head.mcpName !== name) return undefined;
+  const args = params['arguments'];
+  if (args !== undefined && (!isPlainObject(args) || Object.hasOwn(args, '__proto__'))) return undefined;
+  if (declaresParamHeaders(inputSchemaOf(name))) return undefined;
+  const meta = params['_meta'];
+  // Only the envelope: a progressToken or log level would make the answer a stream; other keys
+  // go upstream (trace context, vendor keys) and stay with the official front for now.
+  if (!isPlainObject(meta) || !Object.keys(meta).every((k) => ENVELOPE.includes(k))) return undefined;
+  const caps = meta['io.modelcontextprotocol/clientCapabilities'];
+  const requestState = params['requestState'];
+  if (requestState !== undefined && typeof requestState !== 'string') return undefined;
+  const responses = params['inputResponses'];
+  const partitioned = responses === undefined ? undefined : partitionInputResponses(responses);
+  return {
+    id: body.id,
+    name,
+    params: args === undefined ? { name } : { name, arguments: args as JsonObject },
+    capabilities: (isPlainObject(caps) ? caps : {}) as FrontCapabilities,
+    requestState,
+    inputResponses: partitioned?.accepted,
+    droppedInputKeys: partitioned?.dropped ?? [],
+  };
+}
+
+/**
+ * The SDK's split of a retry's inputResponses: an entry that is not an object, or that looks like
+ * a request or a JSON-RPC response, is dropped (its key listed) so the handler can ask again.
+ */
+export function partitionInputResponses(raw: unknown): { accepted: Record<string, JsonObject>; dropped: string[] } {
+  const accepted: Record<string, JsonObject> = {};
+  const dropped: string[] = [];
+  if (!isPlainObject(raw)) return { accepted, dropped };
+  for (const [key, entry] of Object.entries(raw)) {
+    if (!isPlainObject(entry) || 'method' in entry || 'result' in entry) dropped.push(key);
+    else accepted[key] = entry as JsonObject;
+  }
+  return { accepted, dropped };
+}
+
+const paramHeaders = new WeakMap<JsonObject, boolean>();
+
+/**
+ * Whether a tool's input schema declares `x-mcp-header` anywhere (the SDK then checks
+ * `Mcp-Param-*` headers). Read once per schema object: the upstream keeps one per tool.
+ */
+export function declaresParamHeaders(schema: JsonObject | undefined): boolean {
+  if (schema === undefined) return false;
+  let declares = paramHeaders.get(schema);
+  if (declares === undefined) {
+    declares = JSON.stringify(schema).includes('"x-mcp-header"');
+    paramHeaders.set(schema, declares);
+  }
+  return declares;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,83 @@
+// The fast lane of a legacy route: a plain tools/call (recognized by fast-call.ts) is run through
+// the bridge and answered here, without building the official front's per-request server, web
+// Request and Response. Everything the official front does to such a request is done or known to
+// pass (see fast-call.ts); every other request, and every outcome this lane does not encode itself
+// (errors, input_required rounds, unusual results), goes through the official front, the latter
+// with the outcome attached so the call is not run twice (precomputed.ts). `--fast-lane off`
+// turns it off; test/e2e/fast-lane.test.ts checks both paths answer alike.
+import type { Request, Response } from 'express';
+import type { JsonObject } from '../protocol/json.js';
+import { noteFastLane } from '../telemetry/front-request.js';
+import { principalOfRequest } from './auth-gate.js';
+import { recognizeToolCall, type FastRequestHead } from './fast-call.js';
+import { encodeToolResult } from './fast-result.js';
+import { type CallOutcome, withPrecomputed } from './precomputed.js';
+import { type FrontDeps, frontCapabilities, runInteractive } from './server-factory.js';
+
+const STANDARD_HEADERS = ['mcp-protocol-version', 'mcp-method', 'mcp-name'] as const;
+const NO_NOTIFICATIONS = async () => {};
+
+export class FastLane {
+  constructor(private readonly deps: FrontDeps) {}
+
+  /**
+   * Serves `body` if it is a request this lane takes; false leaves it, untouched, to the caller.
+   * `official` serves the request through the official front (used for outcomes not encoded here).
+   */
+  async serve(req: Request, res: Response, body: unknown, official: () => Promise<void>): Promise<boolean> {
+    const upstream = this.deps.upstream;
+    const call = recognizeToolCall(headOf(req), body, (tool) => upstream.toolSchemas.get(tool) as JsonObject | undefined);
+    if (call === undefined) return false;
+    const info = await upstream.describe();
+    if (!('tools' in frontCapabilities(info))) return false;
+    const abort = new AbortController();
+    const onClose = () => abort.abort();
+    res.once('close', onClose);
+    let outcome: CallOutcome;
+    try {
+      const result = await runInteractive(
+        'tools/call',
+        call.params,
+        {
+          capabilities: call.capabilities,
+          principal: principalOfRequest(req),
+          requestState: call.requestState,
+          inputResponses: call.inputResponses,
+          droppedInputKeys: call.droppedInputKeys,
+          notify: NO_NOTIFICATIONS,
+          signal: abort.signal,
+        },
+        this.deps,
+      );
+      outcome = { ok: true, result };
+    } catch (error) {
+      outcome = { ok: false, error };
+    }
+    res.off('close', onClose);
+    const encoded = outcome.ok ? encodeToolResult(call.id, outcome.result, info.serverInfo as unknown as JsonObject) : undefined;
+    if (encoded === undefined) {
+      await withPrecomputed(call.id, outcome, official);
+      return true;
+    }
+    noteFastLane();
+    if (!res.destroyed) res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(encoded) }).end(encoded);
+    return true;
+  }
+}
+
+function headOf(req: Request): FastRequestHead {
+  const h = req.headers;
+  const distinct = req.headersDistinct;
+  return {
+    httpMethod: req.method,
+    contentType: h['content-type'],
+    protocolVersion: single(h['mcp-protocol-version']),
+    mcpMethod: single(h['mcp-method']),
+    mcpName: single(h['mcp-name']),
+    repeatedHeader: STANDARD_HEADERS.some((name) => (distinct[name]?.length ?? 0) > 1),
+  };
+}
+
+function single(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? undefined : v;
+}
