@@ -27,6 +27,14 @@ describe('reloadNotes', () => {
     assert.match(notes[2]!, /state key/);
     assert.match(notes[3]!, /front-door .*CORS/);
   });
+
+  it('says the fast lane waits for a restart, and keeps the running one', () => {
+    const running = config([]);
+    const next = config(['--fast-lane', 'off']);
+    assert.equal(running.fastLane, true);
+    assert.deepEqual(reloadNotes(running, next), ['--fast-lane takes effect after a restart']);
+    assert.equal(afterReload(running, next).fastLane, true);
+  });
 });
 
 describe('afterReload', () => {

@@ -65,4 +65,14 @@ describe('operations options', () => {
     assert.equal(o.accessLog, true);
     refused(['--config', writeConfig('accessLog: maybe\nupstreams:\n  a: { stdio: { command: node } }\n')], /accessLog/);
   });
+
+  it('takes --fast-lane (default on) and fastLane from the file; flags override it', () => {
+    assert.equal(run(CMD).fastLane, true);
+    assert.equal(run(['--fast-lane', 'off', ...CMD]).fastLane, false);
+    refused(['--fast-lane', 'fast', ...CMD], /^--fast-lane: expected on or off, got 'fast'/);
+    const file = writeConfig('fastLane: off\nupstreams:\n  a: { stdio: { command: node } }\n');
+    assert.equal(run(['--config', file]).fastLane, false);
+    assert.equal(run(['--config', file, '--fast-lane', 'on']).fastLane, true);
+    refused(['--config', writeConfig('fastLane: sometimes\nupstreams:\n  a: { stdio: { command: node } }\n')], /fastLane/);
+  });
 });
