@@ -47,16 +47,9 @@ export function recognizeToolCall(head: FastRequestHead, body: unknown, inputSch
   if (head.httpMethod !== 'POST' || head.repeatedHeader || !isJsonContentType(head.contentType ?? null)) return undefined;
   if (!isJSONRPCRequest(body) || body.method !== 'tools/call') return undefined;
   if (head.protocolVersion !== REVISION || head.mcpMethod !== 'tools/call' || head.mcpName === undefined) return undefined;
-  const route = classifyInboundRequest({
-    httpMethod: 'POST',
-    protocolVersionHeader: head.protocolVersion,
-    mcpMethodHeader: head.mcpMethod,
-    mcpNameHeader: head.mcpName,
-    body,
-  });
-  if (route.kind !== 'modern' || route.messageKind !== 'request' || route.classification.revision !== REVISION) return undefined;
   const params = body.params as Record<string, unknown> | undefined;
-  if (!isPlainObject(params) || !Object.keys(params).every((k) => PARAM_KEYS.has(k))) return undefined;
+  if (!isPlainObject(params) || !classifiedModern(head, params)) return undefined;
+  if (!Object.keys(params).every((k) => PARAM_KEYS.has(k))) return undefined;
   const name = params['name'];
   if (typeof name !== 'string' || head.mcpName.startsWith(SENTINEL) || head.mcpName !== name) return undefined;
   const args = params['arguments'];
@@ -81,6 +74,38 @@ export function recognizeToolCall(head: FastRequestHead, body: unknown, inputSch
     droppedInputKeys: partitioned?.dropped ?? [],
   };
 }
+
+/**
+ * Whether the SDK's classifier routes this tools/call to the 2026-07-28 era without a refusal. For a
+ * JSON-RPC request of a method other than `initialize`, its answer depends only on the three
+ * standard headers and `params._meta` (the envelope, validated with the SDK's schema), so it is
+ * asked once per distinct envelope and kept: clients send the same envelope on every request.
+ */
+function classifiedModern(head: FastRequestHead, params: Record<string, unknown>): boolean {
+  const key = `${head.protocolVersion}\n${head.mcpMethod}\n${head.mcpName}\n${JSON.stringify(params['_meta'])}`;
+  let modern = classified.get(key);
+  if (modern === undefined) {
+    const route = classifyInboundRequest({
+      httpMethod: 'POST',
+      protocolVersionHeader: head.protocolVersion,
+      mcpMethodHeader: head.mcpMethod,
+      mcpNameHeader: head.mcpName,
+      body: { jsonrpc: '2.0', id: 0, method: 'tools/call', params: { _meta: params['_meta'] } },
+    });
+    modern = route.kind === 'modern' && route.messageKind === 'request' && route.classification.revision === REVISION;
+    if (key.length <= MAX_KEY_LENGTH) {
+      if (classified.size >= MAX_CLASSIFIED) classified.clear();
+      classified.set(key, modern);
+    }
+  }
+  return modern;
+}
+
+/** Envelopes classified so far (the key holds the whole envelope and headers); emptied when full. */
+const classified = new Map<string, boolean>();
+const MAX_CLASSIFIED = 1024;
+/** A larger envelope is classified every time: the memory kept stays under ~4 MiB. */
+const MAX_KEY_LENGTH = 4096;
 
 /**
  * The SDK's split of a retry's inputResponses: an entry that is not an object, or that looks like

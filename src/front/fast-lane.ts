@@ -2,7 +2,7 @@
 // the bridge and answered here, without building the official front's per-request server, web
 // Request and Response. Everything the official front does to such a request is done or known to
 // pass (see fast-call.ts); every other request, and every outcome this lane does not encode itself
-// (errors, input_required rounds, unusual results), goes through the official front, the latter
+// (errors, unusual results or input requests), goes through the official front, the latter
 // with the outcome attached so the call is not run twice (precomputed.ts). `--fast-lane off`
 // turns it off; test/e2e/fast-lane.test.ts checks both paths answer alike.
 import type { Request, Response } from 'express';
@@ -10,7 +10,7 @@ import type { JsonObject } from '../protocol/json.js';
 import { noteFastLane } from '../telemetry/front-request.js';
 import { principalOfRequest } from './auth-gate.js';
 import { recognizeToolCall, type FastRequestHead } from './fast-call.js';
-import { encodeToolResult } from './fast-result.js';
+import { encodeInputRequired, encodeToolResult } from './fast-result.js';
 import { type CallOutcome, withPrecomputed } from './precomputed.js';
 import { type FrontDeps, frontCapabilities, runInteractive } from './server-factory.js';
 
@@ -54,7 +54,7 @@ export class FastLane {
       outcome = { ok: false, error };
     }
     res.off('close', onClose);
-    const encoded = outcome.ok ? encodeToolResult(call.id, outcome.result, info.serverInfo as unknown as JsonObject) : undefined;
+    const encoded = outcome.ok ? this.encode(call.id, outcome.result, info.serverInfo as unknown as JsonObject, call.capabilities) : undefined;
     if (encoded === undefined) {
       await withPrecomputed(call.id, outcome, official);
       return true;
@@ -62,6 +62,10 @@ export class FastLane {
     noteFastLane();
     if (!res.destroyed) res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(encoded) }).end(encoded);
     return true;
+  }
+
+  private encode(id: string | number, result: JsonObject, serverInfo: JsonObject, declared: Record<string, unknown>): string | undefined {
+    return result['resultType'] === 'input_required' ? encodeInputRequired(id, result, serverInfo, declared) : encodeToolResult(id, result, serverInfo);
   }
 }
 

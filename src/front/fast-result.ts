@@ -15,6 +15,46 @@ export function encodeToolResult(id: string | number, result: JsonObject, server
   return JSON.stringify({ result: { ...rest, resultType: 'complete', _meta: { [SERVER_INFO]: serverInfo } }, jsonrpc: '2.0', id });
 }
 
+/**
+ * The JSON-RPC response body for an input_required round, or undefined when the official front must
+ * answer it: it checks, as the SDK does, that every embedded request is one the 2026-07-28 revision
+ * defines and that `declared` (the request's client capabilities) covers what it needs.
+ */
+export function encodeInputRequired(id: string | number, result: JsonObject, serverInfo: JsonObject, declared: Record<string, unknown>): string | undefined {
+  for (const key of Object.keys(result)) if (!INPUT_REQUIRED_KEYS.has(key)) return undefined;
+  const { inputRequests, requestState } = result;
+  if (result['resultType'] !== 'input_required' || typeof requestState !== 'string' || !isPlainObject(inputRequests)) return undefined;
+  for (const entry of Object.values(inputRequests)) if (!isPlainObject(entry) || !covered(entry, declared)) return undefined;
+  return JSON.stringify({ result: { ...result, _meta: { [SERVER_INFO]: serverInfo } }, jsonrpc: '2.0', id });
+}
+
+const INPUT_REQUIRED_KEYS = new Set(['resultType', 'inputRequests', 'requestState']);
+
+/** Whether the client declared what an embedded request needs (the SDK's rule, a bare `elicitation: {}` meaning form). */
+function covered(entry: Record<string, unknown>, declared: Record<string, unknown>): boolean {
+  const params = entry['params'];
+  const p = isPlainObject(params) ? params : undefined;
+  switch (entry['method']) {
+    case 'elicitation/create': {
+      const e = declared['elicitation'];
+      if (e === undefined) return false;
+      if (!isPlainObject(e)) return true;
+      if (p?.['mode'] === 'url') return e['url'] !== undefined;
+      return e['form'] !== undefined || e['url'] === undefined;
+    }
+    case 'sampling/createMessage': {
+      const s = declared['sampling'];
+      if (s === undefined) return false;
+      const tools = p !== undefined && (p['tools'] !== undefined || p['toolChoice'] !== undefined);
+      return !tools || !isPlainObject(s) || s['tools'] !== undefined;
+    }
+    case 'roots/list':
+      return declared['roots'] !== undefined;
+    default:
+      return false;
+  }
+}
+
 function isPlainTextResult(result: JsonObject): boolean {
   for (const key of Object.keys(result)) if (!RESULT_KEYS.has(key)) return false;
   const { content, isError, structuredContent, resultType } = result;

@@ -9,10 +9,23 @@ export const ACCESS_LOG_MESSAGE = 'access';
 
 export type PrincipalHasher = (principal: string) => string;
 
+const MAX_KNOWN_PRINCIPALS = 4096;
+const MAX_PRINCIPAL_LENGTH = 512;
+
 /** A hasher keyed from `secret` (the state key), or from a random key when there is none. */
 export function createPrincipalHasher(secret: Uint8Array = randomBytes(32)): PrincipalHasher {
   const key = Buffer.from(hkdfSync('sha256', secret, new Uint8Array(0), 'mrtr-proxy access-log principal', 32));
-  return (principal) => createHmac('sha256', key).update(principal).digest('hex').slice(0, 16);
+  // One HMAC per principal, not per request: a proxy serves few principals many times.
+  const known = new Map<string, string>();
+  return (principal) => {
+    let tag = known.get(principal);
+    if (tag === undefined) {
+      tag = createHmac('sha256', key).update(principal).digest('hex').slice(0, 16);
+      if (known.size >= MAX_KNOWN_PRINCIPALS) known.clear();
+      if (principal.length <= MAX_PRINCIPAL_LENGTH) known.set(principal, tag);
+    }
+    return tag;
+  };
 }
 
 export interface AccessLogFields {

@@ -147,7 +147,12 @@ describe('the fast lane answers as the official front does', () => {
     { name: 'a requestState that is not a string', params: { ...echo, requestState: 5 }, fast: false },
     { name: 'a requestState nobody issued', params: { ...echo, requestState: 'forged' }, fast: false },
     { name: 'a question without the capability for it', params: { name: 'ask-name', arguments: {} }, caps: {}, fast: true },
-    { name: 'a question (input_required)', params: { name: 'ask-name', arguments: {} }, fast: false },
+    { name: 'a question (input_required)', params: { name: 'ask-name', arguments: {} }, fast: true },
+    { name: 'a URL question', params: { name: 'ask-url', arguments: {} }, caps: { elicitation: { url: {} } }, fast: true },
+    { name: 'a URL question without the url capability', params: { name: 'ask-url', arguments: {} }, caps: { elicitation: {} }, fast: true },
+    { name: 'a sampling question', params: { name: 'summarize', arguments: { text: 'x' } }, caps: { sampling: {} }, fast: true },
+    { name: 'a roots question', params: { name: 'list-roots', arguments: {} }, caps: { roots: {} }, fast: true },
+    { name: 'three questions at once', params: { name: 'ask-all', arguments: {} }, caps: { elicitation: {}, sampling: {}, roots: {} }, fast: true },
   ];
   for (const c of cases)
     it(c.name, async () => {
@@ -156,7 +161,7 @@ describe('the fast lane answers as the official front does', () => {
 
   it('a retry with the answer, on the fast lane, completes the same way', async () => {
     const ask = { name: 'ask-name', arguments: { greeting: 'Hi' } };
-    const [a, b] = await both({ name: 'ask', params: ask, fast: false });
+    const [a, b] = await both({ name: 'ask', params: ask, fast: true });
     const retry = (first: Answer) => {
       const { requestState, inputRequests } = stateOf(first);
       return { ...ask, requestState, inputResponses: { [Object.keys(inputRequests)[0]!]: { action: 'accept', content: { name: 'Ada' } } } };
@@ -168,7 +173,7 @@ describe('the fast lane answers as the official front does', () => {
 
   it('a retry whose answer is a JSON-RPC response is refused the same way, and loses nothing', async () => {
     const ask = { name: 'ask-name', arguments: {} };
-    const [a, b] = await both({ name: 'ask', params: ask, fast: false });
+    const [a, b] = await both({ name: 'ask', params: ask, fast: true });
     const answer = (first: Answer, response: Record<string, unknown>) => {
       const { requestState, inputRequests } = stateOf(first);
       return { ...ask, requestState, inputResponses: { [Object.keys(inputRequests)[0]!]: response } };

@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { declaresParamHeaders, partitionInputResponses, recognizeToolCall, type FastRequestHead } from '../../src/front/fast-call.js';
-import { encodeToolResult } from '../../src/front/fast-result.js';
+import { encodeInputRequired, encodeToolResult } from '../../src/front/fast-result.js';
 import { takePrecomputed, withPrecomputed } from '../../src/front/precomputed.js';
 
 const REV = '2026-07-28';
@@ -159,6 +159,53 @@ describe('fast lane: encoding a result', () => {
     ['structuredContent with an own __proto__ key', { content: [], structuredContent: JSON.parse('{"__proto__": 1}') }],
   ];
   for (const [what, result] of unusual) it(`leaves ${what} to the official front`, () => assert.equal(encoded(result), undefined));
+});
+
+describe('fast lane: encoding an input_required round', () => {
+  const info = { name: 'legacy', version: '1' };
+  const round = (inputRequests: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+    resultType: 'input_required',
+    inputRequests,
+    requestState: 's',
+    ...extra,
+  });
+  const form = { method: 'elicitation/create', params: { message: 'Name?', requestedSchema: { type: 'object', properties: {} } } };
+  const url = { method: 'elicitation/create', params: { mode: 'url', message: 'Go', url: 'https://example.com' } };
+  const sample = { method: 'sampling/createMessage', params: { messages: [], maxTokens: 5 } };
+  const sampleTools = { method: 'sampling/createMessage', params: { messages: [], maxTokens: 5, tools: [] } };
+  const roots = { method: 'roots/list' };
+  const encodes = (inputRequests: Record<string, unknown>, declared: Record<string, unknown>) =>
+    encodeInputRequired(1, round(inputRequests), info, declared) !== undefined;
+
+  it('adds the server identity, in a JSON-RPC response', () => {
+    assert.deepEqual(JSON.parse(encodeInputRequired(1, round({ q: form }), info, { elicitation: {} })!), {
+      jsonrpc: '2.0',
+      id: 1,
+      result: { resultType: 'input_required', inputRequests: { q: form }, requestState: 's', _meta: { 'io.modelcontextprotocol/serverInfo': info } },
+    });
+  });
+
+  it('encodes only what the declared capabilities cover, as the SDK reads them', () => {
+    assert.equal(encodes({ q: form }, { elicitation: {} }), true, 'a bare elicitation means form');
+    assert.equal(encodes({ q: form }, { elicitation: { form: {} } }), true);
+    assert.equal(encodes({ q: form }, { elicitation: { url: {} } }), false, 'url only');
+    assert.equal(encodes({ q: url }, { elicitation: { url: {} } }), true);
+    assert.equal(encodes({ q: url }, { elicitation: {} }), false);
+    assert.equal(encodes({ q: sample }, { sampling: {} }), true);
+    assert.equal(encodes({ q: sampleTools }, { sampling: {} }), false);
+    assert.equal(encodes({ q: sampleTools }, { sampling: { tools: {} } }), true);
+    assert.equal(encodes({ q: roots }, { roots: {} }), true);
+    assert.equal(encodes({ q: roots }, {}), false);
+    assert.equal(encodes({ a: form, b: roots }, { elicitation: {} }), false, 'every request must be covered');
+    assert.equal(encodes({ q: { method: 'ping' } }, { elicitation: {}, sampling: {}, roots: {} }), false, 'not an input request');
+    assert.equal(encodes({ q: 'x' }, { elicitation: {} }), false);
+  });
+
+  it('leaves unusual rounds to the official front', () => {
+    assert.equal(encodeInputRequired(1, round({ q: form }, { _meta: {} }), info, { elicitation: {} }), undefined);
+    assert.equal(encodeInputRequired(1, round({ q: form }, { requestState: 5 }), info, { elicitation: {} }), undefined);
+    assert.equal(encodeInputRequired(1, { ...round({ q: form }), resultType: 'complete' }, info, { elicitation: {} }), undefined);
+  });
 });
 
 describe('fast lane: handing an outcome to the official front', () => {
