@@ -20,9 +20,27 @@ export function createLogger(level: LogLevel, secrets: readonly string[] = []): 
     }
     return info;
   });
-  return winston.createLogger({
+  const logger = winston.createLogger({
     level,
     format: winston.format.combine(redact(), winston.format.timestamp(), winston.format.json()),
     transports: [new winston.transports.Console({ stderrLevels: [...LOG_LEVELS] })],
   });
+  skipDisabledLevels(logger);
+  return logger;
+}
+
+/**
+ * winston drops a line below the level only inside its stream, after it has built the entry and
+ * written it through the stream's machinery (~3 µs each); the hot path has debug lines that are
+ * off in production. Each level's method asks first. Child loggers inherit the methods, and a
+ * changed `level` applies at once.
+ */
+function skipDisabledLevels(logger: Logger): void {
+  const methods = logger as unknown as Record<LogLevel, (...args: unknown[]) => Logger>;
+  for (const level of LOG_LEVELS) {
+    const write = methods[level];
+    methods[level] = function (this: Logger, ...args: unknown[]) {
+      return this.isLevelEnabled(level) ? write.apply(this, args) : this;
+    };
+  }
 }
