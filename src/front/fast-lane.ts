@@ -28,8 +28,9 @@ export class FastLane {
     const upstream = this.deps.upstream;
     const call = recognizeToolCall(headOf(req), body, (tool) => upstream.toolSchemas.get(tool) as JsonObject | undefined);
     if (call === undefined) return false;
-    const info = await upstream.describe();
-    if (!('tools' in frontCapabilities(info))) return false;
+    // A server that cannot be described (or has no tools) gets the official front's own answer.
+    const info = await upstream.describe().catch(() => undefined);
+    if (info === undefined || !('tools' in frontCapabilities(info))) return false;
     const abort = new AbortController();
     const onClose = () => abort.abort();
     res.once('close', onClose);
@@ -71,17 +72,30 @@ export class FastLane {
 
 function headOf(req: Request): FastRequestHead {
   const h = req.headers;
-  const distinct = req.headersDistinct;
   return {
     httpMethod: req.method,
     contentType: h['content-type'],
     protocolVersion: single(h['mcp-protocol-version']),
     mcpMethod: single(h['mcp-method']),
     mcpName: single(h['mcp-name']),
-    repeatedHeader: STANDARD_HEADERS.some((name) => (distinct[name]?.length ?? 0) > 1),
+    repeatedHeader: repeatsStandardHeader(req.rawHeaders),
   };
 }
 
 function single(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? undefined : v;
+}
+
+/** Whether one of the standard headers came more than once (node joins repeats of these with ", "). */
+function repeatsStandardHeader(raw: string[]): boolean {
+  let seen = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length < 8 || name.length > 20) continue;
+    const at = STANDARD_HEADERS.indexOf(name.toLowerCase() as (typeof STANDARD_HEADERS)[number]);
+    if (at === -1) continue;
+    if (seen & (1 << at)) return true;
+    seen |= 1 << at;
+  }
+  return false;
 }

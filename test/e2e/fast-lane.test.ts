@@ -7,6 +7,7 @@
 // lane answered, so a case that silently stopped taking the fast lane fails too.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
 import { startHttpFixture, startProxy, type ProxyProcess, type Running } from '../support/processes.js';
 import { PROTOCOL, parseSse } from '../support/rpc.js';
 import { until } from '../support/wait.js';
@@ -159,6 +160,18 @@ describe('the fast lane answers as the official front does', () => {
       await both(c);
     });
 
+  it('a repeated Mcp-Name header', async () => {
+    const twice = (url: string) =>
+      sendRepeated(url, { name: 'echo', arguments: { text: 'hi' } }, [
+        ['mcp-name', 'echo'],
+        ['Mcp-Name', 'echo'],
+      ]);
+    const [a, b] = await Promise.all([twice(fast.url), twice(official.url)]);
+    assert.deepEqual(a, b);
+    assert.equal(a.status, 400);
+    assert.equal((await lastLine())['lane'], undefined);
+  });
+
   it('a retry with the answer, on the fast lane, completes the same way', async () => {
     const ask = { name: 'ask-name', arguments: { greeting: 'Hi' } };
     const [a, b] = await both({ name: 'ask', params: ask, fast: true });
@@ -187,6 +200,32 @@ describe('the fast lane answers as the official front does', () => {
     assert.equal((ga.body as { result: { content: Array<{ text: string }> } }).result.content[0]!.text, 'Hello, Ada!');
   });
 });
+
+/** A tools/call with some headers sent more than once (fetch would join them into one). */
+function sendRepeated(url: string, params: Record<string, unknown>, extra: Array<[string, string]>): Promise<Answer> {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { ...params, _meta: envelope(CAPS) } });
+  const headers = [
+    ['host', new URL(url).host],
+    ['content-type', 'application/json'],
+    ['accept', 'application/json, text/event-stream'],
+    ['mcp-protocol-version', PROTOCOL],
+    ['mcp-method', 'tools/call'],
+    ...extra,
+    ['content-length', String(Buffer.byteLength(body))],
+  ].flat();
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (text += d));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']).split(';')[0]!, body: text ? JSON.parse(text) : null }),
+      );
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
 
 function accessLines(p: Running): Array<Record<string, unknown>> {
   return p
