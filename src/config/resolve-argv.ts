@@ -1,6 +1,7 @@
 // argv (+ environment, + the configuration file) -> ProxyConfig. Pure apart from reading the file
 // and generating a key when none is configured: every invalid input becomes a ConfigError naming
-// the option or field and what is wrong with it. Flags override the file.
+// the option or field and what is wrong with it. Flags override the file. Loads no zod: the file is
+// read by the loader it is given (resolve.ts gives file.ts's; cli/main.ts only for a --config).
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../protocol/errors.js';
 import { LOG_LEVELS, type LogLevel } from '../telemetry/log-levels.js';
