@@ -24,14 +24,23 @@ const trims = {
   name: 'trims',
   setup(b) {
     b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-      /[\\/]zod[\\/]v4[\\/]/.test(args.importer) ? { path: args.importer.replace(/[\\/][^\\/]+[\\/][^\\/]+$/, '/locales/en.js'), namespace: 'zod-en' } : undefined,
+      /[\\/]zod[\\/]v4[\\/]/.test(args.importer)
+        ? { path: args.importer.replace(/[\\/][^\\/]+[\\/][^\\/]+$/, '/locales/en.js'), namespace: 'zod-en' }
+        : undefined,
     );
-    b.onLoad({ filter: /.*/, namespace: 'zod-en' }, (args) => ({ contents: "export { default as en } from './en.js';", resolveDir: dirname(args.path), loader: 'js' }));
+    b.onLoad({ filter: /.*/, namespace: 'zod-en' }, (args) => ({
+      contents: "export { default as en } from './en.js';",
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
     b.onLoad({ filter: /[\\/]express[\\/]lib[\\/]express\.js$/ }, (args) => {
       const source = readFileSync(args.path, 'utf8');
       const lazy = source
         .replace("var bodyParser = require('body-parser')\n", '')
-        .replace(/^exports\.(json|raw|text|urlencoded) = bodyParser\.\1$/gm, "Object.defineProperty(exports, '$1', { enumerable: true, get: () => require('body-parser').$1 })");
+        .replace(
+          /^exports\.(json|raw|text|urlencoded) = bodyParser\.\1$/gm,
+          "Object.defineProperty(exports, '$1', { enumerable: true, get: () => require('body-parser').$1 })",
+        );
       if (lazy.includes('bodyParser')) throw new Error('express/lib/express.js changed: its body-parser exports are not where bundle-bin.mjs expects them');
       return { contents: lazy, loader: 'js' };
     });
