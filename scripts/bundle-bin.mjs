@@ -9,9 +9,43 @@
 // is an entry of its own: upstream/child-process.ts finds it next to itself (./watchdog.js).
 // External: what the default configuration never loads (Redis, WebSocket, YAML, the OpenTelemetry
 // SDK); it is loaded from node_modules when used.
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+
+// Trimmed from the bundle, as the proxy never uses them (each was compiled at every start):
+// - zod's namespace object re-exports every locale (z.locales.*, ~370 KB); only the default,
+//   English, is ever used, so `locales` holds just `en`.
+// - express requires body-parser at load for express.json() and friends (~600 KB with iconv-lite's
+//   tables); the proxy reads bodies itself (front/body-reader.ts). They become getters that
+//   require body-parser from node_modules if ever called.
+const trims = {
+  name: 'trims',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/]/.test(args.importer)
+        ? { path: args.importer.replace(/[\\/][^\\/]+[\\/][^\\/]+$/, '/locales/en.js'), namespace: 'zod-en' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'zod-en' }, (args) => ({
+      contents: "export { default as en } from './en.js';",
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+    b.onLoad({ filter: /[\\/]express[\\/]lib[\\/]express\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const lazy = source
+        .replace("var bodyParser = require('body-parser')\n", '')
+        .replace(
+          /^exports\.(json|raw|text|urlencoded) = bodyParser\.\1$/gm,
+          "Object.defineProperty(exports, '$1', { enumerable: true, get: () => require('body-parser').$1 })",
+        );
+      if (lazy.includes('bodyParser')) throw new Error('express/lib/express.js changed: its body-parser exports are not where bundle-bin.mjs expects them');
+      return { contents: lazy, loader: 'js' };
+    });
+  },
+};
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = `${root}dist/bin`;
@@ -28,8 +62,9 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  external: ['redis', 'ws', 'yaml', '@opentelemetry/sdk-trace-node', '@opentelemetry/resources', '@opentelemetry/exporter-*'],
+  external: ['body-parser', 'redis', 'ws', 'yaml', '@opentelemetry/sdk-trace-node', '@opentelemetry/resources', '@opentelemetry/exporter-*'],
   // The CommonJS dependencies (express, winston, prom-client) call require(); an ES module has none.
   banner: { js: "import { createRequire as __mrtrRequire } from 'node:module'; const require = __mrtrRequire(import.meta.url);" },
+  plugins: [trims],
   logLevel: 'warning',
 });

@@ -5,10 +5,11 @@
 //
 // Only what reading the command line needs is imported up front: the first child of each stdio
 // legacy upstream is started (app/prestart.ts) before the rest of the proxy loads, so the two
-// start-ups overlap.
+// start-ups overlap. Without --config that is not even zod (config/resolve-argv.ts): file.ts and
+// its schemas load only for a configuration file.
 import { endPrestarted, prestartLegacyChildren } from '../app/prestart.js';
-import { ConfigFileError } from '../config/file.js';
-import { resolveCli } from '../config/resolve.js';
+import { ConfigFileError, type LoadConfigFile } from '../config/file-config.js';
+import { type CliAction, namesConfigFile, resolveArgv } from '../config/resolve-argv.js';
 import type { ProxyConfig } from '../config/types.js';
 import { watchConfigFile } from '../config/watch.js';
 import { ConfigError } from '../protocol/errors.js';
@@ -20,9 +21,11 @@ const SHUTDOWN_DEADLINE_MS = 10_000;
 
 export async function main(argv: readonly string[], env: Record<string, string | undefined>): Promise<void> {
   if (argv[0] === 'report') process.exit(await (await import('./report.js')).runReport(argv.slice(1), env));
-  let parsed: ReturnType<typeof resolveCli>;
+  const load: LoadConfigFile | undefined = namesConfigFile(argv) ? (await import('../config/file.js')).loadConfigFile : undefined;
+  const resolveCli = () => resolveArgv(argv, env, load);
+  let parsed: CliAction;
   try {
-    parsed = resolveCli(argv, env);
+    parsed = resolveCli();
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     // A file's problems are all listed; a usage hint would only hide them.
@@ -39,10 +42,10 @@ export async function main(argv: readonly string[], env: Record<string, string |
     return;
   }
   prestartLegacyChildren(parsed.config);
-  await run(parsed.config, () => resolveCli(argv, env));
+  await run(parsed.config, resolveCli);
 }
 
-async function run(config: ProxyConfig, reread: () => ReturnType<typeof resolveCli>): Promise<void> {
+async function run(config: ProxyConfig, reread: () => CliAction): Promise<void> {
   const [{ proxyLogger }, { StartError, startProxy }] = await Promise.all([import('../app/proxy-logger.js'), import('../app/running-proxy.js')]);
   const log = proxyLogger(config);
   const starting = startProxy(config, log, { traceSdk: true });

@@ -1,21 +1,19 @@
 // Client authentication settings (the proxy as an OAuth 2.1 resource server): the file's
 // `clientAuth` (top level and per upstream) and the --auth-* flags, merged into one resolved
 // ClientAuthConfig per upstream. Flags override the file; an upstream's own block overrides the top.
-import { z } from 'zod';
 import { ConfigError } from '../protocol/errors.js';
 import type { ClientAuthConfig } from './types.js';
 
-const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
+/** One OAuth scope (RFC 6749 `scope-token`). */
+export const OAUTH_SCOPE = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
 
-/** `clientAuth:` in the file, at the top level and in each upstream. */
-export const clientAuthSchema = z.strictObject({
-  issuer: httpUrl.optional(),
-  audience: z.string().min(1).optional(),
-  scopes: z.array(z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/, 'is not a valid OAuth scope')).optional(),
-  introspectionUrl: httpUrl.optional(),
-});
-
-export type ClientAuthShape = z.infer<typeof clientAuthSchema>;
+/** `clientAuth:` as the file gives it (validated by file.ts's schema) or the --auth-* flags make it. */
+export interface ClientAuthShape {
+  issuer?: string | undefined;
+  audience?: string | undefined;
+  scopes?: string[] | undefined;
+  introspectionUrl?: string | undefined;
+}
 
 /** Merges layers of partial settings, later ones winning; no issuer in the end means no authentication. */
 export function mergeClientAuth(layers: Array<ClientAuthShape | undefined>, where: string): ClientAuthConfig | undefined {
@@ -49,7 +47,7 @@ export function clientAuthFlags(v: {
     out.audience = v.audience;
   }
   if (v.scopes !== undefined) {
-    const bad = v.scopes.find((s) => !/^[\x21\x23-\x5B\x5D-\x7E]+$/.test(s));
+    const bad = v.scopes.find((s) => !OAUTH_SCOPE.test(s));
     if (bad !== undefined) throw new ConfigError(`--auth-scope: '${bad}' is not a valid OAuth scope (one scope per flag)`);
     out.scopes = v.scopes;
   }

@@ -10,18 +10,28 @@ import { z } from 'zod';
 import { ConfigError } from '../protocol/errors.js';
 import { LOG_LEVELS, type LogLevel } from '../telemetry/log-levels.js';
 import { interpolateEnv } from './interpolate.js';
-import { clientAuthSchema, mergeClientAuth, type ClientAuthShape } from './client-auth.js';
+import { mergeClientAuth, OAUTH_SCOPE } from './client-auth.js';
+import { ConfigFileError, limits, withClientAuth, type ConfigSource, type FileConfig } from './file-config.js';
 import { envFromFile, secretNames } from './child-env.js';
 import { resolveShadow, shadowProblem, shadowSchema } from './shadow.js';
 import { resolveHeaders, upstreamOAuth } from './upstream-credentials.js';
-import { buildLimits, LIMIT_ROWS, scaleOf, type LimitInputs, type LimitKey } from './limits.js';
-import type { ClientAuthConfig, Era, LegacyClients, Root, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
+import { LIMIT_ROWS, type LimitKey } from './limits.js';
+import type { Era, Root, UpstreamTarget } from './types.js';
+
+export { ConfigFileError, limits, withClientAuth, type ConfigSource, type FileConfig } from './file-config.js';
 
 /** The limits' fields, from the table in limits.ts, in its order. */
 const LIMIT_FIELDS = Object.fromEntries(LIMIT_ROWS.map((r) => [r.key, z.number().int().min(r.min).max(r.max).optional()])) as {
   [K in LimitKey]: z.ZodOptional<z.ZodNumber>;
 };
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
+/** `clientAuth:` in the file, at the top level and in each upstream (client-auth.ts merges it). */
+const clientAuthSchema = z.strictObject({
+  issuer: httpUrl.optional(),
+  audience: z.string().min(1).optional(),
+  scopes: z.array(z.string().regex(OAUTH_SCOPE, 'is not a valid OAuth scope')).optional(),
+  introspectionUrl: httpUrl.optional(),
+});
 const wsUrl = z.url({ protocol: /^wss?$/, error: 'must be a ws:// or wss:// URL' });
 /** A header value: literal, or taken from an environment variable (with an optional prefix). */
 const headerValue = z.union([z.string(), z.strictObject({ env: z.string().min(1), prefix: z.string().optional() })]);
@@ -113,37 +123,6 @@ export type FileShape = z.infer<typeof fileSchema>;
 /** The configuration object the YAML file describes, as a library caller writes it. */
 export type ConfigObject = z.input<typeof fileSchema>;
 
-/** A problem with a configuration file or object: reported without the command line's usage hint. */
-export class ConfigFileError extends ConfigError {}
-
-export interface ConfigSource {
-  /** Prefixes every problem: the file's path, or a caller's name for an object. */
-  source: string;
-  /** Relative stdio `cwd` resolves against this; it is also the default `cwd`. */
-  baseDir: string;
-}
-
-/** What the file contributes; command-line flags are applied on top by resolve.ts. */
-export interface FileConfig {
-  host?: string;
-  port?: number;
-  metricsPort?: number;
-  accessLog?: 'on' | 'off';
-  fastLane?: 'on' | 'off';
-  legacyClients?: LegacyClients;
-  logLevel?: LogLevel;
-  stateKeyEnv?: string;
-  stateStore?: string;
-  defaultUpstream?: string;
-  audit?: { file: string; maxBytes?: number; content?: boolean };
-  resourceUrl?: string;
-  /** The top-level `clientAuth`, for flags to be merged over. */
-  clientAuth?: ClientAuthShape;
-  /** Each upstream's own `clientAuth`, by name. */
-  upstreamClientAuth: Record<string, ClientAuthShape | undefined>;
-  upstreams: UpstreamConfig[];
-}
-
 /** The YAML parser, loaded only when a configuration file is read (it costs start-up time otherwise). */
 function parseYaml(text: string): unknown {
   const yaml = createRequire(import.meta.url)('yaml') as typeof import('yaml');
@@ -218,18 +197,6 @@ function fromFile(f: FileShape, env: Record<string, string | undefined>, from: C
       ...(u.shadow ? { shadow: resolveShadow(u.shadow) } : {}),
     })),
   };
-}
-
-/** Resolved limits (milliseconds, counts) from values in the file's units; the table's defaults fill gaps. */
-export function limits(l: LimitInputs): UpstreamLimits {
-  return buildLimits((r) => {
-    const given = l[r.key];
-    return given === undefined ? undefined : given * scaleOf(r);
-  });
-}
-
-export function withClientAuth(auth: ClientAuthConfig | undefined): { clientAuth?: ClientAuthConfig } {
-  return auth === undefined ? {} : { clientAuth: auth };
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {

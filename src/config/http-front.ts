@@ -3,8 +3,7 @@
 import { accessSync, constants } from 'node:fs';
 import { ConfigError } from '../protocol/errors.js';
 import { clientAuthFlags, mergeClientAuth, urlFlag, type ClientAuthShape } from './client-auth.js';
-import type { FileConfig } from './file.js';
-import { withClientAuth } from './file.js';
+import { type FileConfig, withClientAuth } from './file-config.js';
 import type { HttpFrontConfig, UpstreamConfig } from './types.js';
 
 /** The flags this module reads (parseArgs values). */

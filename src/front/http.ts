@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { errorBody, JSONRPC } from '../protocol/errors.js';
 import type { FrontTelemetry } from '../telemetry/front-telemetry.js';
-import { limits } from '../config/file.js';
+import { limits } from '../config/file-config.js';
 import { requestIdOf } from '../protocol/request-id.js';
 import { systemClock, type Clock } from '../runtime/clock.js';
 import { DrainGate } from './drain.js';

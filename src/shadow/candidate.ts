@@ -2,10 +2,10 @@
 // request, with the MCP headers and the `_meta` envelope (the capabilities the client declared to
 // the primary). Answers come as JSON or as an SSE stream carrying the response. Nothing of the
 // client's request but its method and target params is sent: no headers, no credentials, no trace.
-import { createParser } from 'eventsource-parser';
 import { isJsonObject, type JsonObject } from '../protocol/json.js';
 import { TARGET_FIELD, isInteractiveMethod } from '../protocol/methods.js';
 import type { HeaderSource } from '../upstream/client-credentials.js';
+import { SseParser } from '../upstream/sse-parser.js';
 import { VERSION } from '../version.js';
 import type { SideOutcome } from './compare.js';
 
@@ -84,7 +84,8 @@ async function fromJson(res: Response, signal: AbortSignal): Promise<unknown> {
 
 async function fromStream(res: Response, id: string, signal: AbortSignal): Promise<unknown> {
   let found: unknown;
-  const parser = createParser({
+  // The byte-level parser the legacy HTTP transport uses (upstream/sse-parser.ts).
+  const parser = new SseParser({
     onEvent: (event) => {
       if (found !== undefined || !event.data) return;
       try {
@@ -94,14 +95,14 @@ async function fromStream(res: Response, id: string, signal: AbortSignal): Promi
         // Not JSON: not the response.
       }
     },
+    onRetry: () => {},
   });
   const reader = res.body?.getReader();
-  const decoder = new TextDecoder();
   try {
     while (reader && found === undefined) {
       const { done, value } = await reader.read();
       if (done) break;
-      parser.feed(decoder.decode(value, { stream: true }));
+      parser.feed(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
     }
   } catch {
     throw new CandidateFailure(signal.aborted ? 'aborted' : 'the SSE stream broke before the response');

@@ -5,6 +5,7 @@
 import { type ChildProcess, spawn, type StdioOptions } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { childEnvironment } from './child-environment.js';
+import { WATCHDOG_NAME, WATCHDOG_SCRIPT } from './watchdog-sh.js';
 
 export interface ChildTarget {
   command: string;
@@ -19,7 +20,11 @@ let watchdog: ChildProcess | undefined;
 /** Tells the watchdog (started on first use) about a group to end, or one that is gone. */
 function tell(line: string): void {
   if (!watchdog || watchdog.exitCode !== null || watchdog.signalCode !== null) {
-    watchdog = spawn(process.execPath, [WATCHDOG], { stdio: ['pipe', 'ignore', 'inherit'] });
+    // A shell where there is one (watchdog-sh.ts: it starts much faster than a second node).
+    watchdog =
+      process.platform === 'win32'
+        ? spawn(process.execPath, [WATCHDOG], { stdio: ['pipe', 'ignore', 'inherit'] })
+        : spawn('/bin/sh', ['-c', WATCHDOG_SCRIPT, WATCHDOG_NAME], { stdio: ['pipe', 'ignore', 'inherit'] });
     // Neither the watchdog nor its pipe keeps the proxy running.
     watchdog.unref();
     (watchdog.stdin as unknown as { unref(): void }).unref();

@@ -1,4 +1,5 @@
-// The watchdog program (run as `node watchdog.js`, one per proxy process): the proxy writes `+PID`
+// The watchdog program (run as `node watchdog.js` on Windows, one per proxy process; elsewhere the
+// proxy runs the same in sh, watchdog-sh.ts): the proxy writes `+PID`
 // when it starts a legacy child in its own process group and `-PID` when the child is gone. When
 // the pipe from the proxy closes (the proxy exited, or was SIGKILLed and could not clean up), the
 // watchdog ends every group still listed: SIGTERM, then SIGKILL after a grace period.

@@ -101,7 +101,7 @@ export function alive(pid: number): boolean {
 
 /**
  * Direct children of a pid (Linux /proc), to check that legacy children do not leak. The proxy's
- * watchdog (src/upstream/watchdog.ts) is not a legacy child and is left out.
+ * watchdog (src/upstream/watchdog-sh.ts, or watchdog.ts on Windows) is not a legacy child and is left out.
  */
 export async function childPids(pid: number): Promise<number[]> {
   const { readFile } = await import('node:fs/promises');
@@ -109,8 +109,8 @@ export async function childPids(pid: number): Promise<number[]> {
     const list = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8');
     const pids = list.trim().split(/\s+/).filter(Boolean).map(Number);
     const commands = await Promise.all(pids.map((p) => readFile(`/proc/${p}/cmdline`, 'utf8').catch(() => '')));
-    // The watchdog (dist/src/upstream/watchdog.js, or dist/bin/watchdog.js under the bundled command) is not a legacy child.
-    return pids.filter((_, i) => !/\/watchdog\.js(\0|$)/.test(commands[i]!));
+    // The watchdog (`sh -c SCRIPT mrtr-proxy-watchdog`; dist/src/upstream/watchdog.js or dist/bin/watchdog.js on Windows) is not a legacy child.
+    return pids.filter((_, i) => !/\/watchdog\.js(\0|$)|\0mrtr-proxy-watchdog(\0|$)/.test(commands[i]!));
   } catch {
     return [];
   }

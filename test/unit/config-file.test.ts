@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfigFile } from '../../src/config/file.js';
 import { resolveCli } from '../../src/config/resolve.js';
+import { namesConfigFile, resolveArgv } from '../../src/config/resolve-argv.js';
 import type { ConfigError } from '../../src/protocol/errors.js';
 import { writeConfig } from '../support/config.js';
 
@@ -111,5 +112,20 @@ upstreams:
     const path = writeConfig('upstreams: { a: { stdio: { command: x } }, b: { stdio: { command: y } } }');
     assert.throws(() => run(['--config', path, '--stdio']), /--stdio serves one upstream/);
     assert.throws(() => run(['--config', path, '--upstream', 'http://127.0.0.1:1/mcp']), /replaces the default upstream, but the file names none/);
+  });
+});
+
+describe('the command line without zod (resolve-argv.ts, what cli/main.ts uses)', () => {
+  it('namesConfigFile sees --config before `--` only', () => {
+    assert.equal(namesConfigFile(['--config', 'p.yaml']), true);
+    assert.equal(namesConfigFile(['--port', '0', '--config=p.yaml']), true);
+    assert.equal(namesConfigFile(['--port', '0', '--', 'node', 's.js', '--config', 'x']), false);
+    assert.equal(namesConfigFile(['--', 'node', 's.js']), false);
+  });
+
+  it('resolves a command line without a file loader, and refuses --config without one', () => {
+    const r = resolveArgv(['--', 'node', 's.js'], { MRTR_STATE_KEY: KEY }, undefined);
+    assert.equal(r.action, 'run');
+    assert.throws(() => resolveArgv(['--config', 'p.yaml'], {}, undefined), /no configuration file loader/);
   });
 });

@@ -1,0 +1,292 @@
+// argv (+ environment, + the configuration file) -> ProxyConfig. Pure apart from reading the file
+// and generating a key when none is configured: every invalid input becomes a ConfigError naming
+// the option or field and what is wrong with it. Flags override the file. Loads no zod: the file is
+// read by the loader it is given (resolve.ts gives file.ts's; cli/main.ts only for a --config).
+import { parseArgs } from 'node:util';
+import { ConfigError } from '../protocol/errors.js';
+import { LOG_LEVELS, type LogLevel } from '../telemetry/log-levels.js';
+import { tracingPlan, TracingEnvError } from '../telemetry/otel-env.js';
+import { envFromFlags, secretNames, STATE_KEY_ENV } from './child-env.js';
+import * as D from './defaults.js';
+import { ConfigFileError, type FileConfig, limits, type LoadConfigFile } from './file-config.js';
+import { advertiseUrl, stateKeys, stateKeysFromFile, stateStore } from './instances.js';
+import { checkExposure, FRONT_OPTIONS, resolveHttpFront, withFlagClientAuth } from './http-front.js';
+import { buildLimits, LIMIT_ROWS, scaleOf, type LimitOption } from './limits.js';
+import { checkDashValues, parserMessage } from './argv-messages.js';
+import { readKeyFile } from './state-key.js';
+import type { AuditConfig, LegacyClients, ProxyConfig, Root, SuspendMode, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
+
+/** One string option per row of the limits table: `--interaction-ttl`, `--max-sessions`, ... */
+const LIMIT_OPTIONS = Object.fromEntries(LIMIT_ROWS.map((r) => [r.option, { type: 'string' }])) as { [O in LimitOption]: { type: 'string' } };
+
+const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '::1'];
+
+const OPTIONS = {
+  config: { type: 'string' },
+  stdio: { type: 'boolean' },
+  'legacy-clients': { type: 'string' },
+  host: { type: 'string' },
+  port: { type: 'string' },
+  'metrics-port': { type: 'string' },
+  'access-log': { type: 'string' },
+  'fast-lane': { type: 'string' },
+  upstream: { type: 'string' },
+  'state-key': { type: 'string', multiple: true },
+  'state-key-file': { type: 'string' },
+  env: { type: 'string', multiple: true },
+  suspend: { type: 'string' },
+  'state-store': { type: 'string' },
+  'advertise-url': { type: 'string' },
+  ...LIMIT_OPTIONS,
+  root: { type: 'string', multiple: true },
+  ...FRONT_OPTIONS,
+  'log-level': { type: 'string' },
+  audit: { type: 'string' },
+  'audit-max-bytes': { type: 'string' },
+  'audit-content': { type: 'boolean' },
+  dashboard: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+} as const;
+
+export type CliAction = { action: 'help' } | { action: 'version' } | { action: 'run'; config: ProxyConfig };
+
+/**
+ * The command line, resolved. A `--config` file is read with `load` (file.ts's loadConfigFile,
+ * which brings zod): resolve.ts passes it always, cli/main.ts only when the command line names a
+ * file (namesConfigFile), so that without one the legacy children start before zod loads.
+ */
+export function resolveArgv(argv: readonly string[], env: Record<string, string | undefined>, load: LoadConfigFile | undefined): CliAction {
+  const dash = argv.indexOf('--');
+  const own = dash === -1 ? argv : argv.slice(0, dash);
+  const command = dash === -1 ? [] : argv.slice(dash + 1);
+  let values: ReturnType<typeof parse>['values'];
+  let positionals: string[];
+  checkDashValues(own, OPTIONS);
+  try {
+    ({ values, positionals } = parse(own));
+  } catch (err) {
+    throw new ConfigError(parserMessage(err as Error & { code?: string }, OPTIONS));
+  }
+  if (values.help) return { action: 'help' };
+  if (values.version) return { action: 'version' };
+  if (positionals.length > 0) {
+    throw new ConfigError(`unexpected argument '${positionals[0]}' (put the legacy server's command after --)`);
+  }
+  if (values.config !== undefined && load === undefined) throw new Error('internal: --config given, but no configuration file loader');
+  const file = values.config === undefined ? undefined : load!(values.config, env);
+  return { action: 'run', config: resolveConfig(values, command, env, file) };
+}
+
+/** Whether `resolveArgv` may need a file loader: some argument before `--` is `--config` (or `--config=FILE`). */
+export function namesConfigFile(argv: readonly string[]): boolean {
+  const dash = argv.indexOf('--');
+  return (dash === -1 ? argv : argv.slice(0, dash)).some((a) => a === '--config' || a.startsWith('--config='));
+}
+
+function parse(args: readonly string[]) {
+  return parseArgs({ args: [...args], options: OPTIONS, strict: true, allowPositionals: true });
+}
+
+type Values = ReturnType<typeof parse>['values'];
+
+export function resolveConfig(
+  v: Values,
+  command: readonly string[],
+  env: Record<string, string | undefined>,
+  file: FileConfig | undefined,
+  source: string | undefined = v.config,
+): ProxyConfig {
+  if (v.stdio && (v.host !== undefined || v.port !== undefined)) throw new ConfigError('--stdio serves on stdin/stdout: --host and --port do not apply');
+  const httpOnly = (
+    [
+      'auth-issuer',
+      'auth-audience',
+      'auth-scope',
+      'auth-introspection-url',
+      'resource-url',
+      'tls-cert',
+      'tls-key',
+      'cors-origin',
+      'allowed-host',
+      'allowed-origin',
+      'insecure-no-auth',
+    ] as const
+  ).find((k) => v[k] !== undefined);
+  if (v.stdio && httpOnly) throw new ConfigError(`--stdio: the caller is the local user; --${httpOnly} applies to the HTTP front`);
+  const flagTarget = upstreamTarget(v.upstream, command, file !== undefined);
+  const upstreams = withFlagClientAuth(
+    file
+      ? overrideUpstreams(file, v, flagTarget)
+      : [
+          {
+            name: 'default',
+            era: 'legacy' as const,
+            target: flagTarget!,
+            roots: (v.root ?? []).map(rootFromFlag),
+            suspend: { default: suspendMode(v.suspend) ?? 'auto', replay: [], hold: [] },
+            ...flagLimits(v, limits({})),
+          },
+        ],
+    v,
+    file,
+  );
+  const defaultUpstream = file ? file.defaultUpstream : 'default';
+  if (v.stdio && defaultUpstream === undefined) throw new ConfigError('--stdio serves one upstream: name it with `default:` in the configuration file');
+  if (v.stdio && upstreams.some((u) => u.name === defaultUpstream && u.clientAuth)) {
+    throw new ConfigError(`--stdio: the caller is the local user; clientAuth of upstream '${defaultUpstream}' applies to the HTTP front`);
+  }
+  if (v.env) addFlagEnv(upstreams, defaultUpstream, envFromFlags(v.env, env, secretNames(file?.stateKeyEnv)));
+  const keyEnv = file?.stateKeyEnv ?? STATE_KEY_ENV;
+  if (v['state-key'] !== undefined && v['state-key-file'] !== undefined) throw new ConfigError('give either --state-key or --state-key-file, not both');
+  const keyFlag = v['state-key-file'] !== undefined ? '--state-key-file' : v['state-key'] !== undefined ? '--state-key' : undefined;
+  if (file?.stateKeyEnv !== undefined && keyFlag === undefined && !env[keyEnv]) {
+    throw new ConfigFileError(`${source}: stateKeyEnv: environment variable ${keyEnv} is not set`);
+  }
+  const host = v.host ?? file?.host ?? D.DEFAULT_HOST;
+  if (v.dashboard && v.stdio) throw new ConfigError('--dashboard is served on the HTTP listener: it does not apply with --stdio');
+  if (v.dashboard && !LOOPBACK_HOSTS.includes(host)) {
+    throw new ConfigError(`--dashboard has no authentication yet, so it is served on a loopback --host only (127.0.0.1, localhost or ::1), not on '${host}'`);
+  }
+  if (!v.stdio) checkExposure(host, upstreams, v['insecure-no-auth'] ?? false);
+  return {
+    stdio: v.stdio ?? false,
+    dashboard: v.dashboard ?? false,
+    legacyClients: legacyClients(v['legacy-clients'] ?? file?.legacyClients),
+    host,
+    port: integer('--port', v.port, file?.port ?? D.DEFAULT_PORT, 0, 65535),
+    stateKey: v['state-key-file'] !== undefined ? stateKeysFromFile(readKeyFile(v['state-key-file'])) : stateKeys(v['state-key'], env[keyEnv], keyEnv),
+    logLevel: logLevel(v['log-level'] ?? file?.logLevel),
+    ...advertiseUrl(v['advertise-url']),
+    ...stateStore(v['state-store'] ?? file?.stateStore, v['state-store'] !== undefined ? '--state-store' : `${source}: stateStore`),
+    ...metricsPort(v['metrics-port'], file?.metricsPort),
+    accessLog: onOff('--access-log', v['access-log'] ?? file?.accessLog ?? D.DEFAULT_ACCESS_LOG),
+    fastLane: onOff('--fast-lane', v['fast-lane'] ?? file?.fastLane ?? D.DEFAULT_FAST_LANE),
+    tracing: tracing(env),
+    upstreams,
+    defaultUpstream,
+    ...auditConfig(v, file),
+    http: resolveHttpFront(v, file, upstreams, env),
+    ...(v.config === undefined ? {} : { configFile: v.config }),
+  };
+}
+
+/** --audit FILE (or `audit: {file}`); the size and content flags need a file to apply to. */
+function auditConfig(v: Values, file: FileConfig | undefined): { audit?: AuditConfig } {
+  const path = v.audit ?? file?.audit?.file;
+  if (path === undefined) {
+    if (v['audit-max-bytes'] !== undefined) throw new ConfigError('--audit-max-bytes needs --audit FILE');
+    if (v['audit-content']) throw new ConfigError('--audit-content needs --audit FILE');
+    return {};
+  }
+  if (path === '') throw new ConfigError('--audit: empty file name');
+  const maxBytes = integer('--audit-max-bytes', v['audit-max-bytes'], file?.audit?.maxBytes ?? D.DEFAULT_AUDIT_MAX_BYTES, 1024, Number.MAX_SAFE_INTEGER);
+  return { audit: { file: path, maxBytes, content: v['audit-content'] ?? file?.audit?.content ?? false } };
+}
+
+/** Limit flags given on the command line override the file for every upstream. */
+function flagLimits(v: Values, base: UpstreamLimits): UpstreamLimits {
+  return buildLimits((r) => integer(r.flag, v[r.option], base[r.field] / scaleOf(r), r.min, r.max) * scaleOf(r));
+}
+
+function overrideUpstreams(file: FileConfig, v: Values, flagTarget: UpstreamTarget | undefined): UpstreamConfig[] {
+  if (flagTarget && file.defaultUpstream === undefined) {
+    throw new ConfigError('--upstream or -- COMMAND with --config replaces the default upstream, but the file names none (default:)');
+  }
+  const mode = suspendMode(v.suspend);
+  return file.upstreams.map((u) => ({
+    ...u,
+    ...flagLimits(v, u),
+    ...(mode === undefined ? {} : { suspend: { ...u.suspend, default: mode } }),
+    ...(flagTarget && u.name === file.defaultUpstream ? { target: flagTarget } : {}),
+    ...(v.root && u.name === file.defaultUpstream ? { roots: v.root.map(rootFromFlag) } : {}),
+  }));
+}
+
+function upstreamTarget(url: string | undefined, command: readonly string[], optional: boolean): UpstreamTarget | undefined {
+  if (url !== undefined && command.length > 0) {
+    throw new ConfigError('give either --upstream URL or -- COMMAND, not both');
+  }
+  if (url !== undefined) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new ConfigError(`--upstream: '${url}' is not a URL`);
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+      throw new ConfigError(`--upstream: only http and https URLs are supported, got '${parsed.protocol}'`);
+    }
+    return { kind: 'http', url: parsed, headers: {} };
+  }
+  const [cmd, ...args] = command;
+  if (cmd === undefined || cmd === '') {
+    if (optional) return undefined;
+    throw new ConfigError('no legacy server: give --upstream URL, -- COMMAND [ARGS...] or --config FILE');
+  }
+  return { kind: 'stdio', command: cmd, args };
+}
+
+function integer(flag: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined) return fallback;
+  if (!/^-?\d+$/.test(raw)) throw new ConfigError(`${flag}: expected a whole number, got '${raw}'`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(`${flag}: ${n} is out of range (${min} to ${max})`);
+  return n;
+}
+
+/** `--env` adds to the default upstream's child environment; only a stdio child has one. */
+function addFlagEnv(upstreams: UpstreamConfig[], defaultUpstream: string | undefined, add: Record<string, string>): void {
+  const u = upstreams.find((x) => x.name === defaultUpstream);
+  if (u?.target.kind !== 'stdio')
+    throw new ConfigError('--env: applies to a legacy server the proxy starts over stdio (-- COMMAND, or stdio: for the default upstream)');
+  u.target = { ...u.target, env: { ...u.target.env, ...add } };
+}
+
+function rootFromFlag(raw: string): Root {
+  // --root URI or --root URI=NAME
+  const eq = raw.indexOf('=');
+  const uri = eq === -1 ? raw : raw.slice(0, eq);
+  const name = eq === -1 ? undefined : raw.slice(eq + 1);
+  if (!uri.startsWith('file://')) throw new ConfigError(`--root: '${uri}' must be a file:// URI`);
+  return name ? { uri, name } : { uri };
+}
+
+function suspendMode(raw: string | undefined): SuspendMode | undefined {
+  if (raw === undefined) return undefined;
+  if (raw !== 'auto' && raw !== 'hold' && raw !== 'replay') throw new ConfigError(`--suspend: expected auto, hold or replay, got '${raw}'`);
+  return raw;
+}
+
+function legacyClients(raw: string | undefined): LegacyClients {
+  if (raw === undefined) return D.DEFAULT_LEGACY_CLIENTS;
+  if (raw !== 'pass' && raw !== 'reject') throw new ConfigError(`--legacy-clients: expected pass or reject, got '${raw}'`);
+  return raw;
+}
+
+function metricsPort(raw: string | undefined, fromFile: number | undefined): { metricsPort?: number } {
+  const port = raw === undefined ? fromFile : integer('--metrics-port', raw, 0, 0, 65535);
+  return port === undefined ? {} : { metricsPort: port };
+}
+
+function onOff(flag: string, raw: string): boolean {
+  if (raw !== 'on' && raw !== 'off') throw new ConfigError(`${flag}: expected on or off, got '${raw}'`);
+  return raw === 'on';
+}
+
+function tracing(env: Record<string, string | undefined>): ProxyConfig['tracing'] {
+  try {
+    return tracingPlan(env);
+  } catch (err) {
+    if (err instanceof TracingEnvError) throw new ConfigError(err.message);
+    throw err;
+  }
+}
+
+function logLevel(raw: string | undefined): LogLevel {
+  if (raw === undefined) return D.DEFAULT_LOG_LEVEL;
+  if (!(LOG_LEVELS as readonly string[]).includes(raw)) {
+    throw new ConfigError(`--log-level: expected one of ${LOG_LEVELS.join(', ')}, got '${raw}'`);
+  }
+  return raw as LogLevel;
+}
