@@ -88,13 +88,15 @@ describe('Bridge: replay', () => {
     const bad = front({ requestState: a1.requestState, inputResponses: { 'elicitation-1': { action: 'accept', content: { first: 7 } } } });
     await expectCode(bridge.call(bad), 'input_invalid', /does not match the requested schema/);
     const good = bridge.call(front({ requestState: a1.requestState, inputResponses: { 'elicitation-1': accept('first', 'A') } }));
+    // Opening a state is asynchronous (WebCrypto): the second retry is sent once the first has
+    // consumed the state and runs the call again, or which of the two wins would be a race.
+    const s = await running(sessions);
     const again = await expectCode(
       bridge.call(front({ requestState: a1.requestState, inputResponses: { 'elicitation-1': accept('first', 'A') } })),
       'interaction_gone',
       /already used/,
     );
     assert.deepEqual(again.data, { reason: 'consumed' });
-    const s = await running(sessions);
     await s.ask('elicitation/create', question('first')).answer;
     s.calls.find((c) => !c.signal?.aborted)!.resolve({ content: [] });
     assert.deepEqual(await good, { content: [] });
