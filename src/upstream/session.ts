@@ -17,6 +17,7 @@ import { withTraceContext } from './trace-context.js';
 import { askKey } from './ask-learning.js';
 import { NO_PROVENANCE, routeNotification, routeServerRequest, type InFlight, type Provenance } from './attribution.js';
 import { JSONRPC } from '../protocol/errors.js';
+import { ServerRequests } from './server-requests.js';
 
 /** The interactive call a legacy request belongs to receives it, and its logs. */
 export interface SessionHolder {
@@ -68,8 +69,8 @@ export class LegacySession {
   private progressSeq = 0;
   /** Interactive calls in flight, by the id of their legacy request. */
   private readonly calls = new Map<RequestId, InFlight<SessionHolder>>();
-  /** Where each server request not yet handled arrived (see interceptMessages). */
-  private readonly origins = new Map<RequestId, Provenance>();
+  /** The server's requests being answered (all but ping, once interceptMessages is on). */
+  private readonly answering: ServerRequests;
 
   private constructor(
     private readonly transport: Transport,
@@ -79,7 +80,9 @@ export class LegacySession {
   ) {
     this.log = log.child({ session: this.id });
     this.client = new Client(CLIENT_INFO, { capabilities: { ...capabilities } });
-    this.client.fallbackRequestHandler = (req, extra) => this.onRequest(req, extra.signal);
+    this.answering = new ServerRequests(transport, (err) => this.onTransportError(err));
+    // Only a request that arrives during initialize still goes through the SDK (see interceptMessages).
+    this.client.fallbackRequestHandler = (req, extra) => this.onRequest(req, NO_PROVENANCE, extra.signal);
     this.client.fallbackNotificationHandler = async (n) => {
       if (CHANGE_METHODS.has(n.method)) this.hooks.onChange(n.method, n.params as JsonObject | undefined);
     };
@@ -88,6 +91,7 @@ export class LegacySession {
     this.client.setNotificationHandler(CancelledNotificationSchema, (n) => {
       const id = n.params.requestId;
       if (id === undefined) return;
+      this.answering.withdraw(id, n.params.reason ?? 'withdrawn by the legacy server');
       sdkHandlerControllers(this.client)
         .get(id)
         ?.abort(n.params.reason ?? 'withdrawn by the legacy server');
@@ -175,7 +179,8 @@ export class LegacySession {
    * Progress and logs are taken off the wire before the SDK sees them. The v1 SDK dispatches
    * notifications a tick later than responses, so the last progress before a result would find its
    * handler already gone; read here, every notification is handed on in wire order. Server requests
-   * are noted with where they arrived: the HTTP transport says which call's stream carried them.
+   * but ping are answered from here (server-requests.ts), routed by where they arrived: the HTTP
+   * transport says which call's stream carried them.
    */
   private interceptMessages(): void {
     const deliver = this.transport.onmessage;
@@ -185,8 +190,13 @@ export class LegacySession {
       if (m.method !== undefined) {
         const related = (extra as { relatedRequestId?: RequestId } | undefined)?.relatedRequestId;
         const provenance: Provenance = related === undefined ? NO_PROVENANCE : { kind: 'call', requestId: related };
-        if (m.id !== undefined) this.origins.set(m.id, provenance);
-        else if (m.method === 'notifications/progress') {
+        if (m.id !== undefined) {
+          if (m.method !== 'ping') {
+            const req = message as JSONRPCRequest;
+            this.answering.answer(req, (withdrawn) => this.onRequest(req, provenance, withdrawn));
+            return;
+          }
+        } else if (m.method === 'notifications/progress') {
           const handler = this.progress.get(String(m.params?.['progressToken']));
           if (handler && m.params) {
             const { progressToken: _token, ...rest } = m.params;
@@ -218,10 +228,8 @@ export class LegacySession {
     this.onClose();
   }
 
-  private async onRequest(req: JSONRPCRequest, withdrawn: AbortSignal): Promise<JsonObject> {
+  private onRequest(req: JSONRPCRequest, provenance: Provenance, withdrawn: AbortSignal): Promise<JsonObject> {
     const request: ServerRequest = { id: req.id, method: req.method, params: req.params as JsonObject | undefined };
-    const provenance = this.origins.get(req.id) ?? NO_PROVENANCE;
-    this.origins.delete(req.id);
     const route = routeServerRequest(req.method, provenance, this.calls);
     if (route.learn.length > 0) this.hooks.asks?.learn(route.learn);
     switch (route.kind) {
@@ -232,7 +240,7 @@ export class LegacySession {
         return this.holder ? this.holder.onServerRequest(request, withdrawn) : this.hooks.answerLocally(request, this);
       case 'refuse':
         this.log.warn('refused a legacy request that cannot be attributed to one call', { method: req.method, calls: this.calls.size });
-        throw new McpError(JSONRPC.INTERNAL_ERROR, route.message);
+        return Promise.reject(new McpError(JSONRPC.INTERNAL_ERROR, route.message));
     }
   }
 
@@ -260,6 +268,7 @@ export class LegacySession {
     if (this.closed) return;
     this.closed = true;
     this.closeReason ||= 'the legacy server closed the connection';
+    this.answering.withdrawAll();
     this.log.info('legacy session closed', { reason: this.closeReason });
     this.hooks.onClosed(this);
   }

@@ -1,0 +1,84 @@
+// The legacy server's requests (elicitation/create, sampling/createMessage, roots/list, anything
+// but ping) are answered from the transport's message hook, not through the v1 SDK's request
+// handler machinery: Protocol._onrequest keeps, for every request still open, a promise chain, a
+// context object full of closures and an AbortController, and a waiting user leaves one open for
+// as long as they think (issue 10). What the SDK did that matters is done here: the result or the
+// error goes back on the transport; nothing is sent for a request the server withdrew
+// (notifications/cancelled, whatever its id: the SDK ignored id 0) or once the session closed.
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage, JSONRPCRequest, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPC, errorBody, type ErrorBody } from '../protocol/errors.js';
+import type { JsonObject } from '../protocol/json.js';
+
+/** One request being answered: withdrawn once, by the server or by the session closing. */
+class OpenRequest {
+  withdrawn = false;
+  reason: unknown = undefined;
+  private readonly controller = new AbortController();
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  withdraw(reason: unknown): void {
+    if (this.withdrawn) return;
+    this.withdrawn = true;
+    this.reason = reason;
+    this.controller.abort(reason);
+  }
+}
+
+export class ServerRequests {
+  private readonly open = new Map<RequestId, OpenRequest>();
+
+  constructor(
+    private readonly transport: Transport,
+    private readonly onSendError: (err: Error) => void,
+  ) {}
+
+  /** Requests answered here and not answered yet. */
+  get size(): number {
+    return this.open.size;
+  }
+
+  /** Runs `handle` and sends what it settles with, unless the request was withdrawn meanwhile. */
+  answer(request: JSONRPCRequest, handle: (withdrawn: AbortSignal) => Promise<JsonObject>): void {
+    const id = request.id;
+    const entry = new OpenRequest();
+    this.open.set(id, entry);
+    let settled: Promise<JsonObject>;
+    try {
+      settled = handle(entry.signal);
+    } catch (err) {
+      settled = Promise.reject(err);
+    }
+    settled
+      .then(
+        (result) => (entry.withdrawn ? undefined : this.transport.send({ jsonrpc: '2.0', id, result })),
+        (err: unknown) => (entry.withdrawn ? undefined : this.transport.send(errorResponse(id, err) as JSONRPCMessage)),
+      )
+      .catch((err: unknown) => this.onSendError(new Error(`Failed to send response: ${err}`)))
+      .finally(() => {
+        // A later request may reuse the id once this one is answered: delete only our own entry.
+        if (this.open.get(id) === entry) this.open.delete(id);
+      });
+  }
+
+  /** The server withdrew request `id` (notifications/cancelled): its answer will not be sent. */
+  withdraw(id: RequestId, reason: unknown): void {
+    this.open.get(id)?.withdraw(reason);
+  }
+
+  /** The session closed: every open request is withdrawn. */
+  withdrawAll(): void {
+    for (const entry of this.open.values()) entry.withdraw(undefined);
+    this.open.clear();
+  }
+}
+
+/** The error response for what a handler threw, built as the SDK built it. */
+export function errorResponse(id: RequestId, err: unknown): ErrorBody {
+  const e = (err ?? {}) as { code?: unknown; message?: unknown; data?: unknown };
+  const code = Number.isSafeInteger(e.code) ? (e.code as number) : JSONRPC.INTERNAL_ERROR;
+  return errorBody(id, code, typeof e.message === 'string' ? e.message : 'Internal error', e.data);
+}
