@@ -7,6 +7,7 @@ import { JSONRPC, LEGACY } from '../protocol/errors.js';
 import { inputKey, isInputMethod, toInputRequest } from '../protocol/input-requests.js';
 import type { JsonObject, ServerRequest } from '../protocol/json.js';
 import type { Clock } from '../runtime/clock.js';
+import type { AbortLike } from '../runtime/light-abort.js';
 import type { Logger } from '../telemetry/logger.js';
 import { GATHER_QUIET_MS, gatherDecision } from './gather.js';
 import { settleThenRelease } from './let-go.js';
@@ -197,7 +198,7 @@ export class Interaction implements SessionHolder {
     this.detach((lease) => settleThenRelease(lease, this.clock, this.log));
   }
 
-  onServerRequest(request: ServerRequest, withdrawn: AbortSignal): Promise<JsonObject> {
+  onServerRequest(request: ServerRequest, withdrawn: AbortLike): Promise<JsonObject> {
     const { method, params } = request;
     if (!isInputMethod(method)) {
       return Promise.reject(new McpError(JSONRPC.METHOD_NOT_FOUND, `mrtr-proxy cannot forward ${method} to a 2026-07-28 client`));

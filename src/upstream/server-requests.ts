@@ -9,27 +9,11 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, JSONRPCRequest, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { JSONRPC, errorBody, type ErrorBody } from '../protocol/errors.js';
 import type { JsonObject } from '../protocol/json.js';
-
-/** One request being answered: withdrawn once, by the server or by the session closing. */
-class OpenRequest {
-  withdrawn = false;
-  reason: unknown = undefined;
-  private readonly controller = new AbortController();
-
-  get signal(): AbortSignal {
-    return this.controller.signal;
-  }
-
-  withdraw(reason: unknown): void {
-    if (this.withdrawn) return;
-    this.withdrawn = true;
-    this.reason = reason;
-    this.controller.abort(reason);
-  }
-}
+import { type AbortLike, LightAbort } from '../runtime/light-abort.js';
 
 export class ServerRequests {
-  private readonly open = new Map<RequestId, OpenRequest>();
+  /** Each aborted once: withdrawn by the server, or the session closed. */
+  private readonly open = new Map<RequestId, LightAbort>();
 
   constructor(
     private readonly transport: Transport,
@@ -42,20 +26,20 @@ export class ServerRequests {
   }
 
   /** Runs `handle` and sends what it settles with, unless the request was withdrawn meanwhile. */
-  answer(request: JSONRPCRequest, handle: (withdrawn: AbortSignal) => Promise<JsonObject>): void {
+  answer(request: JSONRPCRequest, handle: (withdrawn: AbortLike) => Promise<JsonObject>): void {
     const id = request.id;
-    const entry = new OpenRequest();
+    const entry = new LightAbort();
     this.open.set(id, entry);
     let settled: Promise<JsonObject>;
     try {
-      settled = handle(entry.signal);
+      settled = handle(entry);
     } catch (err) {
       settled = Promise.reject(err);
     }
     settled
       .then(
-        (result) => (entry.withdrawn ? undefined : this.transport.send({ jsonrpc: '2.0', id, result })),
-        (err: unknown) => (entry.withdrawn ? undefined : this.transport.send(errorResponse(id, err) as JSONRPCMessage)),
+        (result) => (entry.aborted ? undefined : this.transport.send({ jsonrpc: '2.0', id, result })),
+        (err: unknown) => (entry.aborted ? undefined : this.transport.send(errorResponse(id, err) as JSONRPCMessage)),
       )
       .catch((err: unknown) => this.onSendError(new Error(`Failed to send response: ${err}`)))
       .finally(() => {
@@ -66,12 +50,12 @@ export class ServerRequests {
 
   /** The server withdrew request `id` (notifications/cancelled): its answer will not be sent. */
   withdraw(id: RequestId, reason: unknown): void {
-    this.open.get(id)?.withdraw(reason);
+    this.open.get(id)?.abort(reason);
   }
 
   /** The session closed: every open request is withdrawn. */
   withdrawAll(): void {
-    for (const entry of this.open.values()) entry.withdraw(undefined);
+    for (const entry of this.open.values()) entry.abort();
     this.open.clear();
   }
 }

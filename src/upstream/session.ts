@@ -18,11 +18,13 @@ import { askKey } from './ask-learning.js';
 import { NO_PROVENANCE, routeNotification, routeServerRequest, type InFlight, type Provenance } from './attribution.js';
 import { JSONRPC } from '../protocol/errors.js';
 import { ServerRequests } from './server-requests.js';
+import { armNoTimerForTheLongest, nextRequestId, sdkHandlerControllers } from './sdk-internals.js';
+import type { AbortLike } from '../runtime/light-abort.js';
 
 /** The interactive call a legacy request belongs to receives it, and its logs. */
 export interface SessionHolder {
   /** Settles with the result to send back; rejects with an McpError to send an error. */
-  onServerRequest(request: ServerRequest, withdrawn: AbortSignal): Promise<JsonObject>;
+  onServerRequest(request: ServerRequest, withdrawn: AbortLike): Promise<JsonObject>;
   onLog(params: JsonObject): void;
 }
 
@@ -228,7 +230,7 @@ export class LegacySession {
     this.onClose();
   }
 
-  private onRequest(req: JSONRPCRequest, provenance: Provenance, withdrawn: AbortSignal): Promise<JsonObject> {
+  private onRequest(req: JSONRPCRequest, provenance: Provenance, withdrawn: AbortLike): Promise<JsonObject> {
     const request: ServerRequest = { id: req.id, method: req.method, params: req.params as JsonObject | undefined };
     const route = routeServerRequest(req.method, provenance, this.calls);
     if (route.learn.length > 0) this.hooks.asks?.learn(route.learn);
@@ -272,28 +274,4 @@ export class LegacySession {
     this.log.info('legacy session closed', { reason: this.closeReason });
     this.hooks.onClosed(this);
   }
-}
-
-/** The id the SDK's Protocol gives the next request it sends (a private counter, read only). */
-function nextRequestId(client: Client): number {
-  return (client as unknown as { _requestMessageId: number })._requestMessageId;
-}
-
-/** The SDK keeps one AbortController per in-flight incoming request in a private map. */
-function sdkHandlerControllers(client: Client): Map<RequestId, AbortController> {
-  return (client as unknown as { _requestHandlerAbortControllers: Map<RequestId, AbortController> })._requestHandlerAbortControllers;
-}
-
-/**
- * The SDK arms a timer for every request, also for one whose timeout is the longest Node allows
- * (see `request`: the proxy applies its own timeouts). Such a timer never fires in practice, and a
- * call waiting for its user would keep it, its record and its handler: skip it (issue 10).
- */
-export function armNoTimerForTheLongest(client: Client): void {
-  const sdk = client as unknown as { _setupTimeout?: (id: number, timeout: number, ...rest: unknown[]) => void };
-  const setup = sdk._setupTimeout;
-  if (typeof setup !== 'function') throw new Error('the v1 SDK Protocol has no _setupTimeout any more: see session.ts');
-  sdk._setupTimeout = function (this: unknown, id, timeout, ...rest) {
-    if (timeout < MAX_TIMER_MS) setup.call(this, id, timeout, ...rest);
-  };
 }
