@@ -25,7 +25,7 @@ export interface BridgeSession {
   request(
     method: string,
     params: JsonObject | undefined,
-    opts?: { signal?: AbortSignal; onprogress?: (p: JsonObject) => void; holder?: SessionHolder },
+    opts?: { signal?: AbortLike; onprogress?: (p: JsonObject) => void; holder?: SessionHolder },
   ): Promise<JsonObject>;
 }
 

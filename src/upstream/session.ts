@@ -143,9 +143,10 @@ export class LegacySession {
   async request(
     method: string,
     params: JsonObject | undefined,
-    opts: { signal?: AbortSignal; onprogress?: (p: JsonObject) => void; holder?: SessionHolder } = {},
+    opts: { signal?: AbortLike; onprogress?: (p: JsonObject) => void; holder?: SessionHolder } = {},
   ): Promise<JsonObject> {
-    const options = { timeout: MAX_TIMER_MS, ...(opts.signal ? { signal: opts.signal } : {}) };
+    // The SDK reads only what AbortLike has of a signal: a LightAbort serves (runtime/light-abort.ts).
+    const options = { timeout: MAX_TIMER_MS, ...(opts.signal ? { signal: opts.signal as AbortSignal } : {}) };
     // The SDK numbers requests synchronously as it sends them: this is the id the call will have.
     const id = opts.holder ? nextRequestId(this.client) : undefined;
     const call = opts.holder && { holder: opts.holder, key: askKey(method, params), asked: false };

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonObject, ServerRequest } from '../../src/protocol/json.js';
+import { LightAbort } from '../../src/runtime/light-abort.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import { LegacySession, type SessionHolder } from '../../src/upstream/session.js';
 
@@ -110,5 +111,21 @@ describe('legacy session: the server requests', () => {
     await flush();
     assert.equal(holder.open.size, 0);
     assert.deepEqual(transport.answerTo(9), { jsonrpc: '2.0', id: 9, result: {} });
+  });
+
+  it('cancels a call through a LightAbort as through an AbortSignal: notifications/cancelled, then a rejection', async () => {
+    const { session, transport } = await connected();
+    const abort = new LightAbort();
+    const call = transport.sent.length;
+    const result = session.request('tools/call', { name: 'ask' }, { signal: abort });
+    const sent = transport.sent[call] as { id: number; method: string };
+    assert.equal(sent.method, 'tools/call');
+    abort.abort('the client went away');
+    await assert.rejects(result, /the client went away/);
+    assert.deepEqual(transport.sent.at(-1), {
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: sent.id, reason: 'the client went away' },
+    });
   });
 });
