@@ -20,11 +20,6 @@ export class ServerRequests {
     private readonly onSendError: (err: Error) => void,
   ) {}
 
-  /** Requests answered here and not answered yet. */
-  get size(): number {
-    return this.open.size;
-  }
-
   /** Runs `handle` and sends what it settles with, unless the request was withdrawn meanwhile. */
   answer(request: JSONRPCRequest, handle: (withdrawn: AbortLike) => Promise<JsonObject>): void {
     const id = request.id;
@@ -36,16 +31,24 @@ export class ServerRequests {
     } catch (err) {
       settled = Promise.reject(err);
     }
-    settled
-      .then(
-        (result) => (entry.aborted ? undefined : this.transport.send({ jsonrpc: '2.0', id, result })),
-        (err: unknown) => (entry.aborted ? undefined : this.transport.send(errorResponse(id, err) as JSONRPCMessage)),
-      )
-      .catch((err: unknown) => this.onSendError(new Error(`Failed to send response: ${err}`)))
-      .finally(() => {
-        // A later request may reuse the id once this one is answered: delete only our own entry.
-        if (this.open.get(id) === entry) this.open.delete(id);
-      });
+    // One reaction and no chain after it: this promise waits as long as the user thinks (issue 10).
+    settled.then(
+      (result) => this.reply(id, entry, { jsonrpc: '2.0', id, result }),
+      (err: unknown) => this.reply(id, entry, errorResponse(id, err) as JSONRPCMessage),
+    );
+  }
+
+  /** Sends the answer unless the request was withdrawn; a later request may reuse the id, so only our own entry is deleted. */
+  private reply(id: RequestId, entry: LightAbort, message: JSONRPCMessage): void {
+    if (this.open.get(id) === entry) this.open.delete(id);
+    if (entry.aborted) return;
+    let sent: Promise<void>;
+    try {
+      sent = this.transport.send(message);
+    } catch (err) {
+      sent = Promise.reject(err);
+    }
+    sent.catch((err: unknown) => this.onSendError(new Error(`Failed to send response: ${err}`)));
   }
 
   /** The server withdrew request `id` (notifications/cancelled): its answer will not be sent. */
