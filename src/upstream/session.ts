@@ -10,7 +10,6 @@ import { MAX_TIMER_MS } from '../config/defaults.js';
 import type { LegacyCapabilities } from '../protocol/capabilities.js';
 import type { JsonObject, ServerRequest } from '../protocol/json.js';
 import type { Logger } from '../telemetry/logger.js';
-import type { LegacyRequestTrace } from '../telemetry/ports.js';
 import { CLIENT_INFO } from '../version.js';
 import { StreamGoneError } from './stream-gone.js';
 import { withTraceContext } from './trace-context.js';
@@ -20,32 +19,9 @@ import { JSONRPC } from '../protocol/errors.js';
 import { ServerRequests } from './server-requests.js';
 import { armNoTimerForTheLongest, nextRequestId, sdkHandlerControllers } from './sdk-internals.js';
 import type { AbortLike } from '../runtime/light-abort.js';
+import type { SessionHolder, SessionHooks, UpstreamInfo } from './session-types.js';
 
-/** The interactive call a legacy request belongs to receives it, and its logs. */
-export interface SessionHolder {
-  /** Settles with the result to send back; rejects with an McpError to send an error. */
-  onServerRequest(request: ServerRequest, withdrawn: AbortLike): Promise<JsonObject>;
-  onLog(params: JsonObject): void;
-}
-
-export interface SessionHooks {
-  /** Answers a server-initiated request nobody holds the session for. */
-  answerLocally(request: ServerRequest, session: LegacySession): Promise<JsonObject>;
-  /** Change notifications (list_changed, resources/updated) for listen subscribers. */
-  onChange(method: string, params: JsonObject | undefined): void;
-  onClosed(session: LegacySession): void;
-  /** Told which calls (askKey) asked without provenance, and which completed without asking. */
-  asks?: { learn(keys: readonly string[]): void; completedQuietly(key: string): void };
-  /** Metrics and the span of one request to the legacy server. */
-  trace?(method: string): LegacyRequestTrace;
-}
-
-export interface UpstreamInfo {
-  serverInfo: { name: string; version: string } & JsonObject;
-  capabilities: JsonObject;
-  instructions?: string;
-  protocolVersion: string;
-}
+export type { SessionHolder, SessionHooks, UpstreamInfo } from './session-types.js';
 
 const LIVENESS_TIMEOUT_MS = 5000;
 const CHANGE_METHODS = new Set([
@@ -140,10 +116,26 @@ export class LegacySession {
    * Sends a request and resolves with the raw result (unknown keys kept). The SDK's 60 s default
    * timeout is replaced by the longest timer Node allows: the proxy applies its own timeouts.
    */
-  async request(
+  request(
     method: string,
     params: JsonObject | undefined,
     opts: { signal?: AbortLike; onprogress?: (p: JsonObject) => void; holder?: SessionHolder } = {},
+  ): Promise<JsonObject> {
+    try {
+      return this.send(method, params, opts);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  /**
+   * `request` without an async function: the returned promise gets one reaction and no suspended
+   * frame, since it waits as long as a waiting user thinks (issue 10).
+   */
+  private send(
+    method: string,
+    params: JsonObject | undefined,
+    opts: { signal?: AbortLike; onprogress?: (p: JsonObject) => void; holder?: SessionHolder },
   ): Promise<JsonObject> {
     // The SDK reads only what AbortLike has of a signal: a LightAbort serves (runtime/light-abort.ts).
     const options = { timeout: MAX_TIMER_MS, ...(opts.signal ? { signal: opts.signal as AbortSignal } : {}) };
@@ -159,18 +151,29 @@ export class LegacySession {
       this.progress.set(token, opts.onprogress);
       params = { ...params, _meta: { ...(params?.['_meta'] as JsonObject | undefined), progressToken: token } };
     }
-    try {
-      const result = (await this.client.request({ method, ...(params ? { params } : {}) } as never, ResultSchema, options)) as JsonObject;
-      trace?.end();
-      if (call && !call.asked) this.hooks.asks?.completedQuietly(call.key);
-      return result;
-    } catch (err) {
-      trace?.end(err);
-      throw err;
-    } finally {
+    const done = () => {
       if (token) this.progress.delete(token);
       if (id !== undefined) this.calls.delete(id);
+    };
+    let sent: Promise<JsonObject>;
+    try {
+      sent = this.client.request({ method, ...(params ? { params } : {}) } as never, ResultSchema, options) as Promise<JsonObject>;
+    } catch (err) {
+      sent = Promise.reject(err);
     }
+    return sent.then(
+      (result) => {
+        done();
+        trace?.end();
+        if (call && !call.asked) this.hooks.asks?.completedQuietly(call.key);
+        return result;
+      },
+      (err: unknown) => {
+        done();
+        trace?.end(err);
+        throw err;
+      },
+    );
   }
 
   /** Interactive calls in flight on this session. */
