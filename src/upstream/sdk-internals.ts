@@ -1,5 +1,5 @@
 // What the proxy reads or replaces of the v1 SDK's Protocol internals (private members), in one
-// place: an SDK upgrade that changes them is to be checked here (unit tests exercise each).
+// place: an SDK upgrade that changes them is to be checked here (unit and contract tests use each).
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { MAX_TIMER_MS } from '../config/defaults.js';
