@@ -7,6 +7,7 @@ import { JSONRPC, LEGACY } from '../protocol/errors.js';
 import { inputKey, isInputMethod, toInputRequest } from '../protocol/input-requests.js';
 import type { JsonObject, ServerRequest } from '../protocol/json.js';
 import type { Clock } from '../runtime/clock.js';
+import { type AbortLike, LightAbort } from '../runtime/light-abort.js';
 import type { Logger } from '../telemetry/logger.js';
 import { GATHER_QUIET_MS, gatherDecision } from './gather.js';
 import { settleThenRelease } from './let-go.js';
@@ -31,7 +32,8 @@ export class Interaction implements SessionHolder {
   private readonly pending = new Map<string, PendingInput>();
   private outcome: Outcome | undefined;
   private lease: SessionLease | undefined;
-  private callAbort: AbortController | undefined;
+  /** Cancels the legacy call (the SDK then sends notifications/cancelled); not an AbortController: issue 10. */
+  private callAbort: LightAbort | undefined;
   private wake: (() => void) | undefined;
   /** The legacy server withdrew a request while the user thinks (no front attached): its timeout fired. */
   onGaveUp: ((waitedMs: number) => void) | undefined;
@@ -91,9 +93,9 @@ export class Interaction implements SessionHolder {
   start(lease: SessionLease): void {
     this.lease = lease;
     this.outcome = undefined;
-    const abort = new AbortController();
+    const abort = new LightAbort();
     this.callAbort = abort;
-    lease.session.request(this.call.method, this.call.params, { signal: abort.signal, onprogress: (p) => this.onProgress(p), holder: this }).then(
+    lease.session.request(this.call.method, this.call.params, { signal: abort, onprogress: (p) => this.onProgress(p), holder: this }).then(
       (result) => this.settle({ kind: 'complete', result }),
       (error: unknown) => this.settle(lease.session.closed ? { kind: 'error', error, lost: lease.session.closeReason } : { kind: 'error', error }),
     );
@@ -197,7 +199,7 @@ export class Interaction implements SessionHolder {
     this.detach((lease) => settleThenRelease(lease, this.clock, this.log));
   }
 
-  onServerRequest(request: ServerRequest, withdrawn: AbortSignal): Promise<JsonObject> {
+  onServerRequest(request: ServerRequest, withdrawn: AbortLike): Promise<JsonObject> {
     const { method, params } = request;
     if (!isInputMethod(method)) {
       return Promise.reject(new McpError(JSONRPC.METHOD_NOT_FOUND, `mrtr-proxy cannot forward ${method} to a 2026-07-28 client`));

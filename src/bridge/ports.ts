@@ -4,11 +4,12 @@
 import type { LegacyCapabilities } from '../protocol/capabilities.js';
 import type { JsonObject, Root, ServerRequest } from '../protocol/json.js';
 import type { RootsBinding } from '../protocol/roots.js';
+import type { AbortLike } from '../runtime/light-abort.js';
 
 /** The interactive call a legacy request belongs to receives it, and its logs. */
 export interface SessionHolder {
   /** Settles with the result to send back; rejects with an McpError to send an error. */
-  onServerRequest(request: ServerRequest, withdrawn: AbortSignal): Promise<JsonObject>;
+  onServerRequest(request: ServerRequest, withdrawn: AbortLike): Promise<JsonObject>;
   onLog(params: JsonObject): void;
 }
 
@@ -24,7 +25,7 @@ export interface BridgeSession {
   request(
     method: string,
     params: JsonObject | undefined,
-    opts?: { signal?: AbortSignal; onprogress?: (p: JsonObject) => void; holder?: SessionHolder },
+    opts?: { signal?: AbortLike; onprogress?: (p: JsonObject) => void; holder?: SessionHolder },
   ): Promise<JsonObject>;
 }
 

@@ -42,7 +42,11 @@ export class HttpExchanger {
     // a string body is appended to it and the head stays in memory as a rope of ~25 pieces for as
     // long as the exchange lives (a held call's POST stream: bench/README.md, issue 10).
     const payload = body === undefined ? undefined : Buffer.from(body);
-    const req = lib.request(url, { method, headers: rawHeaders(url, headers, payload?.length), agent });
+    const head = rawHeaders(url, headers, payload?.length);
+    const req = lib.request(url, { method, headers: head, agent });
+    // Node has written the request head from the list by now; the agent's copy of the options
+    // (kept by its socket listeners for the connection's life) would keep the list: empty it (issue 10).
+    head.length = 0;
     this.live.add(req);
     const response = this.response(req);
     req.end(payload);

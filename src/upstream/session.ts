@@ -10,39 +10,18 @@ import { MAX_TIMER_MS } from '../config/defaults.js';
 import type { LegacyCapabilities } from '../protocol/capabilities.js';
 import type { JsonObject, ServerRequest } from '../protocol/json.js';
 import type { Logger } from '../telemetry/logger.js';
-import type { LegacyRequestTrace } from '../telemetry/ports.js';
 import { CLIENT_INFO } from '../version.js';
 import { StreamGoneError } from './stream-gone.js';
 import { withTraceContext } from './trace-context.js';
 import { askKey } from './ask-learning.js';
 import { NO_PROVENANCE, routeNotification, routeServerRequest, type InFlight, type Provenance } from './attribution.js';
 import { JSONRPC } from '../protocol/errors.js';
+import { ServerRequests } from './server-requests.js';
+import { armNoTimerForTheLongest, nextRequestId, sdkHandlerControllers } from './sdk-internals.js';
+import type { AbortLike } from '../runtime/light-abort.js';
+import type { SessionHolder, SessionHooks, UpstreamInfo } from './session-types.js';
 
-/** The interactive call a legacy request belongs to receives it, and its logs. */
-export interface SessionHolder {
-  /** Settles with the result to send back; rejects with an McpError to send an error. */
-  onServerRequest(request: ServerRequest, withdrawn: AbortSignal): Promise<JsonObject>;
-  onLog(params: JsonObject): void;
-}
-
-export interface SessionHooks {
-  /** Answers a server-initiated request nobody holds the session for. */
-  answerLocally(request: ServerRequest, session: LegacySession): Promise<JsonObject>;
-  /** Change notifications (list_changed, resources/updated) for listen subscribers. */
-  onChange(method: string, params: JsonObject | undefined): void;
-  onClosed(session: LegacySession): void;
-  /** Told which calls (askKey) asked without provenance, and which completed without asking. */
-  asks?: { learn(keys: readonly string[]): void; completedQuietly(key: string): void };
-  /** Metrics and the span of one request to the legacy server. */
-  trace?(method: string): LegacyRequestTrace;
-}
-
-export interface UpstreamInfo {
-  serverInfo: { name: string; version: string } & JsonObject;
-  capabilities: JsonObject;
-  instructions?: string;
-  protocolVersion: string;
-}
+export type { SessionHolder, SessionHooks, UpstreamInfo } from './session-types.js';
 
 const LIVENESS_TIMEOUT_MS = 5000;
 const CHANGE_METHODS = new Set([
@@ -68,8 +47,8 @@ export class LegacySession {
   private progressSeq = 0;
   /** Interactive calls in flight, by the id of their legacy request. */
   private readonly calls = new Map<RequestId, InFlight<SessionHolder>>();
-  /** Where each server request not yet handled arrived (see interceptMessages). */
-  private readonly origins = new Map<RequestId, Provenance>();
+  /** The server's requests being answered (all but ping, once interceptMessages is on). */
+  private readonly answering: ServerRequests;
 
   private constructor(
     private readonly transport: Transport,
@@ -79,7 +58,9 @@ export class LegacySession {
   ) {
     this.log = log.child({ session: this.id });
     this.client = new Client(CLIENT_INFO, { capabilities: { ...capabilities } });
-    this.client.fallbackRequestHandler = (req, extra) => this.onRequest(req, extra.signal);
+    this.answering = new ServerRequests(transport, (err) => this.onTransportError(err));
+    // Only a request that arrives during initialize still goes through the SDK (see interceptMessages).
+    this.client.fallbackRequestHandler = (req, extra) => this.onRequest(req, NO_PROVENANCE, extra.signal);
     this.client.fallbackNotificationHandler = async (n) => {
       if (CHANGE_METHODS.has(n.method)) this.hooks.onChange(n.method, n.params as JsonObject | undefined);
     };
@@ -88,6 +69,7 @@ export class LegacySession {
     this.client.setNotificationHandler(CancelledNotificationSchema, (n) => {
       const id = n.params.requestId;
       if (id === undefined) return;
+      this.answering.withdraw(id, n.params.reason ?? 'withdrawn by the legacy server');
       sdkHandlerControllers(this.client)
         .get(id)
         ?.abort(n.params.reason ?? 'withdrawn by the legacy server');
@@ -134,12 +116,29 @@ export class LegacySession {
    * Sends a request and resolves with the raw result (unknown keys kept). The SDK's 60 s default
    * timeout is replaced by the longest timer Node allows: the proxy applies its own timeouts.
    */
-  async request(
+  request(
     method: string,
     params: JsonObject | undefined,
-    opts: { signal?: AbortSignal; onprogress?: (p: JsonObject) => void; holder?: SessionHolder } = {},
+    opts: { signal?: AbortLike; onprogress?: (p: JsonObject) => void; holder?: SessionHolder } = {},
   ): Promise<JsonObject> {
-    const options = { timeout: MAX_TIMER_MS, ...(opts.signal ? { signal: opts.signal } : {}) };
+    try {
+      return this.send(method, params, opts);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  /**
+   * `request` without an async function: the returned promise gets one reaction and no suspended
+   * frame, since it waits as long as a waiting user thinks (issue 10).
+   */
+  private send(
+    method: string,
+    params: JsonObject | undefined,
+    opts: { signal?: AbortLike; onprogress?: (p: JsonObject) => void; holder?: SessionHolder },
+  ): Promise<JsonObject> {
+    // The SDK reads only what AbortLike has of a signal: a LightAbort serves (runtime/light-abort.ts).
+    const options = { timeout: MAX_TIMER_MS, ...(opts.signal ? { signal: opts.signal as AbortSignal } : {}) };
     // The SDK numbers requests synchronously as it sends them: this is the id the call will have.
     const id = opts.holder ? nextRequestId(this.client) : undefined;
     const call = opts.holder && { holder: opts.holder, key: askKey(method, params), asked: false };
@@ -152,18 +151,29 @@ export class LegacySession {
       this.progress.set(token, opts.onprogress);
       params = { ...params, _meta: { ...(params?.['_meta'] as JsonObject | undefined), progressToken: token } };
     }
-    try {
-      const result = (await this.client.request({ method, ...(params ? { params } : {}) } as never, ResultSchema, options)) as JsonObject;
-      trace?.end();
-      if (call && !call.asked) this.hooks.asks?.completedQuietly(call.key);
-      return result;
-    } catch (err) {
-      trace?.end(err);
-      throw err;
-    } finally {
+    const done = () => {
       if (token) this.progress.delete(token);
       if (id !== undefined) this.calls.delete(id);
+    };
+    let sent: Promise<JsonObject>;
+    try {
+      sent = this.client.request({ method, ...(params ? { params } : {}) } as never, ResultSchema, options) as Promise<JsonObject>;
+    } catch (err) {
+      sent = Promise.reject(err);
     }
+    return sent.then(
+      (result) => {
+        done();
+        trace?.end();
+        if (call && !call.asked) this.hooks.asks?.completedQuietly(call.key);
+        return result;
+      },
+      (err: unknown) => {
+        done();
+        trace?.end(err);
+        throw err;
+      },
+    );
   }
 
   /** Interactive calls in flight on this session. */
@@ -175,7 +185,8 @@ export class LegacySession {
    * Progress and logs are taken off the wire before the SDK sees them. The v1 SDK dispatches
    * notifications a tick later than responses, so the last progress before a result would find its
    * handler already gone; read here, every notification is handed on in wire order. Server requests
-   * are noted with where they arrived: the HTTP transport says which call's stream carried them.
+   * but ping are answered from here (server-requests.ts), routed by where they arrived: the HTTP
+   * transport says which call's stream carried them.
    */
   private interceptMessages(): void {
     const deliver = this.transport.onmessage;
@@ -185,8 +196,13 @@ export class LegacySession {
       if (m.method !== undefined) {
         const related = (extra as { relatedRequestId?: RequestId } | undefined)?.relatedRequestId;
         const provenance: Provenance = related === undefined ? NO_PROVENANCE : { kind: 'call', requestId: related };
-        if (m.id !== undefined) this.origins.set(m.id, provenance);
-        else if (m.method === 'notifications/progress') {
+        if (m.id !== undefined) {
+          if (m.method !== 'ping') {
+            const req = message as JSONRPCRequest;
+            this.answering.answer(req, (withdrawn) => this.onRequest(req, provenance, withdrawn));
+            return;
+          }
+        } else if (m.method === 'notifications/progress') {
           const handler = this.progress.get(String(m.params?.['progressToken']));
           if (handler && m.params) {
             const { progressToken: _token, ...rest } = m.params;
@@ -218,10 +234,8 @@ export class LegacySession {
     this.onClose();
   }
 
-  private async onRequest(req: JSONRPCRequest, withdrawn: AbortSignal): Promise<JsonObject> {
+  private onRequest(req: JSONRPCRequest, provenance: Provenance, withdrawn: AbortLike): Promise<JsonObject> {
     const request: ServerRequest = { id: req.id, method: req.method, params: req.params as JsonObject | undefined };
-    const provenance = this.origins.get(req.id) ?? NO_PROVENANCE;
-    this.origins.delete(req.id);
     const route = routeServerRequest(req.method, provenance, this.calls);
     if (route.learn.length > 0) this.hooks.asks?.learn(route.learn);
     switch (route.kind) {
@@ -232,7 +246,7 @@ export class LegacySession {
         return this.holder ? this.holder.onServerRequest(request, withdrawn) : this.hooks.answerLocally(request, this);
       case 'refuse':
         this.log.warn('refused a legacy request that cannot be attributed to one call', { method: req.method, calls: this.calls.size });
-        throw new McpError(JSONRPC.INTERNAL_ERROR, route.message);
+        return Promise.reject(new McpError(JSONRPC.INTERNAL_ERROR, route.message));
     }
   }
 
@@ -260,31 +274,8 @@ export class LegacySession {
     if (this.closed) return;
     this.closed = true;
     this.closeReason ||= 'the legacy server closed the connection';
+    this.answering.withdrawAll();
     this.log.info('legacy session closed', { reason: this.closeReason });
     this.hooks.onClosed(this);
   }
-}
-
-/** The id the SDK's Protocol gives the next request it sends (a private counter, read only). */
-function nextRequestId(client: Client): number {
-  return (client as unknown as { _requestMessageId: number })._requestMessageId;
-}
-
-/** The SDK keeps one AbortController per in-flight incoming request in a private map. */
-function sdkHandlerControllers(client: Client): Map<RequestId, AbortController> {
-  return (client as unknown as { _requestHandlerAbortControllers: Map<RequestId, AbortController> })._requestHandlerAbortControllers;
-}
-
-/**
- * The SDK arms a timer for every request, also for one whose timeout is the longest Node allows
- * (see `request`: the proxy applies its own timeouts). Such a timer never fires in practice, and a
- * call waiting for its user would keep it, its record and its handler: skip it (issue 10).
- */
-export function armNoTimerForTheLongest(client: Client): void {
-  const sdk = client as unknown as { _setupTimeout?: (id: number, timeout: number, ...rest: unknown[]) => void };
-  const setup = sdk._setupTimeout;
-  if (typeof setup !== 'function') throw new Error('the v1 SDK Protocol has no _setupTimeout any more: see session.ts');
-  sdk._setupTimeout = function (this: unknown, id, timeout, ...rest) {
-    if (timeout < MAX_TIMER_MS) setup.call(this, id, timeout, ...rest);
-  };
 }

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { MAX_TIMER_MS } from '../../src/config/defaults.js';
-import { armNoTimerForTheLongest } from '../../src/upstream/session.js';
+import { armNoTimerForTheLongest } from '../../src/upstream/sdk-internals.js';
 
 type Timers = {
   _setupTimeout(id: number, timeout: number, max: number | undefined, onTimeout: () => void): void;
