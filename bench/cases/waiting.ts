@@ -18,9 +18,11 @@ interface Probe {
   arrayBuffers: number;
 }
 
-let probes = 0;
+/** Probes sent to each proxy process: its answers are numbered from 1 (proxy-probe.ts). */
+const probes = new Map<number, number>();
 export async function probe(p: Running): Promise<Probe> {
-  const n = ++probes;
+  const n = (probes.get(p.child.pid!) ?? 0) + 1;
+  probes.set(p.child.pid!, n);
   process.kill(p.child.pid!, 'SIGUSR2');
   const re = new RegExp(`probe-memory (\\{"n":${n},[^\\n]*\\})`);
   for (let i = 0; i < 200; i++) {
@@ -60,7 +62,6 @@ async function ladder(steps: number[], opts: BenchOptions): Promise<{ points: Po
       ],
       { probe: true, nodeArgs: ['--expose-gc'] },
     );
-    probes = 0;
     const client = new ProxyClient(proxy.url, ALL_CAPS);
     // Warm-up: one complete round trip and a few echoes, so code paths and caches exist at 0.
     for (let i = 0; i < 20; i++) {
