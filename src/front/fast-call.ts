@@ -7,7 +7,7 @@
 // it exactly as before. Pure: no I/O.
 import { classifyInboundRequest, isJSONRPCRequest, isJsonContentType } from '@modelcontextprotocol/server';
 import type { FrontCapabilities } from '../protocol/capabilities.js';
-import type { JsonObject } from '../protocol/json.js';
+import { isJsonObject, type JsonObject } from '../protocol/json.js';
 
 const REVISION = '2026-07-28';
 const ENVELOPE = ['io.modelcontextprotocol/protocolVersion', 'io.modelcontextprotocol/clientInfo', 'io.modelcontextprotocol/clientCapabilities'];
@@ -48,17 +48,17 @@ export function recognizeToolCall(head: FastRequestHead, body: unknown, inputSch
   if (!isJSONRPCRequest(body) || body.method !== 'tools/call') return undefined;
   if (head.protocolVersion !== REVISION || head.mcpMethod !== 'tools/call' || head.mcpName === undefined) return undefined;
   const params = body.params as Record<string, unknown> | undefined;
-  if (!isPlainObject(params) || !classifiedModern(head, params)) return undefined;
+  if (!isJsonObject(params) || !classifiedModern(head, params)) return undefined;
   if (!Object.keys(params).every((k) => PARAM_KEYS.has(k))) return undefined;
   const name = params['name'];
   if (typeof name !== 'string' || head.mcpName.startsWith(SENTINEL) || head.mcpName !== name) return undefined;
   const args = params['arguments'];
-  if (args !== undefined && (!isPlainObject(args) || Object.hasOwn(args, '__proto__'))) return undefined;
+  if (args !== undefined && (!isJsonObject(args) || Object.hasOwn(args, '__proto__'))) return undefined;
   if (declaresParamHeaders(inputSchemaOf(name))) return undefined;
   const meta = params['_meta'];
   // Only the envelope: a progressToken or log level would make the answer a stream; other keys
   // go upstream (trace context, vendor keys) and stay with the official front for now.
-  if (!isPlainObject(meta) || !Object.keys(meta).every((k) => ENVELOPE.includes(k))) return undefined;
+  if (!isJsonObject(meta) || !Object.keys(meta).every((k) => ENVELOPE.includes(k))) return undefined;
   const caps = meta['io.modelcontextprotocol/clientCapabilities'];
   const requestState = params['requestState'];
   if (requestState !== undefined && typeof requestState !== 'string') return undefined;
@@ -68,7 +68,7 @@ export function recognizeToolCall(head: FastRequestHead, body: unknown, inputSch
     id: body.id,
     name,
     params: args === undefined ? { name } : { name, arguments: args as JsonObject },
-    capabilities: (isPlainObject(caps) ? caps : {}) as FrontCapabilities,
+    capabilities: (isJsonObject(caps) ? caps : {}) as FrontCapabilities,
     requestState,
     inputResponses: partitioned?.accepted,
     droppedInputKeys: partitioned?.dropped ?? [],
@@ -114,9 +114,9 @@ const MAX_KEY_LENGTH = 4096;
 export function partitionInputResponses(raw: unknown): { accepted: Record<string, JsonObject>; dropped: string[] } {
   const accepted: Record<string, JsonObject> = {};
   const dropped: string[] = [];
-  if (!isPlainObject(raw)) return { accepted, dropped };
+  if (!isJsonObject(raw)) return { accepted, dropped };
   for (const [key, entry] of Object.entries(raw)) {
-    if (!isPlainObject(entry) || 'method' in entry || 'result' in entry) dropped.push(key);
+    if (!isJsonObject(entry) || 'method' in entry || 'result' in entry) dropped.push(key);
     else accepted[key] = entry as JsonObject;
   }
   return { accepted, dropped };
@@ -136,8 +136,4 @@ export function declaresParamHeaders(schema: JsonObject | undefined): boolean {
     paramHeaders.set(schema, declares);
   }
   return declares;
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -3,7 +3,7 @@
 // results whose shape is known to pass the SDK's result schema unchanged are encoded here (text
 // content, isError, an object structuredContent); for anything else this answers undefined and
 // the fast lane hands the result to the official front, which encodes it. Pure.
-import type { JsonObject } from '../protocol/json.js';
+import { isJsonObject, type JsonObject } from '../protocol/json.js';
 
 const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
 const RESULT_KEYS = new Set(['content', 'isError', 'structuredContent', 'resultType']);
@@ -23,8 +23,8 @@ export function encodeToolResult(id: string | number, result: JsonObject, server
 export function encodeInputRequired(id: string | number, result: JsonObject, serverInfo: JsonObject, declared: Record<string, unknown>): string | undefined {
   for (const key of Object.keys(result)) if (!INPUT_REQUIRED_KEYS.has(key)) return undefined;
   const { inputRequests, requestState } = result;
-  if (result['resultType'] !== 'input_required' || typeof requestState !== 'string' || !isPlainObject(inputRequests)) return undefined;
-  for (const entry of Object.values(inputRequests)) if (!isPlainObject(entry) || !covered(entry, declared)) return undefined;
+  if (result['resultType'] !== 'input_required' || typeof requestState !== 'string' || !isJsonObject(inputRequests)) return undefined;
+  for (const entry of Object.values(inputRequests)) if (!isJsonObject(entry) || !covered(entry, declared)) return undefined;
   return JSON.stringify({ result: { ...result, _meta: { [SERVER_INFO]: serverInfo } }, jsonrpc: '2.0', id });
 }
 
@@ -33,12 +33,14 @@ const INPUT_REQUIRED_KEYS = new Set(['resultType', 'inputRequests', 'requestStat
 /** Whether the client declared what an embedded request needs (the SDK's rule, a bare `elicitation: {}` meaning form). */
 function covered(entry: Record<string, unknown>, declared: Record<string, unknown>): boolean {
   const params = entry['params'];
-  const p = isPlainObject(params) ? params : undefined;
+  // The SDK reads members of any params value; anything but an object or nothing is left to it.
+  if (params !== undefined && !isJsonObject(params)) return false;
+  const p = params;
   switch (entry['method']) {
     case 'elicitation/create': {
       const e = declared['elicitation'];
       if (e === undefined) return false;
-      if (!isPlainObject(e)) return true;
+      if (!isJsonObject(e)) return true;
       if (p?.['mode'] === 'url') return e['url'] !== undefined;
       return e['form'] !== undefined || e['url'] === undefined;
     }
@@ -46,7 +48,7 @@ function covered(entry: Record<string, unknown>, declared: Record<string, unknow
       const s = declared['sampling'];
       if (s === undefined) return false;
       const tools = p !== undefined && (p['tools'] !== undefined || p['toolChoice'] !== undefined);
-      return !tools || !isPlainObject(s) || s['tools'] !== undefined;
+      return !tools || !isJsonObject(s) || s['tools'] !== undefined;
     }
     case 'roots/list':
       return declared['roots'] !== undefined;
@@ -60,16 +62,12 @@ function isPlainTextResult(result: JsonObject): boolean {
   const { content, isError, structuredContent, resultType } = result;
   if (resultType !== undefined && resultType !== 'complete') return false;
   if (isError !== undefined && typeof isError !== 'boolean') return false;
-  if (structuredContent !== undefined && (!isPlainObject(structuredContent) || Object.hasOwn(structuredContent, '__proto__'))) return false;
+  if (structuredContent !== undefined && (!isJsonObject(structuredContent) || Object.hasOwn(structuredContent, '__proto__'))) return false;
   return Array.isArray(content) && content.every(isTextBlock);
 }
 
 function isTextBlock(block: unknown): boolean {
-  if (!isPlainObject(block)) return false;
+  if (!isJsonObject(block)) return false;
   const keys = Object.keys(block);
   return keys.length === 2 && block['type'] === 'text' && typeof block['text'] === 'string';
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

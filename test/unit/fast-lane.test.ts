@@ -199,6 +199,7 @@ describe('fast lane: encoding an input_required round', () => {
     assert.equal(encodes({ a: form, b: roots }, { elicitation: {} }), false, 'every request must be covered');
     assert.equal(encodes({ q: { method: 'ping' } }, { elicitation: {}, sampling: {}, roots: {} }), false, 'not an input request');
     assert.equal(encodes({ q: 'x' }, { elicitation: {} }), false);
+    assert.equal(encodes({ q: { method: 'sampling/createMessage', params: null } }, { sampling: {} }), false, 'params that are not an object');
   });
 
   it('leaves unusual rounds to the official front', () => {
