@@ -48,7 +48,8 @@ export function recognizeToolCall(head: FastRequestHead, body: unknown, inputSch
   if (!isJSONRPCRequest(body) || body.method !== 'tools/call') return undefined;
   if (head.protocolVersion !== REVISION || head.mcpMethod !== 'tools/call' || head.mcpName === undefined) return undefined;
   const params = body.params as Record<string, unknown> | undefined;
-  if (!isJsonObject(params) || !classifiedModern(head, params)) return undefined;
+  // Without an envelope object there is no 2026-07-28 claim for the classifier to accept.
+  if (!isJsonObject(params) || !isJsonObject(params['_meta']) || !classifiedModern(head, params)) return undefined;
   if (!Object.keys(params).every((k) => PARAM_KEYS.has(k))) return undefined;
   const name = params['name'];
   if (typeof name !== 'string' || head.mcpName.startsWith(SENTINEL) || head.mcpName !== name) return undefined;
@@ -77,19 +78,19 @@ export function recognizeToolCall(head: FastRequestHead, body: unknown, inputSch
 
 /**
  * Whether the SDK's classifier routes this tools/call to the 2026-07-28 era without a refusal. For a
- * JSON-RPC request of a method other than `initialize`, its answer depends only on the three
- * standard headers and `params._meta` (the envelope, validated with the SDK's schema), so it is
- * asked once per distinct envelope and kept: clients send the same envelope on every request.
+ * JSON-RPC request of a method other than `initialize`, its answer depends only on the
+ * MCP-Protocol-Version and Mcp-Method headers and `params._meta` (the envelope, validated with the
+ * SDK's schema). The headers are fixed by the time it is asked (this revision, tools/call), so the
+ * answer is kept per distinct envelope: clients send the same envelope on every request.
  */
 function classifiedModern(head: FastRequestHead, params: Record<string, unknown>): boolean {
-  const key = `${head.protocolVersion}\n${head.mcpMethod}\n${head.mcpName}\n${JSON.stringify(params['_meta'])}`;
+  const key = JSON.stringify(params['_meta']);
   let modern = classified.get(key);
   if (modern === undefined) {
     const route = classifyInboundRequest({
       httpMethod: 'POST',
       protocolVersionHeader: head.protocolVersion,
       mcpMethodHeader: head.mcpMethod,
-      mcpNameHeader: head.mcpName,
       body: { jsonrpc: '2.0', id: 0, method: 'tools/call', params: { _meta: params['_meta'] } },
     });
     modern = route.kind === 'modern' && route.messageKind === 'request' && route.classification.revision === REVISION;
@@ -101,7 +102,7 @@ function classifiedModern(head: FastRequestHead, params: Record<string, unknown>
   return modern;
 }
 
-/** Envelopes classified so far (the key holds the whole envelope and headers); emptied when full. */
+/** Envelopes classified so far (the key is the whole envelope); emptied when full. */
 const classified = new Map<string, boolean>();
 const MAX_CLASSIFIED = 1024;
 /** A larger envelope is classified every time: the memory kept stays under ~4 MiB. */

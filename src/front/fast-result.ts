@@ -30,7 +30,12 @@ export function encodeInputRequired(id: string | number, result: JsonObject, ser
 
 const INPUT_REQUIRED_KEYS = new Set(['resultType', 'inputRequests', 'requestState']);
 
-/** Whether the client declared what an embedded request needs (the SDK's rule, a bare `elicitation: {}` meaning form). */
+/**
+ * Whether the client declared what an embedded request needs, by the SDK's rule (a bare
+ * `elicitation: {}` meaning form; a declaration that is not an object counting as declared). Not
+ * protocol/capabilities.ts's missingCapabilities: the bridge's rule differs at the edges (it reads
+ * `elicitation: {url: true}` as form), and where the two differ the lane must answer as the SDK would.
+ */
 function covered(entry: Record<string, unknown>, declared: Record<string, unknown>): boolean {
   const params = entry['params'];
   // The SDK reads members of any params value; anything but an object or nothing is left to it.
