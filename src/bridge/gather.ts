@@ -3,8 +3,9 @@
 // millisecond; one that asks one thing sends nothing more until it has the answer. So the round
 // closes as soon as the legacy session has been quiet for `quietMs` after its latest request (and the
 // event loop has read whatever had arrived by then), and at the latest `windowMs` (--gather-window)
-// after the first one. Pure: the interaction feeds it
-// the times and waits as long as it says.
+// after the first one. A local child that is still running once the quiet period has passed was
+// preempted, not done: the round stays open while it runs (upstream/process-running.ts), within the
+// window. Pure: the interaction feeds it the times and waits as long as it says.
 
 /** How long the legacy session must stay quiet after its latest request before the round closes. */
 // With the I/O turn below, 1 ms is enough: the split once seen with 1 ms alone (ask-all in two rounds
@@ -23,6 +24,8 @@ export interface GatherTimes {
   quietMs: number;
   /** The `lastAt` for which an I/O turn was already let through once the quiet period had passed. */
   settledLastAt?: number | undefined;
+  /** The legacy server's local process is running (read once the quiet period has passed). */
+  upstreamRunning?: boolean | undefined;
 }
 
 /**
@@ -31,11 +34,30 @@ export interface GatherTimes {
  */
 export type GatherDecision = { kind: 'close' } | { kind: 'wait'; ms: number } | { kind: 'settle' };
 
+/** Whether the quiet period after the latest request has passed (then `upstreamRunning` matters). */
+export function quietPassed(t: Pick<GatherTimes, 'lastAt' | 'now' | 'windowMs' | 'quietMs'>): boolean {
+  return t.now >= t.lastAt + Math.min(t.quietMs, t.windowMs);
+}
+
 export function gatherDecision(t: GatherTimes): GatherDecision {
   if (t.windowMs <= 0) return { kind: 'close' };
   const windowEnd = t.firstAt + t.windowMs;
   if (t.now >= windowEnd) return { kind: 'close' };
   const quietEnd = t.lastAt + Math.min(t.quietMs, t.windowMs);
   if (t.now < quietEnd) return { kind: 'wait', ms: Math.min(quietEnd, windowEnd) - t.now };
+  if (t.upstreamRunning) return { kind: 'wait', ms: Math.min(Math.max(t.quietMs, 1), windowEnd - t.now) };
   return t.settledLastAt === t.lastAt ? { kind: 'close' } : { kind: 'settle' };
+}
+
+/**
+ * `gatherDecision` with the default quiet period, reading whether the legacy process runs only when
+ * that can change the answer (a read of /proc costs tens of µs).
+ */
+export function gatherDecisionReading(
+  times: Omit<GatherTimes, 'upstreamRunning' | 'quietMs'> & { quietMs?: number },
+  running: () => boolean | undefined,
+): GatherDecision {
+  const t = { ...times, quietMs: times.quietMs ?? GATHER_QUIET_MS };
+  const upstreamRunning = t.windowMs > 0 && t.now < t.firstAt + t.windowMs && quietPassed(t) && running() === true;
+  return gatherDecision({ ...t, upstreamRunning });
 }

@@ -19,6 +19,8 @@ export interface BridgeSession {
   holder: SessionHolder | undefined;
   readonly closed: boolean;
   readonly closeReason: string;
+  /** True while the legacy server's local process runs rather than waits for input; absent or undefined: unknown. */
+  running?(): boolean | undefined;
   /** The revision negotiated at initialize; answers are shaped for it. */
   readonly negotiatedVersion: string;
   /** With `holder`, the legacy requests of this call go to it (see upstream/attribution.ts). */

@@ -112,6 +112,11 @@ export class LegacySession {
     return this.protocolVersion;
   }
 
+  /** Whether the server's local process runs (stdio only; see process-running.ts); undefined elsewhere. */
+  running(): boolean | undefined {
+    return (this.transport as Transport & { running?: () => boolean | undefined }).running?.();
+  }
+
   /**
    * Sends a request and resolves with the raw result (unknown keys kept). The SDK's 60 s default
    * timeout is replaced by the longest timer Node allows: the proxy applies its own timeouts.

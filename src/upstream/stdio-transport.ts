@@ -10,6 +10,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../telemetry/logger.js';
 import { type ChildTarget, signalChild, spawnChild } from './child-process.js';
 import { takePrestarted } from './prestart.js';
+import { processTreeRunning } from './process-running.js';
 
 /** stdin EOF, then SIGTERM after this, then SIGKILL after as long again (as the v1 SDK does). */
 const CLOSE_STEP_MS = 2000;
@@ -33,6 +34,12 @@ export class StdioTransport implements Transport {
 
   get pid(): number | undefined {
     return this.child?.pid;
+  }
+
+  /** True while the child (or a process it started) runs rather than waits; undefined when unknown. */
+  running(): boolean | undefined {
+    const pid = this.child?.pid;
+    return pid === undefined ? undefined : processTreeRunning(pid);
   }
 
   start(): Promise<void> {

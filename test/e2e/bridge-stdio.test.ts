@@ -22,4 +22,22 @@ describe('bridge over a stdio legacy server', () => {
     assert.equal(textOf(await client.callTool({ name: 'env', arguments: { name: 'MRTR_TEST_MARKER' } })), 'MRTR_TEST_MARKER=passed-through');
     assert.equal(textOf(await client.callTool({ name: 'env', arguments: { name: 'MRTR_TEST_OTHER' } })), 'MRTR_TEST_OTHER=<unset>');
   });
+
+  it('keeps one round open while the legacy child is still running between two requests it sends together', async () => {
+    // 8 ms of CPU between the two sends: far past the 1 ms quiet period, well within the 25 ms window.
+    const params = { name: 'ask-around-work', arguments: { ms: 8 } };
+    const first = (await client.callTool(params as never, { allowInputRequired: true } as never)) as unknown as {
+      resultType?: string;
+      inputRequests?: Record<string, unknown>;
+      requestState?: string;
+    };
+    assert.equal(first.resultType, 'input_required', JSON.stringify(first));
+    assert.deepEqual(Object.keys(first.inputRequests ?? {}).sort(), ['elicitation-1', 'elicitation-2']);
+    const answers = { 'elicitation-1': { action: 'accept', content: { a: 'x' } }, 'elicitation-2': { action: 'accept', content: { b: 'y' } } };
+    const done = await client.callTool(
+      { ...params, requestState: first.requestState, inputResponses: answers } as never,
+      { allowInputRequired: true } as never,
+    );
+    assert.equal(textOf(done), 'a=x b=y');
+  });
 });

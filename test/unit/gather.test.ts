@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { gatherDecision } from '../../src/bridge/gather.js';
+import { gatherDecision, gatherDecisionReading, quietPassed } from '../../src/bridge/gather.js';
 
 const at = (over: Partial<Parameters<typeof gatherDecision>[0]>) =>
   gatherDecision({ firstAt: 1000, lastAt: 1000, now: 1000, windowMs: 25, quietMs: 1, ...over });
@@ -44,5 +44,45 @@ describe('gather decision', () => {
 
   it('a quiet period as long as the window is the fixed window', () => {
     assert.deepEqual(at({ lastAt: 1005, now: 1005, quietMs: 25 }), { kind: 'wait', ms: 20 });
+  });
+});
+
+describe('gather decision with a local legacy process', () => {
+  it('keeps a quiet round open while the legacy process still runs (it was preempted, not done)', () => {
+    assert.deepEqual(at({ now: 1001, upstreamRunning: true }), { kind: 'wait', ms: 1 });
+    assert.deepEqual(at({ now: 1001, settledLastAt: 1000, upstreamRunning: true }), { kind: 'wait', ms: 1 });
+    assert.deepEqual(at({ now: 1002, upstreamRunning: false }), { kind: 'settle' });
+  });
+
+  it('still closes at the window while the process runs', () => {
+    assert.deepEqual(at({ now: 1024.5, upstreamRunning: true }), { kind: 'wait', ms: 0.5 });
+    assert.deepEqual(at({ now: 1025, upstreamRunning: true }), { kind: 'close' });
+    assert.deepEqual(at({ windowMs: 0, upstreamRunning: true }), { kind: 'close' });
+  });
+
+  it('reads the process only once the quiet period has passed', () => {
+    assert.equal(quietPassed({ lastAt: 1000, now: 1000.5, windowMs: 25, quietMs: 1 }), false);
+    assert.equal(quietPassed({ lastAt: 1000, now: 1001, windowMs: 25, quietMs: 1 }), true);
+    assert.equal(quietPassed({ lastAt: 1000, now: 1003, windowMs: 3, quietMs: 10 }), true);
+  });
+
+  it('asks whether the process runs only when the answer depends on it', () => {
+    let reads = 0;
+    const running = () => {
+      reads++;
+      return true;
+    };
+    const times = { firstAt: 1000, lastAt: 1000, windowMs: 25, quietMs: 1 };
+    assert.deepEqual(gatherDecisionReading({ ...times, now: 1000.5 }, running), { kind: 'wait', ms: 0.5 });
+    assert.deepEqual(gatherDecisionReading({ ...times, now: 1025 }, running), { kind: 'close' });
+    assert.deepEqual(gatherDecisionReading({ ...times, now: 1001, windowMs: 0 }, running), { kind: 'close' });
+    assert.equal(reads, 0);
+    assert.deepEqual(gatherDecisionReading({ ...times, now: 1001 }, running), { kind: 'wait', ms: 1 });
+    assert.equal(reads, 1);
+    assert.deepEqual(
+      gatherDecisionReading({ ...times, now: 1001 }, () => undefined),
+      { kind: 'settle' },
+      'unknown: timing alone',
+    );
   });
 });
