@@ -13,6 +13,7 @@ import { type CliAction, namesConfigFile, resolveArgv } from '../config/resolve-
 import type { ProxyConfig } from '../config/types.js';
 import { watchConfigFile } from '../config/watch.js';
 import { ConfigError } from '../protocol/errors.js';
+import { applyHeapGrowth, type HeapGrowthOutcome } from '../runtime/heap-growth.js';
 import { VERSION } from '../version.js';
 import { HELP } from './help.js';
 
@@ -41,13 +42,16 @@ export async function main(argv: readonly string[], env: Record<string, string |
     process.stdout.write(`${VERSION}\n`);
     return;
   }
+  // Before the rest of the proxy loads and its heap grows.
+  const heap = applyHeapGrowth(parsed.config.heapGrowth);
   prestartLegacyChildren(parsed.config);
-  await run(parsed.config, resolveCli);
+  await run(parsed.config, resolveCli, heap);
 }
 
-async function run(config: ProxyConfig, reread: () => CliAction): Promise<void> {
+async function run(config: ProxyConfig, reread: () => CliAction, heap: HeapGrowthOutcome): Promise<void> {
   const [{ proxyLogger }, { StartError, startProxy }] = await Promise.all([import('../app/proxy-logger.js'), import('../app/running-proxy.js')]);
   const log = proxyLogger(config);
+  logHeapGrowth(log, heap);
   const starting = startProxy(config, log, { traceSdk: true });
   // Reloads run one at a time, after the start.
   let reloading: Promise<unknown> = starting.catch(() => undefined);
@@ -107,4 +111,9 @@ async function run(config: ProxyConfig, reread: () => CliAction): Promise<void> 
   }
   process.on('SIGINT', () => void stop('SIGINT', false));
   process.on('SIGTERM', () => void stop('SIGTERM', true));
+}
+
+function logHeapGrowth(log: { info(message: string, meta?: Record<string, unknown>): void }, heap: HeapGrowthOutcome): void {
+  if (heap.kind === 'set') log.info('heap growth set', { percent: heap.percent });
+  else if (heap.kind === 'operator') log.info("heap growth left to node's flag", { flag: heap.flag });
 }

@@ -24,6 +24,7 @@ export interface FileConfig {
   metricsPort?: number;
   accessLog?: 'on' | 'off';
   fastLane?: 'on' | 'off';
+  heapGrowth?: number;
   legacyClients?: LegacyClients;
   logLevel?: LogLevel;
   stateKeyEnv?: string;

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
-import { FIXTURE, PROXY_BIN, startProcess } from '../support/processes.js';
+import { FIXTURE, PROXY_BIN, startProcess, startProxy } from '../support/processes.js';
 
 const run = (args: string[], env: NodeJS.ProcessEnv = {}) =>
   spawnSync(process.execPath, [PROXY_BIN, ...args], { encoding: 'utf8', timeout: 20_000, env: { ...process.env, ...env } });
@@ -26,6 +26,7 @@ describe('command line', () => {
       '--session-wait',
       '--call-timeout',
       '--gather-window',
+      '--heap-growth',
       '--idle-session-ttl',
       '--connect-timeout',
       '--drain-timeout',
@@ -135,5 +136,23 @@ describe('command line', () => {
     } finally {
       await proxy.stop();
     }
+  });
+
+  it('sets the heap growth at start and says so, unless it is 0 or node was given the V8 flag', async () => {
+    const lines = async (args: string[], nodeArgs: string[] = []) => {
+      const proxy = await startProxy([...args, '--', process.execPath, FIXTURE], {}, { nodeArgs });
+      try {
+        return proxy.stderr();
+      } finally {
+        await proxy.stop();
+      }
+    };
+    assert.match(await lines([]), /"message":"heap growth set","percent":30/);
+    const off = await lines(['--heap-growth', '0']);
+    assert.doesNotMatch(off, /heap growth/);
+    assert.match(
+      await lines([], ['--heap-growing-percent=80']),
+      /"flag":"--heap-growing-percent=80","level":"info","message":"heap growth left to node's flag"/,
+    );
   });
 });

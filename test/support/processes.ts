@@ -75,11 +75,20 @@ export interface ProxyProcess extends Running {
   url: string;
 }
 
-export async function startProxy(args: string[], env: NodeJS.ProcessEnv = {}, opts: { cwd?: string; bin?: string; node?: string } = {}): Promise<ProxyProcess> {
-  const p = await startProcess(opts.node ?? process.execPath, [opts.bin ?? PROXY_BIN, '--port', '0', ...args], /listening on (https?:\/\/[^"\s]+)/, {
-    env: { MRTR_STATE_KEY: TEST_STATE_KEY, ...env },
-    ...(opts.cwd ? { cwd: opts.cwd } : {}),
-  });
+export async function startProxy(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  opts: { cwd?: string; bin?: string; node?: string; nodeArgs?: string[] } = {},
+): Promise<ProxyProcess> {
+  const p = await startProcess(
+    opts.node ?? process.execPath,
+    [...(opts.nodeArgs ?? []), opts.bin ?? PROXY_BIN, '--port', '0', ...args],
+    /listening on (https?:\/\/[^"\s]+)/,
+    {
+      env: { MRTR_STATE_KEY: TEST_STATE_KEY, ...env },
+      ...(opts.cwd ? { cwd: opts.cwd } : {}),
+    },
+  );
   return { ...p, url: p.ready };
 }
 
