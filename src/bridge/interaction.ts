@@ -21,10 +21,7 @@ const LOG_SEVERITY = ['debug', 'info', 'notice', 'warning', 'error', 'critical',
 export class Interaction implements SessionHolder {
   private rounds = 0;
   private sink: FrontSink | undefined;
-  /**
-   * Set while the legacy server's -32042 is being answered: the client must complete these URL
-   * elicitations before the call is sent again (on a fresh session).
-   */
+  /** While a legacy -32042 is answered: URL elicitations to complete before the call is re-sent on a fresh session. */
   private urlGate: { message: string; answers: Map<string, JsonObject> } | undefined;
   private seq = 0;
   /** When the legacy server's latest request arrived (the gather window closes once it is quiet). */
@@ -37,10 +34,7 @@ export class Interaction implements SessionHolder {
   private wake: (() => void) | undefined;
   /** The legacy server withdrew a request while the user thinks (no front attached): its timeout fired. */
   onGaveUp: ((waitedMs: number) => void) | undefined;
-  /**
-   * Notifications on their way to the front; the final answer waits for them (ordering). Made on
-   * the first one: an empty Set still costs a held call its hash table.
-   */
+  /** Notifications on their way to the front; the final answer waits for them. Made on the first one (issue 10). */
   private relaying: Set<Promise<void>> | undefined;
 
   constructor(
@@ -106,6 +100,8 @@ export class Interaction implements SessionHolder {
     const deadline = this.clock.now() + opts.timeoutMs;
     let firstAt: number | undefined;
     let settledLastAt: number | undefined;
+    /** When the latest wait should have ended: a gather timer that fires late means a busy machine (gather.ts). */
+    let wakeAt = Number.POSITIVE_INFINITY;
     for (;;) {
       if (this.outcome) return this.outcome;
       if (opts.signal.aborted) return { kind: 'aborted' };
@@ -114,7 +110,8 @@ export class Interaction implements SessionHolder {
       if (this.pending.size > 0) {
         firstAt ??= now;
         const lastAt = Math.max(firstAt, this.lastRequestAt);
-        const gather = gatherDecisionReading({ firstAt, lastAt, now, windowMs: opts.gatherMs, settledLastAt }, () => this.session?.running?.());
+        const times = { firstAt, lastAt, now, windowMs: opts.gatherMs, settledLastAt, lateMs: now - wakeAt };
+        const gather = gatherDecisionReading(times, () => this.session?.running?.());
         if (gather.kind === 'close') return { kind: 'input', pending: this.unanswered() };
         if (gather.kind === 'settle') {
           await this.clock.turn();
@@ -124,6 +121,7 @@ export class Interaction implements SessionHolder {
         wait = Math.min(wait, gather.ms);
       }
       if (now >= deadline) return { kind: 'timeout' };
+      wakeAt = now + wait;
       await this.waitForEvent(wait, opts.signal);
     }
   }

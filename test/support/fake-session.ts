@@ -27,6 +27,12 @@ export class FakeSession implements BridgeSession, PooledSession {
   closed = false;
   closeReason = '';
   negotiatedVersion = '2025-11-25';
+  /** What `running()` answers: whether the server's local process runs (stdio on Linux); undefined: unknown. */
+  processRunning: boolean | undefined = undefined;
+
+  running(): boolean | undefined {
+    return this.processRunning;
+  }
   readonly calls: FakeCall[] = [];
   private nextServerId = 0;
 

@@ -55,6 +55,34 @@ describe('Bridge: rounds', () => {
     assert.deepEqual(asked.inputRequests['roots-3'], { method: 'roots/list' });
   });
 
+  it('closes a round once the session is quiet, and keeps it open while the server process runs or the wait ended late', async () => {
+    const round = async (between: (s: ReturnType<typeof setup>) => void | Promise<void>) => {
+      const s = setup({ gatherMs: 200 });
+      const first = s.bridge.call(front());
+      await tick();
+      s.last().ask('elicitation/create', { message: 'a', requestedSchema: { type: 'object', properties: {} } });
+      await between(s);
+      await tick(20);
+      s.last().ask('roots/list');
+      return Object.keys(((await first) as unknown as Asked).inputRequests);
+    };
+    assert.deepEqual(await round(() => {}), ['elicitation-1'], 'quiet: the second request is a round of its own');
+    const busy = await round(async (s) => {
+      s.last().processRunning = true;
+      await tick(10);
+      setTimeout(() => (s.last().processRunning = false), 25);
+    });
+    assert.deepEqual(busy, ['elicitation-1', 'roots-2'], 'a running server process keeps the round open');
+    // The test clock moves only when a timer fires or the test advances it: moving it 5 ms while
+    // the 1 ms quiet timer is pending makes that timer end 4 ms late.
+    const late = await round((s) => {
+      s.clock.advance(5);
+      const keepLate = setInterval(() => s.clock.advance(5), 1);
+      setTimeout(() => clearInterval(keepLate), 25);
+    });
+    assert.deepEqual(late, ['elicitation-1', 'roots-2'], 'late waits (a busy machine) keep the round open');
+  });
+
   it('asks again for what is missing, with a new state, and ignores extra keys', async () => {
     const { bridge, last } = setup();
     const first = bridge.call(front());

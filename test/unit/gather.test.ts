@@ -86,3 +86,22 @@ describe('gather decision with a local legacy process', () => {
     );
   });
 });
+
+describe('gather decision on a busy machine', () => {
+  it('keeps a quiet round open for another quiet period when the wait ended late', () => {
+    assert.deepEqual(at({ now: 1004, lateMs: 3 }), { kind: 'wait', ms: 1 });
+    assert.deepEqual(at({ now: 1004, settledLastAt: 1000, lateMs: 2 }), { kind: 'wait', ms: 1 });
+  });
+
+  it('a wait that ended on time, or early because a request came, changes nothing', () => {
+    assert.deepEqual(at({ now: 1001, lateMs: 0.9 }), { kind: 'settle' });
+    assert.deepEqual(at({ now: 1001, lateMs: -20 }), { kind: 'settle' });
+    assert.deepEqual(at({ now: 1001, settledLastAt: 1000, lateMs: 1 }), { kind: 'close' });
+  });
+
+  it('never past the window, however late', () => {
+    assert.deepEqual(at({ now: 1024, lateMs: 10 }), { kind: 'wait', ms: 1 });
+    assert.deepEqual(at({ now: 1030, lateMs: 10 }), { kind: 'close' });
+    assert.deepEqual(at({ windowMs: 0, lateMs: 10 }), { kind: 'close' });
+  });
+});
