@@ -10,7 +10,11 @@ describe('bridge over a stdio legacy server', () => {
   let proxy: ProxyProcess;
   let client: Client;
   before(async () => {
-    proxy = await startProxy(['--env', 'MRTR_TEST_MARKER', '--', process.execPath, FIXTURE], { MRTR_TEST_MARKER: 'passed-through', MRTR_TEST_OTHER: 'kept' });
+    // A wide window: the round must be kept open by the process check, not closed by the window on a loaded machine.
+    proxy = await startProxy(['--gather-window', '500', '--env', 'MRTR_TEST_MARKER', '--', process.execPath, FIXTURE], {
+      MRTR_TEST_MARKER: 'passed-through',
+      MRTR_TEST_OTHER: 'kept',
+    });
     client = await connectClient(proxy.url);
   });
   after(async () => {
@@ -24,7 +28,7 @@ describe('bridge over a stdio legacy server', () => {
   });
 
   it('keeps one round open while the legacy child is still running between two requests it sends together', async () => {
-    // 8 ms of CPU between the two sends: far past the 1 ms quiet period, well within the 25 ms window.
+    // 8 ms of CPU between the two sends: far past the 1 ms quiet period, well within the window.
     const params = { name: 'ask-around-work', arguments: { ms: 8 } };
     const first = (await client.callTool(params as never, { allowInputRequired: true } as never)) as unknown as {
       resultType?: string;

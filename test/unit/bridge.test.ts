@@ -56,29 +56,37 @@ describe('Bridge: rounds', () => {
   });
 
   it('closes a round once the session is quiet, and keeps it open while the server process runs or the wait ended late', async () => {
-    const round = async (between: (s: ReturnType<typeof setup>) => void | Promise<void>) => {
+    /** `between` runs after the first request; what it returns runs once the second has been sent. */
+    const round = async (between: (s: ReturnType<typeof setup>) => (() => void) | undefined) => {
       const s = setup({ gatherMs: 200 });
       const first = s.bridge.call(front());
       await tick();
       s.last().ask('elicitation/create', { message: 'a', requestedSchema: { type: 'object', properties: {} } });
-      await between(s);
+      const after = between(s);
       await tick(20);
       s.last().ask('roots/list');
+      after?.();
       return Object.keys(((await first) as unknown as Asked).inputRequests);
     };
-    assert.deepEqual(await round(() => {}), ['elicitation-1'], 'quiet: the second request is a round of its own');
-    const busy = await round(async (s) => {
+    assert.deepEqual(await round(() => undefined), ['elicitation-1'], 'quiet: the second request is a round of its own');
+    const busy = await round((s) => {
       s.last().processRunning = true;
-      await tick(10);
-      setTimeout(() => (s.last().processRunning = false), 25);
+      return () => (s.last().processRunning = false);
     });
     assert.deepEqual(busy, ['elicitation-1', 'roots-2'], 'a running server process keeps the round open');
-    // The test clock moves only when a timer fires or the test advances it: moving it 5 ms while
-    // the 1 ms quiet timer is pending makes that timer end 4 ms late.
+    // The test clock moves only when a timer fires (to its due time) or the test advances it: a
+    // timer that moves it 5 ms past its due time before it runs ended 5 ms late.
     const late = await round((s) => {
-      s.clock.advance(5);
-      const keepLate = setInterval(() => s.clock.advance(5), 1);
-      setTimeout(() => clearInterval(keepLate), 25);
+      let lateMs = 5;
+      const after = s.clock.after.bind(s.clock);
+      s.clock.after = (ms, fn) =>
+        after(ms, () => {
+          s.clock.advance(lateMs);
+          fn();
+        });
+      return () => {
+        lateMs = 0;
+      };
     });
     assert.deepEqual(late, ['elicitation-1', 'roots-2'], 'late waits (a busy machine) keep the round open');
   });
