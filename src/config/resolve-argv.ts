@@ -15,6 +15,7 @@ import { buildLimits, LIMIT_ROWS, scaleOf, type LimitOption } from './limits.js'
 import { checkDashValues, parserMessage } from './argv-messages.js';
 import { readKeyFile } from './state-key.js';
 import { heapGrowth } from './heap-growth.js';
+import { integer } from './whole-number.js';
 import type { AuditConfig, LegacyClients, ProxyConfig, Root, SuspendMode, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
 
 /** One string option per row of the limits table: `--interaction-ttl`, `--max-sessions`, ... */
@@ -228,14 +229,6 @@ function upstreamTarget(url: string | undefined, command: readonly string[], opt
     throw new ConfigError('no legacy server: give --upstream URL, -- COMMAND [ARGS...] or --config FILE');
   }
   return { kind: 'stdio', command: cmd, args };
-}
-
-function integer(flag: string, raw: string | undefined, fallback: number, min: number, max: number): number {
-  if (raw === undefined) return fallback;
-  if (!/^-?\d+$/.test(raw)) throw new ConfigError(`${flag}: expected a whole number, got '${raw}'`);
-  const n = Number(raw);
-  if (n < min || n > max) throw new ConfigError(`${flag}: ${n} is out of range (${min} to ${max})`);
-  return n;
 }
 
 /** `--env` adds to the default upstream's child environment; only a stdio child has one. */
