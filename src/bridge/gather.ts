@@ -30,8 +30,11 @@ export interface GatherTimes {
   quietMs: number;
   /** The `lastAt` for which an I/O turn was already let through once the quiet period had passed. */
   settledLastAt?: number | undefined;
-  /** The legacy server's local process is running (read once the quiet period has passed). */
-  upstreamRunning?: boolean | undefined;
+  /**
+   * Whether the legacy server's local process is running; read only once the quiet period has
+   * passed within the window, where it decides (a read of /proc costs tens of µs). Absent: unknown.
+   */
+  upstreamRunning?: (() => boolean | undefined) | undefined;
   /** How much later than asked the latest wait ended (negative or absent: on time, or woken by a request). */
   lateMs?: number | undefined;
 }
@@ -42,30 +45,12 @@ export interface GatherTimes {
  */
 export type GatherDecision = { kind: 'close' } | { kind: 'wait'; ms: number } | { kind: 'settle' };
 
-/** Whether the quiet period after the latest request has passed (then `upstreamRunning` matters). */
-export function quietPassed(t: Pick<GatherTimes, 'lastAt' | 'now' | 'windowMs' | 'quietMs'>): boolean {
-  return t.now >= t.lastAt + Math.min(t.quietMs, t.windowMs);
-}
-
 export function gatherDecision(t: GatherTimes): GatherDecision {
   if (t.windowMs <= 0) return { kind: 'close' };
   const windowEnd = t.firstAt + t.windowMs;
   if (t.now >= windowEnd) return { kind: 'close' };
   const quietEnd = t.lastAt + Math.min(t.quietMs, t.windowMs);
   if (t.now < quietEnd) return { kind: 'wait', ms: Math.min(quietEnd, windowEnd) - t.now };
-  if (t.upstreamRunning || (t.lateMs ?? 0) >= GATHER_LATE_MS) return { kind: 'wait', ms: Math.min(Math.max(t.quietMs, 1), windowEnd - t.now) };
+  if ((t.lateMs ?? 0) >= GATHER_LATE_MS || t.upstreamRunning?.() === true) return { kind: 'wait', ms: Math.min(Math.max(t.quietMs, 1), windowEnd - t.now) };
   return t.settledLastAt === t.lastAt ? { kind: 'close' } : { kind: 'settle' };
-}
-
-/**
- * `gatherDecision` with the default quiet period, reading whether the legacy process runs only when
- * that can change the answer (a read of /proc costs tens of µs).
- */
-export function gatherDecisionReading(
-  times: Omit<GatherTimes, 'upstreamRunning' | 'quietMs'> & { quietMs?: number },
-  running: () => boolean | undefined,
-): GatherDecision {
-  const t = { ...times, quietMs: times.quietMs ?? GATHER_QUIET_MS };
-  const upstreamRunning = t.windowMs > 0 && t.now < t.firstAt + t.windowMs && quietPassed(t) && running() === true;
-  return gatherDecision({ ...t, upstreamRunning });
 }

@@ -9,7 +9,7 @@ import type { JsonObject, ServerRequest } from '../protocol/json.js';
 import type { Clock } from '../runtime/clock.js';
 import { type AbortLike, LightAbort } from '../runtime/light-abort.js';
 import type { Logger } from '../telemetry/logger.js';
-import { gatherDecisionReading } from './gather.js';
+import { GATHER_QUIET_MS, gatherDecision } from './gather.js';
 import { settleThenRelease } from './let-go.js';
 import type { FrontSink, LegacyCall, Outcome, PendingInput, Stop, UrlConsent } from './interaction-types.js';
 import type { BridgeSession, SessionHolder, SessionLease } from './ports.js';
@@ -110,8 +110,8 @@ export class Interaction implements SessionHolder {
       if (this.pending.size > 0) {
         firstAt ??= now;
         const lastAt = Math.max(firstAt, this.lastRequestAt);
-        const times = { firstAt, lastAt, now, windowMs: opts.gatherMs, settledLastAt, lateMs: now - wakeAt };
-        const gather = gatherDecisionReading(times, () => this.session?.running?.());
+        const times = { firstAt, lastAt, now, windowMs: opts.gatherMs, quietMs: GATHER_QUIET_MS, settledLastAt, lateMs: now - wakeAt };
+        const gather = gatherDecision({ ...times, upstreamRunning: () => this.session?.running?.() });
         if (gather.kind === 'close') return { kind: 'input', pending: this.unanswered() };
         if (gather.kind === 'settle') {
           await this.clock.turn();

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { gatherDecision, gatherDecisionReading, quietPassed } from '../../src/bridge/gather.js';
+import { gatherDecision } from '../../src/bridge/gather.js';
 
 const at = (over: Partial<Parameters<typeof gatherDecision>[0]>) =>
   gatherDecision({ firstAt: 1000, lastAt: 1000, now: 1000, windowMs: 25, quietMs: 1, ...over });
@@ -49,41 +49,35 @@ describe('gather decision', () => {
 
 describe('gather decision with a local legacy process', () => {
   it('keeps a quiet round open while the legacy process still runs (it was preempted, not done)', () => {
-    assert.deepEqual(at({ now: 1001, upstreamRunning: true }), { kind: 'wait', ms: 1 });
-    assert.deepEqual(at({ now: 1001, settledLastAt: 1000, upstreamRunning: true }), { kind: 'wait', ms: 1 });
-    assert.deepEqual(at({ now: 1002, upstreamRunning: false }), { kind: 'settle' });
+    assert.deepEqual(at({ now: 1001, upstreamRunning: () => true }), { kind: 'wait', ms: 1 });
+    assert.deepEqual(at({ now: 1001, settledLastAt: 1000, upstreamRunning: () => true }), { kind: 'wait', ms: 1 });
+    assert.deepEqual(at({ now: 1002, upstreamRunning: () => false }), { kind: 'settle' });
   });
 
   it('still closes at the window while the process runs', () => {
-    assert.deepEqual(at({ now: 1024.5, upstreamRunning: true }), { kind: 'wait', ms: 0.5 });
-    assert.deepEqual(at({ now: 1025, upstreamRunning: true }), { kind: 'close' });
-    assert.deepEqual(at({ windowMs: 0, upstreamRunning: true }), { kind: 'close' });
+    assert.deepEqual(at({ now: 1024.5, upstreamRunning: () => true }), { kind: 'wait', ms: 0.5 });
+    assert.deepEqual(at({ now: 1025, upstreamRunning: () => true }), { kind: 'close' });
+    assert.deepEqual(at({ windowMs: 0, upstreamRunning: () => true }), { kind: 'close' });
   });
 
-  it('reads the process only once the quiet period has passed', () => {
-    assert.equal(quietPassed({ lastAt: 1000, now: 1000.5, windowMs: 25, quietMs: 1 }), false);
-    assert.equal(quietPassed({ lastAt: 1000, now: 1001, windowMs: 25, quietMs: 1 }), true);
-    assert.equal(quietPassed({ lastAt: 1000, now: 1003, windowMs: 3, quietMs: 10 }), true);
-  });
-
-  it('asks whether the process runs only when the answer depends on it', () => {
+  it('reads the process only once the quiet period has passed, within the window', () => {
     let reads = 0;
     const running = () => {
       reads++;
       return true;
     };
-    const times = { firstAt: 1000, lastAt: 1000, windowMs: 25, quietMs: 1 };
-    assert.deepEqual(gatherDecisionReading({ ...times, now: 1000.5 }, running), { kind: 'wait', ms: 0.5 });
-    assert.deepEqual(gatherDecisionReading({ ...times, now: 1025 }, running), { kind: 'close' });
-    assert.deepEqual(gatherDecisionReading({ ...times, now: 1001, windowMs: 0 }, running), { kind: 'close' });
+    assert.deepEqual(at({ now: 1000.5, upstreamRunning: running }), { kind: 'wait', ms: 0.5 });
+    assert.deepEqual(at({ now: 1025, upstreamRunning: running }), { kind: 'close' });
+    assert.deepEqual(at({ now: 1001, windowMs: 0, upstreamRunning: running }), { kind: 'close' });
     assert.equal(reads, 0);
-    assert.deepEqual(gatherDecisionReading({ ...times, now: 1001 }, running), { kind: 'wait', ms: 1 });
+    assert.deepEqual(at({ now: 1001, upstreamRunning: running }), { kind: 'wait', ms: 1 });
     assert.equal(reads, 1);
-    assert.deepEqual(
-      gatherDecisionReading({ ...times, now: 1001 }, () => undefined),
-      { kind: 'settle' },
-      'unknown: timing alone',
-    );
+    assert.deepEqual(at({ now: 1003, windowMs: 3, quietMs: 10, upstreamRunning: running }), { kind: 'close' }, 'a quiet period longer than the window');
+    assert.deepEqual(at({ now: 1002.5, windowMs: 3, quietMs: 10, upstreamRunning: running }), { kind: 'wait', ms: 0.5 });
+    assert.equal(reads, 1, 'a window no longer than the quiet period closes the round without a read');
+    assert.deepEqual(at({ now: 1001, upstreamRunning: () => undefined }), { kind: 'settle' }, 'unknown: timing alone');
+    assert.deepEqual(at({ now: 1004, lateMs: 3, upstreamRunning: running }), { kind: 'wait', ms: 1 });
+    assert.equal(reads, 1, 'not read when a late wake already keeps the round open');
   });
 });
 
