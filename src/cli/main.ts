@@ -14,6 +14,7 @@ import type { ProxyConfig } from '../config/types.js';
 import { watchConfigFile } from '../config/watch.js';
 import { ConfigError } from '../protocol/errors.js';
 import { applyHeapGrowth, type HeapGrowthOutcome } from '../runtime/heap-growth.js';
+import type { Logger } from '../telemetry/logger.js';
 import { VERSION } from '../version.js';
 import { HELP } from './help.js';
 
@@ -113,7 +114,7 @@ async function run(config: ProxyConfig, reread: () => CliAction, heap: HeapGrowt
   process.on('SIGTERM', () => void stop('SIGTERM', true));
 }
 
-function logHeapGrowth(log: { info(message: string, meta?: Record<string, unknown>): void }, heap: HeapGrowthOutcome): void {
+function logHeapGrowth(log: Logger, heap: HeapGrowthOutcome): void {
   if (heap.kind === 'set') log.info('heap growth set', { percent: heap.percent });
   else if (heap.kind === 'operator') log.info("heap growth left to node's flag", { flag: heap.flag });
 }

@@ -14,7 +14,7 @@ import { setFlagsFromString } from 'node:v8';
 
 export type HeapGrowthOutcome = { kind: 'set'; percent: number } | { kind: 'v8-default' } | { kind: 'operator'; flag: string };
 
-const V8_FLAG = /--heap[-_]growing[-_]percent(?:=(\S+))?/;
+const V8_FLAG = /--heap[-_]growing[-_]percent(?:=\S+)?/;
 
 /** The node flag the operator already gave, if any (node's own arguments). */
 export function operatorHeapFlag(execArgv: readonly string[]): string | undefined {
