@@ -12,101 +12,25 @@ import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { Bridge } from '../../src/bridge/bridge.js';
-import { createSealer } from '../../src/state/seal.js';
-import { MemoryLedger } from '../../src/state/ledger.js';
-import { fingerprint } from '../../src/state/fingerprint.js';
-import { createLogger } from '../../src/telemetry/logger.js';
-import { systemClock } from '../../src/runtime/clock.js';
-import { FakeSession, type FakeServer } from '../../test/support/fake-session.js';
 import { ALL_CAPS, ProxyClient, type Json } from '../lib/http.js';
-import { Scope, TEST_STATE_KEY } from '../lib/procs.js';
+import { Scope } from '../lib/procs.js';
+import { ANSWER, bridgeCosts, sealCosts } from './interactive-micro.js';
 import { fmt, median, pairedDiff, pairedRatio, summarize, type Summary } from '../lib/stats.js';
 import type { BenchOptions, CaseResult } from '../lib/types.js';
 
-const ANSWER = { action: 'accept', content: { name: 'Ada' } };
-const KEY = new Uint8Array(Buffer.from(TEST_STATE_KEY, 'base64url'));
-
-/** Median ms per iteration of `fn` over `n` iterations, after a warm-up. */
-async function perOp(n: number, fn: (i: number) => Promise<unknown>): Promise<number> {
-  for (let i = 0; i < Math.min(200, n); i++) await fn(i);
-  const t0 = performance.now();
-  for (let i = 0; i < n; i++) await fn(i);
-  return (performance.now() - t0) / n;
-}
-
-async function sealCosts(n: number): Promise<{ seal: number; unseal: number; tokenChars: number }> {
-  const sealer = createSealer(KEY);
-  const fp = fingerprint({ method: 'tools/call', target: 'ask-name', args: {} });
-  // The instance claim has the shape the proxy uses: its instance id, a slash, the upstream name.
-  const claims = (i: number) => ({
-    h: '6f1c2b7e-3c1a-4c1e-9d0a-2b8e4f0c9a11',
-    i: 'b0c8a3a6-5a2e-4e0f-8f64-0d3c3f1e2a77/default',
-    r: (i % 9) + 1,
-    p: 'anonymous',
-    fp,
-  });
-  const expect = { instance: claims(0).i, principal: 'anonymous', fingerprint: fp };
-  const exp = Date.now() + 600_000;
-  const tokens = await Promise.all(Array.from({ length: 64 }, (_, i) => sealer.seal(claims(i), exp)));
-  const seal = await perOp(n, (i) => sealer.seal(claims(i), exp));
-  const unseal = await perOp(n, (i) => sealer.open(tokens[i % tokens.length], expect));
-  return { seal, unseal, tokenChars: tokens[0]!.length };
-}
-
-/** The in-memory legacy server of the unit tests: `ask` elicits once, anything else answers at once. */
-const benchServer: FakeServer = (call, session) => {
-  if (call.params?.['name'] !== 'ask') return call.resolve({ content: [{ type: 'text', text: 'echo: hello' }] });
-  const question = { message: 'What is your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } };
-  session
-    .ask('elicitation/create', question)
-    .answer.then((r) => call.resolve({ content: [{ type: 'text', text: `Hello, ${String((r['content'] as Json)?.['name'])}!` }] }), call.reject);
-};
-
-async function bridgeCosts(n: number): Promise<{ echo: number; ask: number }> {
-  const session = new FakeSession({}, benchServer);
-  const lease = { session, release() {}, discard() {}, markWaiting: () => true, markActive() {} };
-  const bridge = new Bridge({
-    sessions: { acquire: async () => lease, asksRootsOutsideCalls: () => false, operatorRoots: () => [] },
-    sealer: createSealer(KEY),
-    instance: 'bench',
-    upstream: 'bench',
-    ledger: new MemoryLedger(systemClock),
-    limits: {
-      interactionTtlMs: 600_000,
-      gatherWindowMs: 0,
-      callTimeoutMs: 600_000,
-      maxCallsPerPrincipal: 100_000,
-      maxInteractionsPerPrincipal: 100_000,
-      maxStateBytes: 16_384,
-      suspend: { default: 'hold', replay: [], hold: [] },
-    },
-    log: createLogger('warn'),
-    clock: systemClock,
-  });
-  const signal = new AbortController().signal;
-  const front = (name: string, extra: Partial<Parameters<Bridge['call']>[0]> = {}) => ({
-    method: 'tools/call' as const,
-    params: { name, arguments: {} },
-    identity: { method: 'tools/call', target: name, args: {} },
-    capabilities: ALL_CAPS,
-    principal: 'anonymous',
-    sink: { notify: async () => {} },
-    signal,
-    ...extra,
-  });
-  try {
-    const echo = await perOp(n, () => bridge.call(front('echo')));
-    const ask = await perOp(n, async () => {
-      const r = await bridge.call(front('ask'));
-      const key = Object.keys(r['inputRequests'] as Json)[0]!;
-      const done = await bridge.call(front('ask', { requestState: r['requestState'] as string, inputResponses: { [key]: ANSWER } }));
-      if (!Array.isArray(done['content'])) throw new Error(`bridge round did not complete: ${JSON.stringify(done)}`);
-    });
-    return { echo, ask };
-  } finally {
-    await bridge.close();
+/** Medians of `a` and `b` run alternately `n` times each (ms). */
+async function interleavedMedians(n: number, a: () => Promise<unknown>, b: () => Promise<unknown>): Promise<[number, number]> {
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (let i = 0; i < n; i++) {
+    let t0 = performance.now();
+    await a();
+    xs.push(performance.now() - t0);
+    t0 = performance.now();
+    await b();
+    ys.push(performance.now() - t0);
   }
+  return [median(xs), median(ys)];
 }
 
 async function sdkClient(url: string): Promise<Client> {
@@ -130,6 +54,7 @@ export async function interactive(opts: BenchOptions): Promise<CaseResult> {
     directEcho: [] as number[],
     directAsk: [] as number[],
     proxyAskDefaultWindow: [] as number[],
+    proxyAskBeside: [] as number[],
   };
   const micro = { seal: [] as number[], unseal: [] as number[], bridgeEcho: [] as number[], bridgeAsk: [] as number[] };
   let tokenChars = 0;
@@ -167,13 +92,16 @@ export async function interactive(opts: BenchOptions): Promise<CaseResult> {
       return median(xs);
     };
     // Warm-up: sessions, JIT, tool schemas.
+    // Both proxies get the same warm-up: the default-window proxy serves fewer rounds per repeat,
+    // and a proxy whose code is less optimized would charge the window for it.
     for (let i = 0; i < 50; i++) {
       await pc.tool('echo', { text: 'hello' });
       await round(pc);
+      await pcDefault.tool('echo', { text: 'hello' });
+      await round(pcDefault);
       await direct.callTool({ name: 'echo', arguments: { text: 'hello' } });
       await direct.callTool({ name: 'ask-name', arguments: {} });
     }
-    for (let i = 0; i < 5; i++) await round(pcDefault);
     for (let r = 0; r < repeats; r++) {
       wire.proxyEcho.push(await medianOf(iterations, () => pc.tool('echo', { text: 'hello' })));
       wire.proxyAsk.push(
@@ -188,7 +116,17 @@ export async function interactive(opts: BenchOptions): Promise<CaseResult> {
       );
       wire.directEcho.push(await medianOf(iterations, () => direct.callTool({ name: 'echo', arguments: { text: 'hello' } })));
       wire.directAsk.push(await medianOf(iterations, () => direct.callTool({ name: 'ask-name', arguments: {} })));
-      wire.proxyAskDefaultWindow.push(await medianOf(Math.round(iterations / 5), () => round(pcDefault)));
+      // The window's cost: rounds through both proxies interleaved, so both see the same machine,
+      // after an untimed interleaved burst: the default-window proxy sat idle while the rounds above
+      // ran, and an idle V8 shrinks its heap and cools its code (+1 to 2 ms per round measured).
+      await interleavedMedians(100, () => round(pc), () => round(pcDefault));
+      const beside = await interleavedMedians(
+        Math.round(iterations / 5),
+        () => round(pc),
+        () => round(pcDefault),
+      );
+      wire.proxyAskBeside.push(beside[0]);
+      wire.proxyAskDefaultWindow.push(beside[1]);
       const s = await sealCosts(microN);
       micro.seal.push(s.seal);
       micro.unseal.push(s.unseal);
@@ -206,7 +144,7 @@ export async function interactive(opts: BenchOptions): Promise<CaseResult> {
   const extraProxy = pairedDiff(wire.proxyAsk, wire.proxyEcho);
   const extraDirect = pairedDiff(wire.directAsk, wire.directEcho);
   const extraRatio = pairedRatio(extraProxy.runs, extraDirect.runs);
-  const windowCost = pairedDiff(wire.proxyAskDefaultWindow, wire.proxyAsk);
+  const windowCost = pairedDiff(wire.proxyAskDefaultWindow, wire.proxyAskBeside);
   const bridgeRound = pairedDiff(micro.bridgeAsk, micro.bridgeEcho);
   const sealUnseal = micro.seal.map((s, i) => s + micro.unseal[i]!);
   const resume = pairedDiff(bridgeRound.runs, sealUnseal);
@@ -234,7 +172,8 @@ export async function interactive(opts: BenchOptions): Promise<CaseResult> {
         ['direct, v1 SDK client: ask-name (elicitation over SSE + POST)', fmt(summarize(wire.directAsk), 3)],
         ['  extra for the round natively (ask-name - echo)', fmt(extraDirect, 3)],
         ['  extra through mrtr-proxy / extra natively (paired)', fmt(extraRatio)],
-        ['through mrtr-proxy with the default gather window', fmt(summarize(wire.proxyAskDefaultWindow), 3)],
+        ['through mrtr-proxy, rounds interleaved: --gather-window 0', fmt(summarize(wire.proxyAskBeside), 3)],
+        ['  the same, with the default gather window', fmt(summarize(wire.proxyAskDefaultWindow), 3)],
         ['  default gather window minus --gather-window 0 (paired)', fmt(windowCost, 3)],
       ],
       notes: [

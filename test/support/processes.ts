@@ -42,10 +42,14 @@ export async function startProcess(
       () => reject(new Error(`not ready after ${opts.timeoutMs ?? 15000} ms: ${command} ${args.join(' ')}\n${err}`)),
       opts.timeoutMs ?? 15000,
     );
+    let seen = false;
     child.stderr!.on('data', (d: Buffer) => {
       err += d.toString();
+      // Once ready, stop scanning: a regex over the whole (growing) log on every chunk is quadratic.
+      if (seen) return;
       const m = ready.exec(err);
       if (m) {
+        seen = true;
         clearTimeout(timer);
         resolve(m[1] ?? m[0]);
       }
