@@ -102,6 +102,19 @@ export async function interactive(opts: BenchOptions): Promise<CaseResult> {
       await direct.callTool({ name: 'echo', arguments: { text: 'hello' } });
       await direct.callTool({ name: 'ask-name', arguments: {} });
     }
+    // The window's cost first, while both proxies have the same history (the warm-up above, then
+    // only these rounds), with their rounds interleaved so both see the same machine. Measured after
+    // the rounds below, the default-window proxy would have sat idle while the other served
+    // thousands, and a V8 left idle shrinks its heap and cools its code (+1 to 2 ms a round measured).
+    for (let r = 0; r < repeats; r++) {
+      const [beside, withWindow] = await interleavedMedians(
+        Math.round(iterations / 5),
+        () => round(pc),
+        () => round(pcDefault),
+      );
+      wire.proxyAskBeside.push(beside);
+      wire.proxyAskDefaultWindow.push(withWindow);
+    }
     for (let r = 0; r < repeats; r++) {
       wire.proxyEcho.push(await medianOf(iterations, () => pc.tool('echo', { text: 'hello' })));
       wire.proxyAsk.push(
@@ -116,17 +129,6 @@ export async function interactive(opts: BenchOptions): Promise<CaseResult> {
       );
       wire.directEcho.push(await medianOf(iterations, () => direct.callTool({ name: 'echo', arguments: { text: 'hello' } })));
       wire.directAsk.push(await medianOf(iterations, () => direct.callTool({ name: 'ask-name', arguments: {} })));
-      // The window's cost: rounds through both proxies interleaved, so both see the same machine,
-      // after an untimed interleaved burst: the default-window proxy sat idle while the rounds above
-      // ran, and an idle V8 shrinks its heap and cools its code (+1 to 2 ms per round measured).
-      await interleavedMedians(100, () => round(pc), () => round(pcDefault));
-      const beside = await interleavedMedians(
-        Math.round(iterations / 5),
-        () => round(pc),
-        () => round(pcDefault),
-      );
-      wire.proxyAskBeside.push(beside[0]);
-      wire.proxyAskDefaultWindow.push(beside[1]);
       const s = await sealCosts(microN);
       micro.seal.push(s.seal);
       micro.unseal.push(s.unseal);
