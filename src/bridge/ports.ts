@@ -54,8 +54,8 @@ export interface SessionSource {
    * lease is released or discarded.
    */
   acquire(caps: LegacyCapabilities, mode: LeaseMode, roots?: RootsBinding): Promise<SessionLease>;
-  /** How an interactive call to `method` with `params` is leased; absent: always exclusively. */
-  leaseModeFor?(method: string, params: JsonObject): LeaseMode;
+  /** How an interactive call to `method` with `params` is leased (perhaps once an earlier call tells); absent: always exclusively. */
+  leaseModeFor?(method: string, params: JsonObject): LeaseMode | Promise<LeaseMode>;
   /** True once the legacy server has asked `roots/list` outside a call on any of its sessions. */
   asksRootsOutsideCalls(): boolean;
   /** The operator's roots (`--root`, per upstream `roots:`). */
@@ -65,6 +65,6 @@ export interface SessionSource {
 export type { InteractionObserver } from '../protocol/interaction-observer.js';
 
 /** Shared where the call's legacy requests can be attributed to it (upstream/ask-learning.ts). */
-export function leaseModeOf(sessions: SessionSource, call: { method: string; params: JsonObject }): LeaseMode {
-  return sessions.leaseModeFor?.(call.method, call.params) ?? 'exclusive';
+export async function leaseModeOf(sessions: SessionSource, call: { method: string; params: JsonObject }): Promise<LeaseMode> {
+  return (await sessions.leaseModeFor?.(call.method, call.params)) ?? 'exclusive';
 }

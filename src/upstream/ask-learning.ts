@@ -4,12 +4,29 @@
 // session, so what was called (the tool, the prompt, resources/read) is learned as "asks without
 // provenance" the first time it does, and is leased a session of its own from then on. Over stdio
 // every request is without provenance: a tool shares once it has completed without asking, and a
-// tool that asked once is leased exclusively.
+// tool that asked once is leased exclusively. Of a burst of calls to a tool not known either way,
+// the first finds out (on a session of its own) and the others wait for it, briefly, rather than
+// each starting a legacy session (a cold burst of 16 calls started 16 children at once).
 import type { JsonObject } from '../protocol/json.js';
+import { systemClock, type Clock } from '../runtime/clock.js';
 import type { LeaseMode } from './lease.js';
 
 /** Learned keys kept at most; past it every interactive call is leased exclusively (a safe fallback). */
 export const MAX_LEARNED_KEYS = 10_000;
+
+/**
+ * How long a call of a key not known either way waits for an earlier call of it to tell whether it
+ * asks: about what starting a legacy child takes, so waiting is rarely slower than not waiting.
+ * Past it (a slow tool, or a first call that failed and so told nothing) the call is leased
+ * exclusively, as every such call was before, and becomes the one that finds out.
+ */
+export const FIRST_CALL_WAIT_MS = 1000;
+
+interface FirstCall {
+  since: number;
+  told: Promise<void>;
+  tell: () => void;
+}
 
 /**
  * What an interactive call is learned under: `tool:NAME`, `prompt:NAME`, and one key for every
@@ -47,14 +64,53 @@ export function interactiveLeaseMode(key: string, facts: AskFacts): LeaseMode {
 export class AskLearner {
   private readonly asked = new Set<string>();
   private readonly quiet = new Set<string>();
+  /** Keys not known either way whose first call is running. */
+  private readonly firstCalls = new Map<string, FirstCall>();
 
   constructor(
     private readonly provenance: boolean,
     private readonly onLearned: (key: string) => void = () => {},
+    private readonly clock: Clock = systemClock,
   ) {}
 
+  /** The lease mode from what is known now. */
   modeFor(method: string, params: JsonObject | undefined): LeaseMode {
-    return interactiveLeaseMode(askKey(method, params), { provenance: this.provenance, asked: this.asked, quiet: this.quiet });
+    return this.modeOf(askKey(method, params));
+  }
+
+  /**
+   * The lease mode once it is known: a call of a key not known either way waits for the first call
+   * of that key still running (up to FIRST_CALL_WAIT_MS) and shares if that one completed without
+   * asking; with none running, it is that first call, leased exclusively.
+   */
+  async leaseFor(method: string, params: JsonObject | undefined): Promise<LeaseMode> {
+    const key = askKey(method, params);
+    const mode = this.modeOf(key);
+    if (mode === 'shared' || this.asked.has(key) || this.asked.size >= MAX_LEARNED_KEYS) return mode;
+    const now = this.clock.now();
+    const first = this.firstCalls.get(key);
+    if (first === undefined || now - first.since >= FIRST_CALL_WAIT_MS) {
+      first?.tell();
+      this.firstCalls.set(key, firstCall(now));
+      return 'exclusive';
+    }
+    const stop = new AbortController();
+    await Promise.race([first.told, this.clock.sleep(first.since + FIRST_CALL_WAIT_MS - now, stop.signal)]);
+    stop.abort();
+    // Told as its result came in: one turn lets the first call give its session back, so that the
+    // others share that one instead of starting another.
+    await this.clock.turn();
+    return this.modeOf(key);
+  }
+
+  private modeOf(key: string): LeaseMode {
+    return interactiveLeaseMode(key, { provenance: this.provenance, asked: this.asked, quiet: this.quiet });
+  }
+
+  /** Whoever waits on the first call of `key` may decide now. */
+  private told(key: string): void {
+    this.firstCalls.get(key)?.tell();
+    this.firstCalls.delete(key);
   }
 
   /** These keys asked without provenance (or may have): exclusive from now on. */
@@ -64,11 +120,19 @@ export class AskLearner {
       this.asked.add(key);
       this.quiet.delete(key);
       this.onLearned(key);
+      this.told(key);
     }
   }
 
   /** A call of `key` completed without asking anything. */
   completedQuietly(key: string): void {
     if (!this.asked.has(key) && this.quiet.size < MAX_LEARNED_KEYS) this.quiet.add(key);
+    this.told(key);
   }
+}
+
+function firstCall(since: number): FirstCall {
+  let tell = () => {};
+  const told = new Promise<void>((resolve) => (tell = resolve));
+  return { since, told, tell };
 }

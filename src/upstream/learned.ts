@@ -15,7 +15,7 @@ export function learnedFor(store: WeakMap<UpstreamConfig, Learned>, config: Upst
   const known = store.get(config);
   if (known) return known;
   const says = (call: string) => log.info('a legacy request came without provenance: such calls get a session of their own from now on', { call });
-  const fresh = { outside: new OutsideCalls(log, clock), askers: new AskLearner(config.target.kind === 'http', says) };
+  const fresh = { outside: new OutsideCalls(log, clock), askers: new AskLearner(config.target.kind === 'http', says, clock) };
   store.set(config, fresh);
   return fresh;
 }

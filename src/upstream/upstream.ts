@@ -74,7 +74,7 @@ export class Upstream {
   }
 
   /** Interactive calls share sessions unless they once asked without provenance (see ask-learning.ts). */
-  leaseModeFor = (method: string, params: JsonObject): LeaseMode => this.learnedFor(this.config).askers.modeFor(method, params);
+  leaseModeFor = (method: string, params: JsonObject): Promise<LeaseMode> => this.learnedFor(this.config).askers.leaseFor(method, params);
 
   asksRootsOutsideCalls(): boolean {
     return this.learnedFor(this.config).outside.asksRoots;

@@ -1,7 +1,8 @@
 // Issue 10, target 6: over stdio nothing ties a legacy request to a call, so a tool shares the
 // legacy child once it has completed without asking, and is leased exclusively once it has asked.
-// 16 concurrent pass-through calls use one pooled child (plus the control session's); a tool seen
-// for the first time gets a child of its own; a tool that suddenly asks while sharing is refused
+// 16 concurrent pass-through calls use one pooled child (plus the control session's), also when
+// they are the tool's first calls (the first finds out, the others wait for it); a tool seen for
+// the first time gets a child of its own; a tool that suddenly asks while sharing is refused
 // with a clear error and leased exclusively from then on, so calling it again works.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -30,6 +31,27 @@ describe('calls sharing a legacy stdio child', () => {
   });
   after(async () => {
     await proxy?.stop();
+  });
+
+  it('starts no child per call for a cold burst of first calls: the first finds out, the others wait and share', { timeout: 30_000 }, async () => {
+    const cold = await startProxy(['--spare-sessions', '0', '--', process.execPath, FIXTURE]);
+    try {
+      const results = await Promise.all(
+        Array.from({ length: 16 }, (_, i) => rpc(cold.url, 'tools/call', { name: 'echo', arguments: { text: `cold ${i}` } }, { caps: CAPS })),
+      );
+      assert.deepEqual(
+        results.map((r) => textOf(r.body.result)),
+        Array.from({ length: 16 }, (_, i) => `echo: cold ${i}`),
+      );
+      // Idle children stay for --idle-session-ttl, so every child the burst started is still there:
+      // the control session's, the pooled one that listed the tools for the calls' suspend modes
+      // (still busy with those lists when the first call wanted a session of its own), and the
+      // first call's. Each call leased on its own (before the wait) started 17.
+      const children = await childPids(cold.child.pid!);
+      assert.ok(children.length <= 3, `${children.length} legacy children`);
+    } finally {
+      await cold.stop();
+    }
   });
 
   it('runs 16 concurrent pass-through calls on one legacy child', { timeout: 30_000 }, async () => {

@@ -1,0 +1,65 @@
+// Issue 10, target 6: of a burst of calls to a tool not known to ask or not (over stdio, where no
+// request can be tied to its call), the first is leased exclusively and finds out; the others wait
+// for it, up to FIRST_CALL_WAIT_MS, instead of each starting a legacy child, and then share if it
+// completed without asking, or are leased exclusively if it asked.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { AskLearner, FIRST_CALL_WAIT_MS } from '../../src/upstream/ask-learning.js';
+import { testClock } from '../support/clock.js';
+
+const TOOL = { name: 'slow' };
+const settledWithin = async <T>(p: Promise<T>, ms = 50): Promise<T | 'pending'> =>
+  Promise.race([p, new Promise<'pending'>((resolve) => setTimeout(() => resolve('pending'), ms))]);
+
+describe('first calls of a tool not known either way', () => {
+  it('leases the first exclusively and lets the others share once it completed without asking', async () => {
+    const learner = new AskLearner(false, () => {}, testClock());
+    assert.equal(await learner.leaseFor('tools/call', TOOL), 'exclusive');
+    const second = learner.leaseFor('tools/call', TOOL);
+    const third = learner.leaseFor('tools/call', TOOL);
+    assert.equal(await settledWithin(second), 'pending', 'waits for the first call');
+    learner.completedQuietly('tool:slow');
+    assert.deepEqual(await Promise.all([second, third]), ['shared', 'shared']);
+    assert.equal(await learner.leaseFor('tools/call', TOOL), 'shared');
+  });
+
+  it('leases the others exclusively once the first asked', async () => {
+    const learner = new AskLearner(false, () => {}, testClock());
+    assert.equal(await learner.leaseFor('tools/call', TOOL), 'exclusive');
+    const second = learner.leaseFor('tools/call', TOOL);
+    learner.learn(['tool:slow']);
+    assert.equal(await second, 'exclusive');
+  });
+
+  it('waits on the first call of the same key only', async () => {
+    const learner = new AskLearner(false, () => {}, testClock());
+    assert.equal(await learner.leaseFor('tools/call', TOOL), 'exclusive');
+    assert.equal(await settledWithin(learner.leaseFor('tools/call', { name: 'other' })), 'exclusive');
+    assert.equal(await settledWithin(learner.leaseFor('prompts/get', TOOL)), 'exclusive');
+  });
+
+  it('stops waiting after FIRST_CALL_WAIT_MS, and a call after that is a first call again', async () => {
+    const clock = testClock();
+    const learner = new AskLearner(false, () => {}, clock);
+    assert.equal(await learner.leaseFor('tools/call', TOOL), 'exclusive');
+    const started = performance.now();
+    assert.equal(await learner.leaseFor('tools/call', TOOL), 'exclusive', 'the first told nothing in time');
+    assert.ok(performance.now() - started >= FIRST_CALL_WAIT_MS - 5, 'waited the whole bound');
+    // The first call's window is over: the next call finds out itself, at once.
+    assert.equal(await settledWithin(learner.leaseFor('tools/call', TOOL)), 'exclusive');
+    const waiting = learner.leaseFor('tools/call', TOOL);
+    assert.equal(await settledWithin(waiting), 'pending', 'the new first call is waited for');
+    learner.completedQuietly('tool:slow');
+    assert.equal(await waiting, 'shared');
+  });
+
+  it('never waits with provenance, nor for a key already known', async () => {
+    const withProvenance = new AskLearner(true, () => {}, testClock());
+    assert.equal(await withProvenance.leaseFor('tools/call', TOOL), 'shared');
+    assert.equal(await settledWithin(withProvenance.leaseFor('tools/call', TOOL)), 'shared');
+    const learner = new AskLearner(false, () => {}, testClock());
+    learner.learn(['tool:slow']);
+    assert.equal(await learner.leaseFor('tools/call', TOOL), 'exclusive');
+    assert.equal(await settledWithin(learner.leaseFor('tools/call', TOOL)), 'exclusive');
+  });
+});
