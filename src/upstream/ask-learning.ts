@@ -91,7 +91,8 @@ export class AskLearner {
     const first = this.firstCalls.get(key);
     if (first === undefined || now - first.since >= FIRST_CALL_WAIT_MS) {
       first?.tell();
-      this.firstCalls.set(key, firstCall(now));
+      this.firstCalls.delete(key);
+      if (this.roomForFirstCall(now)) this.firstCalls.set(key, firstCall(now));
       return 'exclusive';
     }
     const stop = new AbortController();
@@ -101,6 +102,16 @@ export class AskLearner {
     // others share that one instead of starting another.
     await this.clock.turn();
     return this.modeOf(key);
+  }
+
+  /**
+   * Tool names come from clients, and a first call that fails tells nothing: past the bound, the
+   * entries nobody can wait on any more go, and if that is not enough the call is not waited on.
+   */
+  private roomForFirstCall(now: number): boolean {
+    if (this.firstCalls.size < MAX_LEARNED_KEYS) return true;
+    for (const [key, first] of this.firstCalls) if (now - first.since >= FIRST_CALL_WAIT_MS) this.firstCalls.delete(key);
+    return this.firstCalls.size < MAX_LEARNED_KEYS;
   }
 
   private modeOf(key: string): LeaseMode {

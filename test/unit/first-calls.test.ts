@@ -4,7 +4,7 @@
 // completed without asking, or are leased exclusively if it asked.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { AskLearner, FIRST_CALL_WAIT_MS } from '../../src/upstream/ask-learning.js';
+import { AskLearner, FIRST_CALL_WAIT_MS, MAX_LEARNED_KEYS } from '../../src/upstream/ask-learning.js';
 import { testClock } from '../support/clock.js';
 
 const TOOL = { name: 'slow' };
@@ -61,5 +61,18 @@ describe('first calls of a tool not known either way', () => {
     learner.learn(['tool:slow']);
     assert.equal(await learner.leaseFor('tools/call', TOOL), 'exclusive');
     assert.equal(await settledWithin(learner.leaseFor('tools/call', TOOL)), 'exclusive');
+  });
+
+  it('keeps at most MAX_LEARNED_KEYS first calls: stale ones go, and past the bound nobody waits', async () => {
+    const clock = testClock();
+    const learner = new AskLearner(false, () => {}, clock);
+    for (let i = 0; i < MAX_LEARNED_KEYS; i++) await learner.leaseFor('tools/call', { name: `t${i}` });
+    // Full of running first calls: a new key's call is not registered, so the next one does not wait.
+    assert.equal(await learner.leaseFor('tools/call', { name: 'late' }), 'exclusive');
+    assert.equal(await settledWithin(learner.leaseFor('tools/call', { name: 'late' })), 'exclusive');
+    // Once those first calls are too old to be waited on, they make room.
+    clock.advance(FIRST_CALL_WAIT_MS);
+    assert.equal(await learner.leaseFor('tools/call', { name: 'later' }), 'exclusive');
+    assert.equal(await settledWithin(learner.leaseFor('tools/call', { name: 'later' })), 'pending');
   });
 });
