@@ -18,17 +18,20 @@ import { ANSWER, bridgeCosts, sealCosts } from './interactive-micro.js';
 import { fmt, median, pairedDiff, pairedRatio, summarize, type Summary } from '../lib/stats.js';
 import type { BenchOptions, CaseResult } from '../lib/types.js';
 
+/** How long `fn` took (ms). */
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const t0 = performance.now();
+  await fn();
+  return performance.now() - t0;
+}
+
 /** Medians of `a` and `b` run alternately `n` times each (ms). */
 async function interleavedMedians(n: number, a: () => Promise<unknown>, b: () => Promise<unknown>): Promise<[number, number]> {
   const xs: number[] = [];
   const ys: number[] = [];
   for (let i = 0; i < n; i++) {
-    let t0 = performance.now();
-    await a();
-    xs.push(performance.now() - t0);
-    t0 = performance.now();
-    await b();
-    ys.push(performance.now() - t0);
+    xs.push(await timed(a));
+    ys.push(await timed(b));
   }
   return [median(xs), median(ys)];
 }
@@ -82,9 +85,7 @@ export async function interactive(opts: BenchOptions): Promise<CaseResult> {
       const l1: number[] = [];
       const l2: number[] = [];
       for (let i = 0; i < n; i++) {
-        const t0 = performance.now();
-        await fn();
-        xs.push(performance.now() - t0);
+        xs.push(await timed(fn));
         l1.push(legs.a);
         l2.push(legs.b);
       }
