@@ -12,7 +12,7 @@ import { principalTag } from '../state/principal.js';
 import { NO_TELEMETRY, type TraceOrigin, type UpstreamTelemetry } from '../telemetry/ports.js';
 import type { BoundCall, BridgeLimits, BridgeOptions, FrontCall } from './front-call.js';
 import { Interaction, type PendingInput, type Stop } from './interaction.js';
-import { leaseModeOf, type SessionLease } from './ports.js';
+import { leaseForCall, type SessionLease } from './ports.js';
 import { PrincipalLoad } from './principal-load.js';
 import { classifyFailure } from './call-failure.js';
 import { heldClaims } from './held-state.js';
@@ -104,7 +104,7 @@ export class Bridge {
     if (this.needsRootsRound(front)) return this.askRoots(front, new RootsRound(randomUUID()));
     if ((await chooseMode(front, this.limits.suspend, this.opts.toolHints, this.opts.log)).mode === 'replay')
       return this.rerun({ call: front, record: [], round: 1, callId: randomUUID(), answers: new Map() });
-    const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), await leaseModeOf(this.opts.sessions, front));
+    const lease = await leaseForCall(this.opts.sessions, front);
     // The session just opened may be the first to show that the server asks for roots at initialize.
     if (this.needsRootsRound(front)) {
       lease.release();
@@ -145,7 +145,7 @@ export class Bridge {
     const claimed = this.suspended.claim(round.handle, r, this.clock.now());
     if (!claimed.ok) throw goneError(claimed);
     if (roots === undefined) return this.askRoots(front, round);
-    const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), await leaseModeOf(this.opts.sessions, front), roots);
+    const lease = await leaseForCall(this.opts.sessions, front, roots);
     return this.startCall({ ...front, roots }, lease, this.origins.get(round));
   }
 
@@ -187,9 +187,7 @@ export class Bridge {
     }
     if (consent.kind === 'granted') {
       try {
-        interaction.start(
-          await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), await leaseModeOf(this.opts.sessions, front), call.roots),
-        );
+        interaction.start(await leaseForCall(this.opts.sessions, front, call.roots));
       } catch (err) {
         this.finish(interaction, 'lost');
         throw err;

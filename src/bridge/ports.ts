@@ -1,7 +1,7 @@
 // What the bridge needs of the legacy side, as interfaces: a source of session leases and
 // the few members of a session it uses. The upstream layer satisfies them structurally; the bridge
 // never imports the pool or the session classes, so unit tests and the bench plug in a fake.
-import type { LegacyCapabilities } from '../protocol/capabilities.js';
+import { type FrontCapabilities, type LegacyCapabilities, legacyCapabilitiesFor } from '../protocol/capabilities.js';
 import type { JsonObject, Root, ServerRequest } from '../protocol/json.js';
 import type { RootsBinding } from '../protocol/roots.js';
 import type { AbortLike } from '../runtime/light-abort.js';
@@ -64,7 +64,15 @@ export interface SessionSource {
 
 export type { InteractionObserver } from '../protocol/interaction-observer.js';
 
-/** Shared where the call's legacy requests can be attributed to it (upstream/ask-learning.ts). */
-export async function leaseModeOf(sessions: SessionSource, call: { method: string; params: JsonObject }): Promise<LeaseMode> {
-  return (await sessions.leaseModeFor?.(call.method, call.params)) ?? 'exclusive';
+/**
+ * A session for an interactive call: shared where its legacy requests can be attributed to it
+ * (upstream/ask-learning.ts), which may have to wait for an earlier call of the same tool to tell.
+ */
+export async function leaseForCall(
+  sessions: SessionSource,
+  call: { method: string; params: JsonObject; capabilities: FrontCapabilities },
+  roots?: RootsBinding,
+): Promise<SessionLease> {
+  const mode = (await sessions.leaseModeFor?.(call.method, call.params)) ?? 'exclusive';
+  return sessions.acquire(legacyCapabilitiesFor(call.capabilities), mode, roots);
 }
