@@ -93,8 +93,7 @@ export async function interactive(opts: BenchOptions): Promise<CaseResult> {
       return median(xs);
     };
     // Warm-up: sessions, JIT, tool schemas.
-    // Both proxies get the same warm-up: the default-window proxy serves fewer rounds per repeat,
-    // and a proxy whose code is less optimized would charge the window for it.
+    // Both proxies get the same warm-up, so that the window's cost below compares them in the same state.
     for (let i = 0; i < 50; i++) {
       await pc.tool('echo', { text: 'hello' });
       await round(pc);
