@@ -5,7 +5,8 @@
 // forwards it). Not part of `npm run bench`; run it by hand when working on the hot path:
 //
 //   npm run build && node dist/bench/cpu-probe.js [http|stdio] [--calls N] [--rounds R]
-//       [--method tools/call|ping] [--concurrency C] [--node-args '--flag ...'] [--proxy-args '--access-log off ...']
+//       [--method tools/call|ping] [--concurrency C] [--caps all|none] [--node-args '--flag ...']
+//       [--proxy-args '--access-log off ...']
 //
 // With --concurrency C, C clients each keep one call in flight (the legacy server's CPU is the same
 // for both variants, so a hop whose CPU per call grows with C shows here).
@@ -35,6 +36,9 @@ async function main(): Promise<void> {
   const concurrency = Number(opt('--concurrency', '1'));
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`--concurrency: a positive integer, not ${opt('--concurrency', '1')}`);
   if (method !== 'tools/call' && method !== 'ping') throw new Error(`--method: tools/call or ping, not ${method}`);
+  // The pass-through case's clients declare nothing; `all` adds roots, which over stdio leases exclusively.
+  const caps = opt('--caps', 'all');
+  if (caps !== 'all' && caps !== 'none') throw new Error(`--caps: all or none, not ${caps}`);
   const scope = new Scope();
   try {
     let target: string[];
@@ -51,7 +55,7 @@ async function main(): Promise<void> {
     const nodeArgs = opt('--node-args', '').split(' ').filter(Boolean);
     const proxyArgs = opt('--proxy-args', '').split(' ').filter(Boolean);
     const proxy = await scope.proxy(['--max-sessions', String(concurrency + 1), '--gather-window', '0', ...proxyArgs, ...target], { nodeArgs });
-    const viaProxy = new ProxyClient(proxy.url, ALL_CAPS);
+    const viaProxy = new ProxyClient(proxy.url, caps === 'all' ? ALL_CAPS : {});
     // Over stdio the forwarder's children are initialized by the forwarder itself.
     const viaForwarder = transport === 'http' ? await new LegacyHttpClient(forwarder.url).init() : new LegacyHttpClient(forwarder.url);
     const variants: Array<[string, number, () => Promise<unknown>]> =

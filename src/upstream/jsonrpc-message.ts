@@ -1,4 +1,4 @@
-// The JSON-RPC 2.0 shape checks the legacy HTTP transport applies to what it sends and receives.
+// The JSON-RPC 2.0 shape checks the upstream transports (Streamable HTTP, stdio) apply to what they receive.
 import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 
 export function isRequest(m: unknown): m is JSONRPCRequest {

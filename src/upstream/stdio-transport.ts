@@ -4,11 +4,13 @@
 // lines are kept so that a child that exits says why (exitReport), not only "Connection closed".
 import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../telemetry/logger.js';
 import { type ChildTarget, signalChild, spawnChild } from './child-process.js';
+import { asMessage } from './jsonrpc-message.js';
+import { LineReader } from './line-reader.js';
 import { takePrestarted } from './prestart.js';
 import { processTreeRunning } from './process-running.js';
 
@@ -23,7 +25,7 @@ export class StdioTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   private child: ChildProcess | undefined;
-  private readonly buffer = new ReadBuffer();
+  private readonly lines = new LineReader();
   private readonly tail: string[] = [];
   private exit: string | undefined;
 
@@ -61,15 +63,16 @@ export class StdioTransport implements Transport {
       });
       child.stdin!.on('error', (err) => this.onerror?.(err));
       child.stdout!.on('data', (chunk: Buffer) => {
+        let lines: string[];
         try {
-          this.buffer.append(chunk);
+          lines = this.lines.push(chunk);
         } catch (err) {
-          // A line longer than the SDK's read buffer: the pipe can no longer be trusted.
+          // A line longer than a message may be: the pipe can no longer be trusted.
           this.onerror?.(err as Error);
           void this.close();
           return;
         }
-        this.drain();
+        for (const line of lines) this.deliver(line);
       });
       // 'close' comes after stdout and stderr have ended: the tail is complete.
       const closed = (code: number | null, signal: NodeJS.Signals | null) => {
@@ -108,21 +111,19 @@ export class StdioTransport implements Transport {
     await step();
     if (child.exitCode === null && child.signalCode === null && signalChild(child, 'SIGTERM')) await step();
     if (child.exitCode === null && child.signalCode === null) signalChild(child, 'SIGKILL');
-    this.buffer.clear();
+    this.lines.clear();
   }
 
-  private drain(): void {
-    for (;;) {
-      let message: JSONRPCMessage | null;
-      try {
-        message = this.buffer.readMessage();
-      } catch (err) {
-        this.onerror?.(err as Error);
-        continue;
-      }
-      if (message === null) return;
-      this.onmessage?.(message);
+  /** One line, one message; a line that is not one is reported and skipped, as the SDK's reader does. */
+  private deliver(line: string): void {
+    let message: JSONRPCMessage;
+    try {
+      message = asMessage(JSON.parse(line));
+    } catch (err) {
+      this.onerror?.(err as Error);
+      return;
     }
+    this.onmessage?.(message);
   }
 }
 
