@@ -100,7 +100,7 @@ export class Bridge {
   }
 
   private async begin(front: FrontCall): Promise<JsonObject> {
-    this.telemetry.roundServed(0, undefined);
+    this.telemetry.roundServed(front.record, 0, undefined);
     if (this.needsRootsRound(front)) return this.askRoots(front, new RootsRound(randomUUID()));
     if ((await chooseMode(front, this.limits.suspend, this.opts.toolHints, this.opts.log)).mode === 'replay')
       return this.rerun({ call: front, record: [], round: 1, callId: randomUUID(), answers: new Map() });
@@ -119,10 +119,10 @@ export class Bridge {
   }
 
   /** `origin`: the span of the interaction's first round (this request's, unless a roots round came first). */
-  private startCall(call: BoundCall, lease: SessionLease, origin = this.telemetry.traceOrigin(), replay?: Rerun): Promise<JsonObject> {
+  private startCall(call: BoundCall, lease: SessionLease, origin = this.telemetry.traceOrigin(call.record), replay?: Rerun): Promise<JsonObject> {
     const interaction = new Interaction(randomUUID(), { method: call.method, params: call.params }, this.opts.log, this.clock);
     if (origin) this.origins.set(interaction, origin);
-    interaction.start(lease);
+    interaction.start(lease, call.record);
     this.opts.observer?.onStart(startEvent(interaction.handle, call, replay));
     return this.run(interaction, call, replay && new ReplayRun(interaction, replay.record, replay.round, replay.callId, this.replay));
   }
@@ -133,9 +133,9 @@ export class Bridge {
     const expiresAt = this.clock.now() + this.limits.interactionTtlMs;
     const requestState = await this.opts.sealer.seal(heldClaims(this.opts, round.handle, r, front), expiresAt);
     this.suspended.put(round.handle, round, r, expiresAt);
-    const origin = this.origins.get(round) ?? this.telemetry.traceOrigin();
+    const origin = this.origins.get(round) ?? this.telemetry.traceOrigin(front.record);
     if (origin) this.origins.set(round, origin);
-    this.telemetry.inputRequired(front.method, ['roots/list']);
+    this.telemetry.inputRequired(front.record, front.method, ['roots/list']);
     this.opts.log.debug('asking the client for its roots before the call', { handle: round.handle, round: r });
     return rootsRoundResult(requestState);
   }
@@ -152,7 +152,7 @@ export class Bridge {
   /** Runs a replayed call (again) on any session, answering from its record what it can. */
   private async rerun(run: Rerun): Promise<JsonObject> {
     const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(run.call.capabilities), 'exclusive', run.call.roots);
-    return this.startCall(run.call, lease, this.telemetry.traceOrigin(), run);
+    return this.startCall(run.call, lease, this.telemetry.traceOrigin(run.call.record), run);
   }
 
   private async resume(front: FrontCall, token: string): Promise<JsonObject> {
@@ -165,7 +165,7 @@ export class Bridge {
     if (claims.k === 'replay') return this.rerun(await replayRetry(claims, front, this.opts.ledger, this.telemetry));
     const seen = this.suspended.peek(claims.h, claims.r, this.clock.now());
     if (!seen.ok) throw goneError(seen);
-    this.telemetry.roundServed(claims.r, this.origins.get(seen.item));
+    this.telemetry.roundServed(front.record, claims.r, this.origins.get(seen.item));
     if (seen.item instanceof RootsRound) return this.resumeRoots(front, seen.item, claims.r);
     const interaction = seen.item;
     const call: BoundCall = { ...front, roots: claims.rt };
@@ -187,7 +187,7 @@ export class Bridge {
     }
     if (consent.kind === 'granted') {
       try {
-        interaction.start(await leaseForCall(this.opts.sessions, front, call.roots));
+        interaction.start(await leaseForCall(this.opts.sessions, front, call.roots), front.record);
       } catch (err) {
         this.finish(interaction, 'lost');
         throw err;
@@ -257,7 +257,7 @@ export class Bridge {
     interaction.onGaveUp = (waitedMs) => this.gaveUp(interaction, waitedMs);
     this.opts.observer?.onRound({ handle: interaction.handle, round, asked: pending.map((p) => ({ key: p.key, ...p.request })) });
     const [methods, inputs] = [pending.map((p) => p.method), pending.map((p) => p.key)];
-    this.telemetry.inputRequired(front.method, methods);
+    this.telemetry.inputRequired(front.record, front.method, methods);
     this.opts.log.debug('interaction suspended', { handle: interaction.handle, principal: principalTag(front.principal), round, inputs });
     return inputRequired(pending, requestState);
   }

@@ -8,7 +8,7 @@ import type { RequestIdentity } from '../state/fingerprint.js';
 import type { ConsumedLedger } from '../state/ledger.js';
 import type { Sealer } from '../state/seal.js';
 import type { Logger } from '../telemetry/logger.js';
-import type { UpstreamTelemetry } from '../telemetry/ports.js';
+import type { FrontRecord, UpstreamTelemetry } from '../telemetry/ports.js';
 import type { FrontSink } from './interaction.js';
 import type { InteractionObserver, SessionSource } from './ports.js';
 import type { PrincipalLimits } from './principal-load.js';
@@ -27,6 +27,8 @@ export interface FrontCall {
   droppedInputKeys?: readonly string[];
   sink: FrontSink;
   signal: AbortSignal;
+  /** The front request's telemetry record (its span is the parent of the legacy requests made for it). */
+  record?: FrontRecord;
 }
 
 /** A front call with the roots its session serves, once the client gave them (sealed in every later round). */

@@ -9,6 +9,7 @@ import type { JsonObject, ServerRequest } from '../protocol/json.js';
 import type { Clock } from '../runtime/clock.js';
 import { type AbortLike, LightAbort } from '../runtime/light-abort.js';
 import type { Logger } from '../telemetry/logger.js';
+import type { FrontRecord } from '../telemetry/ports.js';
 import { GATHER_QUIET_MS, gatherDecision } from './gather.js';
 import { settleThenRelease } from './let-go.js';
 import type { FrontSink, LegacyCall, Outcome, PendingInput, Stop, UrlConsent } from './interaction-types.js';
@@ -83,13 +84,13 @@ export class Interaction implements SessionHolder {
     this.sink = undefined;
   }
 
-  /** Sends the legacy call on a leased session; the session routes the call's legacy requests here. */
-  start(lease: SessionLease): void {
+  /** Sends the legacy call on a leased session (traced as made for `record`); the session routes the call's legacy requests here. */
+  start(lease: SessionLease, record?: FrontRecord): void {
     this.lease = lease;
     this.outcome = undefined;
     const abort = new LightAbort();
     this.callAbort = abort;
-    lease.session.request(this.call.method, this.call.params, { signal: abort, onprogress: (p) => this.onProgress(p), holder: this }).then(
+    lease.session.request(this.call.method, this.call.params, { signal: abort, onprogress: (p) => this.onProgress(p), holder: this, record }).then(
       (result) => this.settle({ kind: 'complete', result }),
       (error: unknown) => this.settle(lease.session.closed ? { kind: 'error', error, lost: lease.session.closeReason } : { kind: 'error', error }),
     );

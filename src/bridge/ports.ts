@@ -5,6 +5,7 @@ import { type FrontCapabilities, type LegacyCapabilities, legacyCapabilitiesFor 
 import type { JsonObject, Root, ServerRequest } from '../protocol/json.js';
 import type { RootsBinding } from '../protocol/roots.js';
 import type { AbortLike } from '../runtime/light-abort.js';
+import type { FrontRecord } from '../telemetry/ports.js';
 
 /** The interactive call a legacy request belongs to receives it, and its logs. */
 export interface SessionHolder {
@@ -27,7 +28,7 @@ export interface BridgeSession {
   request(
     method: string,
     params: JsonObject | undefined,
-    opts?: { signal?: AbortLike; onprogress?: (p: JsonObject) => void; holder?: SessionHolder },
+    opts?: { signal?: AbortLike; onprogress?: (p: JsonObject) => void; holder?: SessionHolder; record?: FrontRecord },
   ): Promise<JsonObject>;
 }
 

@@ -32,7 +32,7 @@ export interface Rerun {
 /** A replay state's retry, checked and consumed: the call to run again. */
 export async function replayRetry(claims: StateClaims, front: FrontCall, ledger: ConsumedLedger, telemetry: UpstreamTelemetry): Promise<Rerun> {
   const { record, answers } = await takeReplayRecord(claims, front, ledger);
-  telemetry.roundServed(claims.r, undefined);
+  telemetry.roundServed(front.record, claims.r, undefined);
   // States sealed before call ids existed link no runs: their own id stands for the call.
   return { call: { ...front, roots: claims.rt }, record, round: claims.r + 1, callId: claims.c ?? claims.h, answers };
 }

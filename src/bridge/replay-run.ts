@@ -12,7 +12,7 @@ import { fingerprint } from '../state/fingerprint.js';
 import { encodeRecord } from '../state/replay-record.js';
 import type { Sealer } from '../state/seal.js';
 import type { Logger } from '../telemetry/logger.js';
-import type { UpstreamTelemetry } from '../telemetry/ports.js';
+import type { FrontRecord, UpstreamTelemetry } from '../telemetry/ports.js';
 import type { Interaction, PendingInput } from './interaction.js';
 import type { InteractionObserver } from './ports.js';
 import { inputRequired } from './refusals.js';
@@ -40,6 +40,7 @@ export interface ReplayFront {
   principal: string;
   /** The roots the client gave in a roots round: they ride in every later state. */
   roots?: readonly Root[] | undefined;
+  record?: FrontRecord;
 }
 
 export class ReplayRun {
@@ -120,6 +121,7 @@ export class ReplayRun {
     this.ctx.observer?.onRound({ handle, round: this.round, asked: asks.map((p) => ({ key: p.key, ...p.request })) });
     this.ctx.observer?.onEnd({ handle, reason: 'let_go', why: 'let go for replay: the retry runs the call again' });
     this.ctx.telemetry.inputRequired(
+      front.record,
       front.method,
       asks.map((p) => p.method),
     );

@@ -7,7 +7,7 @@
 // turns it off; test/e2e/fast-lane.test.ts checks both paths answer alike.
 import type { Request, Response } from 'express';
 import type { JsonObject } from '../protocol/json.js';
-import { noteFastLane } from '../telemetry/front-request.js';
+import { frontRequestOf } from '../telemetry/front-request.js';
 import { principalOfRequest } from './auth-gate.js';
 import { recognizeToolCall, type FastRequestHead } from './fast-call.js';
 import { encodeInputRequired, encodeToolResult } from './fast-result.js';
@@ -31,6 +31,7 @@ export class FastLane {
     // A server that cannot be described (or has no tools) gets the official front's own answer.
     const info = await upstream.describe().catch(() => undefined);
     if (info === undefined || !('tools' in frontCapabilities(info))) return false;
+    const record = frontRequestOf(req);
     const abort = new AbortController();
     const onClose = () => abort.abort();
     res.once('close', onClose);
@@ -47,6 +48,7 @@ export class FastLane {
           droppedInputKeys: call.droppedInputKeys,
           notify: NO_NOTIFICATIONS,
           signal: abort.signal,
+          record,
         },
         this.deps,
       );
@@ -57,10 +59,10 @@ export class FastLane {
     res.off('close', onClose);
     const encoded = outcome.ok ? this.encode(call.id, outcome.result, info.serverInfo as unknown as JsonObject, call.capabilities) : undefined;
     if (encoded === undefined) {
-      await withPrecomputed(call.id, outcome, official);
+      await withPrecomputed(req, call.id, outcome, official);
       return true;
     }
-    noteFastLane();
+    if (record) record.fastLane = true;
     if (!res.destroyed) res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(encoded) }).end(encoded);
     return true;
   }

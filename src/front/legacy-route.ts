@@ -15,11 +15,13 @@ import { invalidRetryParams } from '../protocol/retry-params.js';
 import type { LegacyClientSessions } from '../relay/legacy-client-sessions.js';
 import { ANONYMOUS } from '../state/principal.js';
 import type { Logger } from '../telemetry/logger.js';
+import { frontRequestOf } from '../telemetry/front-request.js';
 import type { Upstream } from '../upstream/upstream.js';
 import { createChangeRelay } from './changes.js';
 import type { Route, RouteStatus } from '../routing/route.js';
 import { forwardIfForeign, type OwnerForwarding } from './owner-forward.js';
 import { FastLane } from './fast-lane.js';
+import { carryToHandlers, recordOfContext } from './handler-context.js';
 import { createFrontServer, type ForwardObserver } from './server-factory.js';
 import { withErrorStatuses } from './status.js';
 
@@ -63,14 +65,25 @@ export class LegacyRoute implements Route {
     this.legacy = parts.legacyClients;
     this.log = parts.log;
     const bus = new InMemoryServerEventBus((err) => this.log.warn('listen subscriber failed', { error: err.message }));
-    const frontDeps = { bridge: this.bridge, upstream: this.upstream, log: this.log, principal: ANONYMOUS, forwards: parts.forwards };
+    const frontDeps = {
+      bridge: this.bridge,
+      upstream: this.upstream,
+      log: this.log,
+      principal: ANONYMOUS,
+      forwards: parts.forwards,
+      recordOf: recordOfContext,
+    };
     this.handler = createMcpHandler(async () => createFrontServer(await this.upstream.describe(), frontDeps), {
       legacy: 'reject',
       responseMode: 'auto',
       bus,
       onerror: (err) => this.log.debug('front request rejected', { error: err.message }),
     });
-    this.serve = toNodeHandler(withErrorStatuses(this.handler), { onerror: (err) => this.log.error('front adapter failed', { error: err.message }) });
+    const serveNode = toNodeHandler(withErrorStatuses(this.handler), { onerror: (err) => this.log.error('front adapter failed', { error: err.message }) });
+    this.serve = (req, res, body) => {
+      carryToHandlers(req);
+      return serveNode(req, res, body);
+    };
     this.stopRelay = this.upstream.onChange(createChangeRelay(this.handler.notify));
     this.fast = parts.fastLane === false ? undefined : new FastLane(frontDeps);
   }
@@ -101,9 +114,9 @@ export class LegacyRoute implements Route {
       return;
     }
     if (this.forwarding && raw && (await forwardIfForeign(this.forwarding, req, res, raw, body))) return;
-    if (msg?.method === 'subscriptions/listen') await this.holdResourceSubscriptions(msg.params, res);
+    if (msg?.method === 'subscriptions/listen') await this.holdResourceSubscriptions(msg.params, req, res);
     if (msg?.method === 'tools/call') {
-      await this.learnToolSchema(msg.params);
+      await this.learnToolSchema(msg.params, req);
       if (this.fast && (await this.fast.serve(req, res, body, () => this.serve(req, res, body)))) return;
     }
     await this.serve(req, res, body);
@@ -154,13 +167,17 @@ export class LegacyRoute implements Route {
   }
 
   /** Makes the called tool's schema known before dispatch, for the SDK's `Mcp-Param-*` check. */
-  private async learnToolSchema(params: Record<string, unknown> | undefined): Promise<void> {
+  private async learnToolSchema(params: Record<string, unknown> | undefined, req: Request): Promise<void> {
     const name = params?.['name'];
     if (typeof name !== 'string') return;
     const meta = params?.['_meta'] as Record<string, unknown> | undefined;
     const caps = meta?.['io.modelcontextprotocol/clientCapabilities'];
     try {
-      await this.upstream.toolInputSchema(name, legacyCapabilitiesFor(typeof caps === 'object' && caps !== null ? (caps as FrontCapabilities) : {}));
+      await this.upstream.toolInputSchema(
+        name,
+        legacyCapabilitiesFor(typeof caps === 'object' && caps !== null ? (caps as FrontCapabilities) : {}),
+        frontRequestOf(req),
+      );
     } catch (err) {
       // The call itself will meet the same failure and report it properly.
       this.log.debug('could not list legacy tools for header validation', { error: (err as Error).message });
@@ -171,7 +188,7 @@ export class LegacyRoute implements Route {
    * The SDK's listen router does not expose the requested resource URIs, so they are read here and
    * a legacy resources/subscribe is held for as long as the listen stream is open.
    */
-  private async holdResourceSubscriptions(params: Record<string, unknown> | undefined, res: Response): Promise<void> {
+  private async holdResourceSubscriptions(params: Record<string, unknown> | undefined, req: Request, res: Response): Promise<void> {
     const uris = resourceSubscriptionUris(params);
     if (uris.length === 0) return;
     const upstream = this.upstream;
@@ -181,7 +198,7 @@ export class LegacyRoute implements Route {
     const held: string[] = [];
     for (const uri of uris) {
       try {
-        await upstream.subscribe(uri);
+        await upstream.subscribe(uri, frontRequestOf(req));
         held.push(uri);
       } catch (err) {
         this.log.warn('legacy resources/subscribe failed', { uri, error: (err as Error).message });

@@ -8,7 +8,7 @@ import type { JsonObject } from '../protocol/json.js';
 import type { InteractiveMethod } from '../protocol/methods.js';
 import { upstreamParams } from '../protocol/params.js';
 import type { RequestIdentity } from '../state/fingerprint.js';
-import { noteServeMode } from '../telemetry/front-request.js';
+import type { FrontRequest } from '../telemetry/front-request.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { UpstreamInfo } from '../upstream/session.js';
 import type { Upstream } from '../upstream/upstream.js';
@@ -24,6 +24,8 @@ export interface FrontDeps {
   principal: string;
   /** Told of each forwarded request once it was answered (the shadow comparison); must not block. */
   forwards?: ForwardObserver | undefined;
+  /** The telemetry record of the request a handler serves (the front hands it down: handler-context.ts, stdio.ts). */
+  recordOf?: ((ctx: ServerContext) => FrontRequest | undefined) | undefined;
 }
 
 /** Who hears of forwarded requests (lists, reads) and their outcome: the code the client got. */
@@ -98,15 +100,16 @@ function clientCapabilities(ctx: ServerContext): FrontCapabilities {
 }
 
 async function forward(method: string, params: JsonObject | undefined, ctx: ServerContext, deps: FrontDeps): Promise<JsonObject> {
-  noteServeMode('passthrough');
+  const record = deps.recordOf?.(ctx);
+  record?.served('passthrough');
   const capabilities = clientCapabilities(ctx);
   const sent = upstreamParams(params);
   try {
-    const result = await deps.upstream.forward(method, sent, legacyCapabilitiesFor(capabilities), ctx.mcpReq.signal);
+    const result = await deps.upstream.forward(method, sent, legacyCapabilitiesFor(capabilities), ctx.mcpReq.signal, record);
     deps.forwards?.onForwarded({ method, params: sent, capabilities: capabilities as JsonObject, result });
     return result;
   } catch (err) {
-    const error = toProtocolError(err, deps.log);
+    const error = toProtocolError(err, deps.log, record);
     deps.forwards?.onForwarded({ method, params: sent, capabilities: capabilities as JsonObject, error: { code: error.code } });
     throw error;
   }
@@ -124,14 +127,17 @@ export interface InteractiveRequest {
   logLevel?: string;
   notify: (n: { method: string; params: JsonObject }) => Promise<void>;
   signal: AbortSignal;
+  /** The request's telemetry record, when telemetry tracks it. */
+  record: FrontRequest | undefined;
 }
 
 async function interactiveFromSdk(method: InteractiveMethod, params: JsonObject, ctx: ServerContext, deps: FrontDeps): Promise<JsonObject> {
+  const record = deps.recordOf?.(ctx);
   // A call the fast lane already ran: answer with its outcome (front/precomputed.ts).
-  const pre = takePrecomputed(ctx.mcpReq.id);
+  const pre = takePrecomputed(ctx);
   if (pre !== undefined) {
     if (pre.ok) return withContent(method, pre.result);
-    throw toProtocolError(pre.error, deps.log);
+    throw toProtocolError(pre.error, deps.log, record);
   }
   const meta = ctx.mcpReq._meta as JsonObject | undefined;
   const progressToken = meta?.['progressToken'];
@@ -149,10 +155,11 @@ async function interactiveFromSdk(method: InteractiveMethod, params: JsonObject,
       ...(typeof level === 'string' ? { logLevel: level } : {}),
       notify: (n) => ctx.mcpReq.notify(n as never),
       signal: ctx.mcpReq.signal,
+      record,
     },
     deps,
   ).catch((err: unknown) => {
-    throw toProtocolError(err, deps.log);
+    throw toProtocolError(err, deps.log, record);
   });
 }
 
@@ -161,7 +168,7 @@ async function interactiveFromSdk(method: InteractiveMethod, params: JsonObject,
  * each front path turns them into its wire error.
  */
 export async function runInteractive(method: InteractiveMethod, params: JsonObject, req: InteractiveRequest, deps: FrontDeps): Promise<JsonObject> {
-  noteServeMode('interactive');
+  req.record?.served('interactive');
   const result = await deps.bridge.call({
     method,
     params: upstreamParams(params) ?? {},
@@ -177,6 +184,7 @@ export async function runInteractive(method: InteractiveMethod, params: JsonObje
       notify: req.notify,
     },
     signal: req.signal,
+    record: req.record,
   });
   return withContent(method, result);
 }

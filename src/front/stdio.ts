@@ -24,7 +24,7 @@ export interface StdioFront {
 
 type Message = { id?: RequestId; method?: string; params?: Record<string, unknown> };
 
-const UNTRACKED: StdioRequests = { run: (_m, deliver) => deliver(), answered: () => {} };
+const UNTRACKED: StdioRequests = { run: (_m, deliver) => deliver(), answered: () => {}, recordOf: () => undefined };
 
 /** `requests`: the access log, metrics and spans of the 2026-07-28 requests (the legacy path has none). */
 export async function startStdioFront(deps: FrontDeps, legacyClients: LegacyClients, requests: StdioRequests = UNTRACKED): Promise<StdioFront> {
@@ -115,7 +115,7 @@ export async function startStdioFront(deps: FrontDeps, legacyClients: LegacyClie
 
   const handle = serveStdio(
     async (ctx) => {
-      const server = createFrontServer(await upstream.describe(), deps);
+      const server = createFrontServer(await upstream.describe(), { ...deps, recordOf: (c) => requests.recordOf(c.mcpReq.id) });
       if (ctx.era === 'modern') modern = server;
       return server;
     },

@@ -4,12 +4,13 @@ import { ProtocolError } from '@modelcontextprotocol/server';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { JSONRPC, LEGACY, ProxyError, UpstreamError, toWireError, type WireError } from '../protocol/errors.js';
 import { stripSdkPrefix, translateLegacyError } from '../protocol/legacy-errors.js';
-import { noteErrorCode } from '../telemetry/front-request.js';
+import type { FrontRequest } from '../telemetry/front-request.js';
 import type { Logger } from '../telemetry/logger.js';
 
-export function toProtocolError(err: unknown, log: Logger): ProtocolError {
+/** `record`: the front request answered with it, whose telemetry learns the code. */
+export function toProtocolError(err: unknown, log: Logger, record: FrontRequest | undefined): ProtocolError {
   const wire = wireErrorOf(err, log);
-  noteErrorCode(wire.code);
+  record?.error(wire.code);
   return new ProtocolError(wire.code, wire.message, wire.data);
 }
 

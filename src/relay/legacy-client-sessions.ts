@@ -7,7 +7,7 @@ import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { errorBody, JSONRPC, LEGACY } from '../protocol/errors.js';
 import type { Cancel, Clock } from '../runtime/clock.js';
-import { noteServeMode } from '../telemetry/front-request.js';
+import { frontRequestOf } from '../telemetry/front-request.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { Upstream } from '../upstream/upstream.js';
 import { startIdleSweeper } from '../upstream/idle-sweep.js';
@@ -79,7 +79,7 @@ export class LegacyClientSessions {
     const id = req.header('mcp-session-id');
     const enveloped = body?.params?._meta?.['io.modelcontextprotocol/protocolVersion'] !== undefined;
     if (id !== undefined && !enveloped) {
-      noteServeMode('legacy-client');
+      frontRequestOf(req)?.served('legacy-client');
       const session = this.sessions.get(id);
       // A session id is a handle, not a credential: another principal's request finds no session.
       if (session && this.owners.get(id) === principalOf(req)) {
@@ -91,7 +91,7 @@ export class LegacyClientSessions {
       return true;
     }
     if (req.method !== 'POST' || body?.method !== 'initialize' || enveloped) return false;
-    noteServeMode('legacy-client');
+    frontRequestOf(req)?.served('legacy-client');
     await this.open(req, res);
     return true;
   }

@@ -1,8 +1,9 @@
 // One front request as telemetry sees it: what it asked for, how it was served and how it ended.
-// The front opens it (HTTP listener); the layers below annotate the current one through
-// AsyncLocalStorage without knowing HTTP, and on its end it becomes an access-log line, metrics and
-// the end of its span.
-import { AsyncLocalStorage } from 'node:async_hooks';
+// The front opens it (HTTP listener, stdio front) and hands it down explicitly: the official
+// front's handlers, the bridge and the legacy session annotate it without knowing HTTP, and on its
+// end it becomes an access-log line, metrics and the end of its span. Not AsyncLocalStorage: on
+// Node 20 that runs a promise hook for every promise the process creates, 5-9% of a pass-through
+// call's CPU (bench/README.md, issue 10).
 import { performance } from 'node:perf_hooks';
 import type { SpanContext } from '@opentelemetry/api';
 import { type ServeMode, methodLabel } from './labels.js';
@@ -47,9 +48,7 @@ export class FrontRequest {
   /**
    * The span, started on first use (once the head is known) with the request's start time. The
    * client's headers and `_meta` only say where the span continues the client's trace, so they
-   * are let go once it has started: every async resource a held legacy call created during this
-   * request (its socket, its timers) keeps this object as its AsyncLocalStorage store for as long
-   * as the person thinks (bench/README.md, issue 10).
+   * are let go once it has started.
    */
   get span(): FrontSpan {
     if (this.frontSpan) return this.frontSpan;
@@ -74,6 +73,11 @@ export class FrontRequest {
     this.code ??= code;
   }
 
+  /** The layer that served this request says how (the first to say wins). */
+  served(mode: ServeMode): void {
+    this.mode ??= mode;
+  }
+
   /** Ends it once; returns the elapsed seconds, or undefined when it had already ended. */
   end(httpStatus: number | undefined): number | undefined {
     if (this.ended) return undefined;
@@ -83,14 +87,16 @@ export class FrontRequest {
   }
 }
 
-const current = new AsyncLocalStorage<FrontRequest>();
+const ofMessage = new WeakMap<object, FrontRequest>();
 
-export function currentFrontRequest(): FrontRequest | undefined {
-  return current.getStore();
+/** Ties `request` to the HTTP request (or other carrier object) it records. */
+export function recordFrontRequest(carrier: object, request: FrontRequest): void {
+  ofMessage.set(carrier, request);
 }
 
-export function withFrontRequest<T>(request: FrontRequest, fn: () => T): T {
-  return current.run(request, fn);
+/** The front request recorded for `carrier`, if telemetry tracks it. */
+export function frontRequestOf(carrier: object): FrontRequest | undefined {
+  return ofMessage.get(carrier);
 }
 
 /**
@@ -129,21 +135,4 @@ export function headOfMessage(body: unknown): RequestHead {
     ...(typeof target === 'string' ? { target: target.slice(0, MAX_TARGET) } : {}),
     ...(params['_meta'] === undefined ? {} : { meta: params['_meta'] }),
   };
-}
-
-/** The layer that served the current front request says how (the first to say wins). */
-export function noteServeMode(mode: ServeMode): void {
-  const request = current.getStore();
-  if (request && request.mode === undefined) request.mode = mode;
-}
-
-/** The current front request was answered by the fast lane. */
-export function noteFastLane(): void {
-  const request = current.getStore();
-  if (request) request.fastLane = true;
-}
-
-/** The JSON-RPC error code the current front request is answered with. */
-export function noteErrorCode(code: number): void {
-  current.getStore()?.error(code);
 }

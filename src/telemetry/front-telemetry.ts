@@ -1,11 +1,12 @@
-// The fronts' telemetry hook: every MCP request runs inside a FrontRequest, and when its response
-// ends it is counted, timed, logged (access log) and its span ended. Over HTTP, error codes of
+// The fronts' telemetry hook: every MCP request gets a FrontRequest (over HTTP tied to the node
+// request, see frontRequestOf; on stdio found by its id), and when its response ends it is
+// counted, timed, logged (access log) and its span ended. Over HTTP, error codes of
 // bodies written with express's res.json (the proxy's own refusals) are read on the way out; the
 // SDK's and the bridge's are noted where they are made (front/status.ts, front/wire-errors.ts).
 // On stdio a request ends with the response carrying its id.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { accessLogFields, createPrincipalHasher, writeAccessLog, type PrincipalHasher } from './access-log.js';
-import { FrontRequest, headOfBody, headOfMessage, withFrontRequest } from './front-request.js';
+import { FrontRequest, headOfBody, headOfMessage, recordFrontRequest } from './front-request.js';
 import { methodLabel, outcomeOf } from './labels.js';
 import type { Logger } from './logger.js';
 import type { ProxyMetrics } from './metrics.js';
@@ -33,7 +34,7 @@ export class FrontTelemetry {
     return this.opts.metricsOnMainListener ? this.opts.metrics : undefined;
   }
 
-  /** Runs `serve` as one front request of `upstream`. */
+  /** Runs `serve` as one front request of `upstream`; its record is `frontRequestOf(req)` meanwhile. */
   track(
     upstream: string,
     era: 'legacy' | 'modern',
@@ -56,7 +57,8 @@ export class FrontTelemetry {
       };
     }
     res.once('close', () => this.finish(request, res.statusCode));
-    return withFrontRequest(request, serve);
+    recordFrontRequest(req, request);
+    return serve();
   }
 
   /** The requests of one stdio connection to `upstream`. */
@@ -67,8 +69,9 @@ export class FrontTelemetry {
         if (message.id === undefined || typeof message.method !== 'string') return deliver();
         const request = new FrontRequest(upstream, principal, headOfMessage(message), {});
         open.set(message.id, request);
-        return withFrontRequest(request, deliver);
+        return deliver();
       },
+      recordOf: (id) => open.get(id),
       answered: (message) => {
         const m = message as { id?: string | number; result?: { resultType?: unknown }; error?: { code?: unknown } };
         const request = m.id === undefined ? undefined : open.get(m.id);
@@ -89,9 +92,11 @@ export class FrontTelemetry {
   }
 }
 
-/** A stdio front's requests: each runs inside its FrontRequest, which its response ends. */
+/** A stdio front's requests: each gets a FrontRequest, which its response ends. */
 export interface StdioRequests {
   run<T>(message: { id?: string | number; method?: string; params?: Record<string, unknown> }, deliver: () => T): T;
+  /** The record of the request with this id while it is open. */
+  recordOf(id: string | number): FrontRequest | undefined;
   /** A message the front sends the client; a response ends its request. */
   answered(message: unknown): void;
 }

@@ -2,7 +2,11 @@
 // composition root hands each upstream's parts an implementation bound to its name
 // (upstream-telemetry.ts); unit tests and the bench pass NO_TELEMETRY or one on a test registry.
 import type { SpanContext } from '@opentelemetry/api';
+import type { FrontRequest } from './front-request.js';
 import type { TraceCarrier } from './spans.js';
+
+/** The front request being served, as the front hands it down (undefined when telemetry does not track it). */
+export type FrontRecord = FrontRequest | undefined;
 
 /** The first round's span of an interaction, kept so the later rounds link to it. Opaque to callers. */
 export type TraceOrigin = SpanContext;
@@ -14,20 +18,20 @@ export interface LegacyRequestTrace {
 }
 
 export interface UpstreamTelemetry {
-  /** Bridge: the current front request serves round `round` (0: a first request) of an interaction. */
-  roundServed(round: number, first: TraceOrigin | undefined): void;
-  /** Bridge: the current front request's span, to link the interaction's later rounds to. */
-  traceOrigin(): TraceOrigin | undefined;
-  /** Bridge: an `input_required` answer asks the client for these legacy requests. */
-  inputRequired(method: string, inputs: readonly string[]): void;
+  /** Bridge: front request `record` serves round `round` (0: a first request) of an interaction. */
+  roundServed(record: FrontRecord, round: number, first: TraceOrigin | undefined): void;
+  /** Bridge: the front request's span, to link the interaction's later rounds to. */
+  traceOrigin(record: FrontRecord): TraceOrigin | undefined;
+  /** Bridge: `record`'s `input_required` answer asks the client for these legacy requests. */
+  inputRequired(record: FrontRecord, method: string, inputs: readonly string[]): void;
   /** Bridge: an interactive call ended after `rounds` rounds. */
   interactionEnded(reason: string, rounds: number): void;
   /** Bridge: a retry was refused because of its requestState. */
   stateRejected(reason: string): void;
   /** Upstream: how long a request waited for a legacy session (successful or not). */
   sessionWaited(seconds: number): void;
-  /** Legacy session: one request to the legacy server starts. */
-  legacyRequest(method: string): LegacyRequestTrace;
+  /** Legacy session: one request to the legacy server starts, made for `record` (traced only then). */
+  legacyRequest(method: string, record: FrontRecord): LegacyRequestTrace;
 }
 
 const NO_TRACE: LegacyRequestTrace = { carrier: {}, end: () => {} };

@@ -2,7 +2,7 @@
 // call here is the API's no-op. A front request is a SERVER span continuing the client's W3C trace
 // (the `traceparent` header, else `_meta.traceparent`, the MCP convention); a legacy request is a
 // CLIENT span under it whose context goes upstream in `_meta` (and, over HTTP, as headers).
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span, type SpanContext } from '@opentelemetry/api';
+import { propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span, type SpanContext } from '@opentelemetry/api';
 
 const TRACER = 'mrtr-proxy';
 
@@ -43,9 +43,8 @@ export function startFrontSpan(name: string, carrier: TraceCarrier, startTime: n
 }
 
 /**
- * The context is made when a legacy request asks for it, not kept: a front request outlives its
- * answer as the AsyncLocalStorage store of a held call's socket and timers, and a context costs
- * an object and a Map (bench/README.md, issue 10).
+ * The context is made when a legacy request asks for it, not kept: most front requests make no
+ * legacy request that is traced, and a context costs an object and a Map (bench/README.md, issue 10).
  */
 class FrontSpanContext implements FrontSpan {
   constructor(
@@ -96,9 +95,4 @@ export function startLegacySpan(parent: Context, upstream: string, method: strin
       span.end();
     },
   };
-}
-
-/** The active context (for code run outside any front request). */
-export function activeContext(): Context {
-  return context.active();
 }

@@ -1,7 +1,6 @@
 // UpstreamTelemetry for one upstream: metrics on the proxy's registry (when metrics are on) and the
-// current front request's record and span (front-request.ts).
+// record and span of the front request being served (front-request.ts), as the caller hands it down.
 import { performance } from 'node:perf_hooks';
-import { currentFrontRequest } from './front-request.js';
 import { inputLabel, methodLabel } from './labels.js';
 import type { ProxyMetrics } from './metrics.js';
 import type { LegacyRequestTrace, UpstreamTelemetry } from './ports.js';
@@ -9,16 +8,14 @@ import { startLegacySpan, type LegacySpan, type TraceCarrier } from './spans.js'
 
 export function upstreamTelemetry(upstream: string, metrics: ProxyMetrics | undefined): UpstreamTelemetry {
   return {
-    roundServed(round, first) {
-      const request = currentFrontRequest();
+    roundServed(request, round, first) {
       if (!request) return;
       request.mode = 'interactive';
       if (round === 0) request.round = 0;
       else request.resumed(first, round);
     },
-    traceOrigin: () => currentFrontRequest()?.span.span.spanContext(),
-    inputRequired(method, inputs) {
-      const request = currentFrontRequest();
+    traceOrigin: (request) => request?.span.span.spanContext(),
+    inputRequired(request, method, inputs) {
       if (request) request.inputRequired = true;
       for (const input of inputs) {
         const label = inputLabel(input);
@@ -35,9 +32,9 @@ export function upstreamTelemetry(upstream: string, metrics: ProxyMetrics | unde
     sessionWaited(seconds) {
       metrics?.sessionWait.observe(seconds);
     },
-    legacyRequest(method): LegacyRequestTrace {
+    legacyRequest(method, request): LegacyRequestTrace {
       // Only requests made for a front request are traced (not readiness pings or start-up).
-      const parent = currentFrontRequest()?.span.context;
+      const parent = request?.span.context;
       const span = parent === undefined ? undefined : startLegacySpan(parent, upstream, methodLabel(method));
       return new LegacyRequestRecord(upstream, methodLabel(method), metrics, span);
     },

@@ -2,7 +2,7 @@
 // its owner hooks in (SessionHooks), and what it learned at initialize (UpstreamInfo).
 import type { AbortLike } from '../runtime/light-abort.js';
 import type { JsonObject, ServerRequest } from '../protocol/json.js';
-import type { LegacyRequestTrace } from '../telemetry/ports.js';
+import type { FrontRecord, LegacyRequestTrace } from '../telemetry/ports.js';
 import type { LegacySession } from './session.js';
 
 /** The interactive call a legacy request belongs to receives it, and its logs. */
@@ -20,8 +20,8 @@ export interface SessionHooks {
   onClosed(session: LegacySession): void;
   /** Told which calls (askKey) asked without provenance, and which completed without asking. */
   asks?: { learn(keys: readonly string[]): void; completedQuietly(key: string): void };
-  /** Metrics and the span of one request to the legacy server. */
-  trace?(method: string): LegacyRequestTrace;
+  /** Metrics and the span of one request to the legacy server, made for front request `record` if any. */
+  trace?(method: string, record: FrontRecord): LegacyRequestTrace;
 }
 
 export interface UpstreamInfo {

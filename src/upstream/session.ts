@@ -10,6 +10,7 @@ import { MAX_TIMER_MS } from '../config/defaults.js';
 import type { LegacyCapabilities } from '../protocol/capabilities.js';
 import type { JsonObject, ServerRequest } from '../protocol/json.js';
 import type { Logger } from '../telemetry/logger.js';
+import type { FrontRecord } from '../telemetry/ports.js';
 import { CLIENT_INFO } from '../version.js';
 import { StreamGoneError } from './stream-gone.js';
 import { withTraceContext } from './trace-context.js';
@@ -124,7 +125,7 @@ export class LegacySession {
   request(
     method: string,
     params: JsonObject | undefined,
-    opts: { signal?: AbortLike; onprogress?: (p: JsonObject) => void; holder?: SessionHolder } = {},
+    opts: { signal?: AbortLike; onprogress?: (p: JsonObject) => void; holder?: SessionHolder; record?: FrontRecord } = {},
   ): Promise<JsonObject> {
     try {
       return this.send(method, params, opts);
@@ -140,7 +141,7 @@ export class LegacySession {
   private send(
     method: string,
     params: JsonObject | undefined,
-    opts: { signal?: AbortLike; onprogress?: (p: JsonObject) => void; holder?: SessionHolder },
+    opts: { signal?: AbortLike; onprogress?: (p: JsonObject) => void; holder?: SessionHolder; record?: FrontRecord },
   ): Promise<JsonObject> {
     // The SDK reads only what AbortLike has of a signal: a LightAbort serves (runtime/light-abort.ts).
     const options = { timeout: MAX_TIMER_MS, ...(opts.signal ? { signal: opts.signal as AbortSignal } : {}) };
@@ -148,7 +149,7 @@ export class LegacySession {
     const id = opts.holder ? nextRequestId(this.client) : undefined;
     const call = opts.holder && { holder: opts.holder, key: askKey(method, params), asked: false };
     if (id !== undefined && call) this.calls.set(id, call);
-    const trace = this.hooks.trace?.(method);
+    const trace = this.hooks.trace?.(method, opts.record);
     if (trace) params = withTraceContext(params, trace.carrier);
     let token: string | undefined;
     if (opts.onprogress) {

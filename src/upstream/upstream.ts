@@ -9,7 +9,7 @@ import type { JsonObject, Root } from '../protocol/json.js';
 import { rootsServed, sessionCapabilities, type RootsBinding } from '../protocol/roots.js';
 import type { Cancel, Clock } from '../runtime/clock.js';
 import type { Logger } from '../telemetry/logger.js';
-import { NO_TELEMETRY, type UpstreamTelemetry } from '../telemetry/ports.js';
+import { type FrontRecord, NO_TELEMETRY, type UpstreamTelemetry } from '../telemetry/ports.js';
 import { createHttpTransport } from './http-transport.js';
 import { learnedFor, type Learned } from './learned.js';
 import { SessionPool, waitingCap, type Lease, type LeaseMode, type PoolStats } from './pool.js';
@@ -58,7 +58,7 @@ export class Upstream {
         for (const l of this.listeners) l(method, params);
       },
       onClosed: () => {},
-      trace: (method) => this.telemetry.legacyRequest(method),
+      trace: (method, record) => this.telemetry.legacyRequest(method, record),
     };
     this.pool = this.createPool(config);
     this.stopSweeper = startIdleSweeper(this.clock, config.idleSessionTtlMs, () => this.pool.sweepIdle());
@@ -102,10 +102,11 @@ export class Upstream {
   }
 
   /** Forwards a non-interactive request on a shared session with the request's capability set. */
-  async forward(method: string, params: JsonObject | undefined, caps: LegacyCapabilities, signal?: AbortSignal): Promise<JsonObject> {
+  /** `record`: the front request it is made for (its span is the legacy request's parent). */
+  async forward(method: string, params: JsonObject | undefined, caps: LegacyCapabilities, signal?: AbortSignal, record?: FrontRecord): Promise<JsonObject> {
     const lease = await this.acquire(caps, 'shared');
     try {
-      const result = await lease.session.request(method, params, signal ? { signal } : {});
+      const result = await lease.session.request(method, params, signal ? { signal, record } : { record });
       if (method === 'tools/list') this.toolSchemas.observe(result);
       return result;
     } finally {
@@ -114,9 +115,11 @@ export class Upstream {
     }
   }
 
-  /** A tool's input schema, listing the legacy server's tools if it is not known yet. */
-  async toolInputSchema(name: string, caps: LegacyCapabilities): Promise<JsonObject | undefined> {
-    return this.toolSchemas.lookup(name, capabilityKey(caps), (cursor) => this.forward('tools/list', cursor === undefined ? undefined : { cursor }, caps));
+  /** A tool's input schema, listing the legacy server's tools (for front request `record`) if it is not known yet. */
+  async toolInputSchema(name: string, caps: LegacyCapabilities, record?: FrontRecord): Promise<JsonObject | undefined> {
+    return this.toolSchemas.lookup(name, capabilityKey(caps), (cursor) =>
+      this.forward('tools/list', cursor === undefined ? undefined : { cursor }, caps, undefined, record),
+    );
   }
 
   /** A tool's annotations (readOnlyHint, idempotentHint, ...), listing the tools if it is not known yet. */
@@ -125,11 +128,11 @@ export class Upstream {
     return this.toolSchemas.annotationsOf(name);
   }
 
-  /** Reference-counted legacy resources/subscribe on the control session. */
-  async subscribe(uri: string): Promise<void> {
+  /** Reference-counted legacy resources/subscribe on the control session (made for front request `record`). */
+  async subscribe(uri: string, record?: FrontRecord): Promise<void> {
     const n = this.subscriptions.get(uri) ?? 0;
     this.subscriptions.set(uri, n + 1);
-    if (n === 0) await (await this.controlSession()).request('resources/subscribe', { uri });
+    if (n === 0) await (await this.controlSession()).request('resources/subscribe', { uri }, { record });
   }
 
   async unsubscribe(uri: string): Promise<void> {

@@ -4,7 +4,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { declaresParamHeaders, partitionInputResponses, recognizeToolCall, type FastRequestHead } from '../../src/front/fast-call.js';
 import { encodeInputRequired, encodeToolResult } from '../../src/front/fast-result.js';
+import type { AuthInfo, ServerContext } from '@modelcontextprotocol/server';
+import { carryToHandlers, recordOfContext } from '../../src/front/handler-context.js';
 import { takePrecomputed, withPrecomputed } from '../../src/front/precomputed.js';
+import { FrontRequest, recordFrontRequest } from '../../src/telemetry/front-request.js';
 
 const REV = '2026-07-28';
 const ENVELOPE = {
@@ -210,14 +213,33 @@ describe('fast lane: encoding an input_required round', () => {
 });
 
 describe('fast lane: handing an outcome to the official front', () => {
+  /** The context the SDK gives the handler of `req` (its node adapter passes `req.auth` through). */
+  const contextOf = (req: { auth?: AuthInfo }, id: number) => ({ http: { authInfo: req.auth }, mcpReq: { id } }) as unknown as ServerContext;
+
   it('gives the outcome once, to the request it belongs to', async () => {
     const outcome = { ok: true as const, result: { content: [] } };
-    await withPrecomputed(4, outcome, async () => {
+    const req: { auth?: AuthInfo } = {};
+    const other: { auth?: AuthInfo } = {};
+    await withPrecomputed(req, 4, outcome, async () => {
       await Promise.resolve();
-      assert.equal(takePrecomputed(5), undefined, 'another request');
-      assert.equal(takePrecomputed(4), outcome);
-      assert.equal(takePrecomputed(4), undefined, 'taken already');
+      assert.equal(takePrecomputed(contextOf(other, 4)), undefined, 'another HTTP request with the same JSON-RPC id');
+      assert.equal(takePrecomputed(contextOf(req, 5)), undefined, 'another id');
+      assert.equal(takePrecomputed(contextOf(req, 4)), outcome);
+      assert.equal(takePrecomputed(contextOf(req, 4)), undefined, 'taken already');
     });
-    assert.equal(takePrecomputed(4), undefined, 'outside');
+  });
+
+  it("keeps the auth gate's principal beside it, and carries the request's record", () => {
+    const req: { auth?: AuthInfo } = { auth: { token: '', clientId: 'c', scopes: ['s'], extra: { principal: 'alice' } } };
+    const record = new FrontRequest('default', 'alice', { method: 'tools/call' }, {});
+    recordFrontRequest(req, record);
+    carryToHandlers(req);
+    withPrecomputed(req, 1, { ok: false, error: new Error('x') }, () => undefined);
+    assert.equal(req.auth?.extra?.['principal'], 'alice');
+    assert.equal(req.auth?.clientId, 'c');
+    assert.equal(recordOfContext(contextOf(req, 1)), record);
+    const bare: { auth?: AuthInfo } = {};
+    carryToHandlers(bare);
+    assert.equal(bare.auth, undefined, 'nothing to carry: the request stays as it was');
   });
 });

@@ -88,6 +88,11 @@ describe('source layers', () => {
     assert.deepEqual(offenders, []);
   });
 
+  it('uses no AsyncLocalStorage or async hook (on Node 20 a promise hook for every promise: telemetry/front-request.ts)', () => {
+    const users = files.filter((f) => /from ['"](node:)?async_hooks['"]/.test(readFileSync(f, 'utf8'))).map((f) => relative(SRC, f));
+    assert.deepEqual(users, []);
+  });
+
   it('keeps every file of src, test, bench, examples and scripts under 300 lines', () => {
     const all = ['src', 'test', 'bench', 'examples', 'scripts'].flatMap((d) => code(join(ROOT, d)));
     const long = all.filter((f) => readFileSync(f, 'utf8').split('\n').length > 300).map((f) => relative(ROOT, f));
