@@ -43,8 +43,8 @@ export function startFrontSpan(name: string, carrier: TraceCarrier, startTime: n
 }
 
 /**
- * The context is made when a legacy request asks for it, not kept: most front requests make no
- * legacy request that is traced, and a context costs an object and a Map (bench/README.md, issue 10).
+ * The context is made when a legacy request asks for it, not kept: requests the proxy answers
+ * itself (discovery, ping, known lists) never ask, and a context costs an object and a Map.
  */
 class FrontSpanContext implements FrontSpan {
   constructor(

@@ -67,7 +67,7 @@ export class StdioTransport implements Transport {
         try {
           lines = this.lines.push(chunk);
         } catch (err) {
-          // A line longer than a message may be: the pipe can no longer be trusted.
+          // A line past the size a message may have: the pipe can no longer be trusted.
           this.onerror?.(err as Error);
           void this.close();
           return;
