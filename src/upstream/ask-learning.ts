@@ -73,11 +73,6 @@ export class AskLearner {
     private readonly clock: Clock = systemClock,
   ) {}
 
-  /** The lease mode from what is known now. */
-  modeFor(method: string, params: JsonObject | undefined): LeaseMode {
-    return this.modeOf(askKey(method, params));
-  }
-
   /**
    * The lease mode once it is known: a call of a key not known either way waits for the first call
    * of that key still running (up to FIRST_CALL_WAIT_MS) and shares if that one completed without

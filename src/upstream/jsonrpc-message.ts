@@ -23,6 +23,16 @@ export function asMessage(value: unknown): JSONRPCMessage {
   return m as unknown as JSONRPCMessage;
 }
 
+/** The message in `text` (JSON); one that is not JSON or not a message goes to `onError` and gives undefined. */
+export function parseMessage(text: string, onError: ((error: Error) => void) | undefined): JSONRPCMessage | undefined {
+  try {
+    return asMessage(JSON.parse(text));
+  } catch (err) {
+    onError?.(err as Error);
+    return undefined;
+  }
+}
+
 function isId(id: unknown): boolean {
   return typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id));
 }

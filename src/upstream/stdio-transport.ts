@@ -9,7 +9,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../telemetry/logger.js';
 import { type ChildTarget, signalChild, spawnChild } from './child-process.js';
-import { asMessage } from './jsonrpc-message.js';
+import { parseMessage } from './jsonrpc-message.js';
 import { LineReader } from './line-reader.js';
 import { takePrestarted } from './prestart.js';
 import { processTreeRunning } from './process-running.js';
@@ -116,14 +116,8 @@ export class StdioTransport implements Transport {
 
   /** One line, one message; a line that is not one is reported and skipped, as the SDK's reader does. */
   private deliver(line: string): void {
-    let message: JSONRPCMessage;
-    try {
-      message = asMessage(JSON.parse(line));
-    } catch (err) {
-      this.onerror?.(err as Error);
-      return;
-    }
-    this.onmessage?.(message);
+    const message = parseMessage(line, this.onerror);
+    if (message !== undefined) this.onmessage?.(message);
   }
 }
 

@@ -9,7 +9,7 @@
 import type http from 'node:http';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { asMessage, isRequest } from './jsonrpc-message.js';
+import { asMessage, isRequest, parseMessage } from './jsonrpc-message.js';
 import { mediaTypeEssence } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import { HttpExchanger, readText } from './http-exchange.js';
 import { Latch } from './latch.js';
@@ -219,13 +219,8 @@ export class StreamableHttpTransport implements Transport {
   }
 
   private deliver(data: string, opts: StreamOptions): void {
-    let message: JSONRPCMessage;
-    try {
-      message = asMessage(JSON.parse(data));
-    } catch (err) {
-      this.onerror?.(err as Error);
-      return;
-    }
+    const message = parseMessage(data, this.onerror);
+    if (message === undefined) return;
     if (('result' in message || 'error' in message) && message.id !== undefined) {
       opts.owed?.delete(message.id);
       this.owedOn.delete(message.id);

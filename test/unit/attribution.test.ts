@@ -58,17 +58,17 @@ describe('interactive lease modes', () => {
     assert.equal(interactiveLeaseMode('tool:a', { provenance: true, asked: new Set(['tool:a']), quiet: none }), 'exclusive');
   });
 
-  it('learns: a quiet key shares, until it asks; past the bound everything is exclusive', () => {
+  it('learns: a quiet key shares, until it asks; past the bound everything is exclusive', async () => {
     const l = new AskLearner(false);
-    assert.equal(l.modeFor('tools/call', { name: 'a' }), 'exclusive');
+    assert.equal(await l.leaseFor('tools/call', { name: 'a' }), 'exclusive');
     l.completedQuietly('tool:a');
-    assert.equal(l.modeFor('tools/call', { name: 'a' }), 'shared');
+    assert.equal(await l.leaseFor('tools/call', { name: 'a' }), 'shared');
     l.learn(['tool:a']);
     l.completedQuietly('tool:a');
-    assert.equal(l.modeFor('tools/call', { name: 'a' }), 'exclusive');
+    assert.equal(await l.leaseFor('tools/call', { name: 'a' }), 'exclusive');
     const full = new AskLearner(true);
     full.learn(Array.from({ length: MAX_LEARNED_KEYS }, (_, i) => `tool:${i}`));
-    assert.equal(full.modeFor('tools/call', { name: 'never-seen' }), 'exclusive');
+    assert.equal(await full.leaseFor('tools/call', { name: 'never-seen' }), 'exclusive');
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { asMessage, isRequest } from '../../src/upstream/jsonrpc-message.js';
+import { asMessage, isRequest, parseMessage } from '../../src/upstream/jsonrpc-message.js';
 
 describe('asMessage', () => {
   it('accepts requests, notifications, results and errors', () => {
@@ -40,5 +40,18 @@ describe('isRequest', () => {
     assert.equal(isRequest({ jsonrpc: '2.0', id: 0, method: 'ping' }), true);
     assert.equal(isRequest({ jsonrpc: '2.0', method: 'notifications/initialized' }), false);
     assert.equal(isRequest({ jsonrpc: '2.0', id: 0, result: {} }), false);
+  });
+});
+
+describe('parseMessage', () => {
+  it('gives the message, or reports text that is not JSON or not a message and gives undefined', () => {
+    const errors: string[] = [];
+    const onError = (e: Error) => errors.push(e.message);
+    assert.deepEqual(parseMessage('{"jsonrpc":"2.0","id":1,"result":{}}', onError), { jsonrpc: '2.0', id: 1, result: {} });
+    assert.equal(parseMessage('{"jsonrpc":"2.0","id":1', onError), undefined);
+    assert.equal(parseMessage('{"id":1,"result":{}}', onError), undefined);
+    assert.equal(errors.length, 2);
+    assert.match(errors[1]!, /not a JSON-RPC 2.0 message/);
+    assert.equal(parseMessage('nope', undefined), undefined, 'no listener: still no throw');
   });
 });
