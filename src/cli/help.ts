@@ -18,7 +18,8 @@ function optionHelp(synopsis: string, description: string): string {
 }
 
 export function limitHelp(row: LimitRow): string {
-  return optionHelp(`${row.flag} ${metavarOf(row)}`, `${row.help} (default ${row.default})`);
+  const byKind = row.stdioDefault === undefined ? '' : ` for an HTTP, SSE or WebSocket upstream, ${row.stdioDefault} for stdio`;
+  return optionHelp(`${row.flag} ${metavarOf(row)}`, `${row.help} (default ${row.default}${byKind})`);
 }
 
 const LIMIT_HELP = LIMIT_ROWS.map(limitHelp).join('');

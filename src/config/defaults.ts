@@ -6,6 +6,7 @@ export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 8080;
 export const DEFAULT_INTERACTION_TTL_S = LIMITS.interactionTtl.default;
 export const DEFAULT_MAX_SESSIONS = LIMITS.maxSessions.default;
+export const DEFAULT_MAX_STDIO_SESSIONS = LIMITS.maxSessions.stdioDefault;
 export const DEFAULT_SPARE_SESSIONS = LIMITS.spareSessions.default;
 export const DEFAULT_SESSION_WAIT_S = LIMITS.sessionWait.default;
 export const DEFAULT_CALL_TIMEOUT_S = LIMITS.callTimeout.default;

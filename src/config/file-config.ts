@@ -42,12 +42,12 @@ export interface FileConfig {
 /** Reads, validates and resolves a configuration file (file.ts's loadConfigFile). */
 export type LoadConfigFile = (path: string, env: Record<string, string | undefined>) => FileConfig;
 
-/** Resolved limits (milliseconds, counts) from values in the file's units; the table's defaults fill gaps. */
-export function limits(l: LimitInputs): UpstreamLimits {
+/** Resolved limits (milliseconds, counts) from values in the file's units; the table's defaults for a `kind` upstream fill gaps. */
+export function limits(l: LimitInputs, kind: string): UpstreamLimits {
   return buildLimits((r) => {
     const given = l[r.key];
     return given === undefined ? undefined : given * scaleOf(r);
-  });
+  }, kind);
 }
 
 export function withClientAuth(auth: ClientAuthConfig | undefined): { clientAuth?: ClientAuthConfig } {

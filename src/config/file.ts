@@ -195,7 +195,7 @@ function fromFile(f: FileShape, env: Record<string, string | undefined>, from: C
       target: target(u, env, `upstreams.${name}`, from.baseDir, secrets, problems),
       roots: (u.roots ?? []).map((r) => (r.name === undefined ? { uri: r.uri } : { uri: r.uri, name: r.name })) as Root[],
       suspend: { default: u.suspend?.default ?? 'auto', replay: u.suspend?.replay ?? [], hold: u.suspend?.hold ?? [] },
-      ...limits({ ...f.defaults, ...stripUndefined(u) }),
+      ...limits({ ...f.defaults, ...stripUndefined(u) }, u.stdio === undefined ? 'network' : 'stdio'),
       ...withClientAuth(collect(problems, undefined, () => mergeClientAuth([f.clientAuth, u.clientAuth], `upstreams.${name}.clientAuth`))),
       ...(u.shadow ? { shadow: resolveShadow(u.shadow) } : {}),
     })),

@@ -13,6 +13,8 @@ export type LimitSpec = {
   default: number;
   /** The --help description. A `\n` marks where --help wraps it; the `(default N)` is appended. */
   help: string;
+  /** The default for a stdio upstream, where it differs (each stdio session is a process). */
+  stdioDefault?: number;
 } & ({ unit: 'seconds' | 'ms'; field: `${string}Ms` } | { unit: 'count' | 'bytes'; field: string });
 
 /**
@@ -36,9 +38,10 @@ export const LIMITS = {
     unit: 'count',
     min: 1,
     max: 100_000,
-    default: 16,
+    default: 256,
+    stdioDefault: 16,
     field: 'maxSessions',
-    help: 'legacy sessions open at once, across capability sets',
+    help: 'legacy sessions open at once, across capability sets; size it to the\nlegacy server: each stdio session is a process, an HTTP one a socket',
   },
   spareSessions: {
     flag: '--spare-sessions',
@@ -187,6 +190,7 @@ export interface LimitRow {
   min: number;
   max: number;
   default: number;
+  stdioDefault?: number;
   field: keyof LimitValues;
   help: string;
 }
@@ -208,9 +212,14 @@ export function metavarOf(row: Pick<LimitRow, 'unit'>): string {
   return row.unit === 'seconds' ? 'SECS' : row.unit === 'ms' ? 'MS' : 'N';
 }
 
-/** Resolved limits from per-row values: `pick` gives a resolved value, or undefined for the default. */
-export function buildLimits(pick: (row: LimitRow) => number | undefined): LimitValues {
+/** A row's default for an upstream whose target is of `kind` (stdio, http, sse, websocket), in the row's unit. */
+export function defaultFor(row: Pick<LimitRow, 'default' | 'stdioDefault'>, kind: string): number {
+  return kind === 'stdio' ? (row.stdioDefault ?? row.default) : row.default;
+}
+
+/** Resolved limits from per-row values: `pick` gives a resolved value, or undefined for the default of a `kind` upstream. */
+export function buildLimits(pick: (row: LimitRow) => number | undefined, kind: string): LimitValues {
   const out: Partial<Record<keyof LimitValues, number>> = {};
-  for (const row of LIMIT_ROWS) out[row.field] = pick(row) ?? row.default * scaleOf(row);
+  for (const row of LIMIT_ROWS) out[row.field] = pick(row) ?? defaultFor(row, kind) * scaleOf(row);
   return out as LimitValues;
 }

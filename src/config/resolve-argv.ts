@@ -128,7 +128,7 @@ export function resolveConfig(
             target: flagTarget!,
             roots: (v.root ?? []).map(rootFromFlag),
             suspend: { default: suspendMode(v.suspend) ?? 'auto', replay: [], hold: [] },
-            ...flagLimits(v, limits({})),
+            ...flagLimits(v, limits({}, flagTarget!.kind)),
           },
         ],
     v,
@@ -190,7 +190,8 @@ function auditConfig(v: Values, file: FileConfig | undefined): { audit?: AuditCo
 
 /** Limit flags given on the command line override the file for every upstream. */
 function flagLimits(v: Values, base: UpstreamLimits): UpstreamLimits {
-  return buildLimits((r) => integer(r.flag, v[r.option], base[r.field] / scaleOf(r), r.min, r.max) * scaleOf(r));
+  // Every row is picked: base already holds the defaults, so the kind passed on is never read.
+  return buildLimits((r) => integer(r.flag, v[r.option], base[r.field] / scaleOf(r), r.min, r.max) * scaleOf(r), 'stdio');
 }
 
 function overrideUpstreams(file: FileConfig, v: Values, flagTarget: UpstreamTarget | undefined): UpstreamConfig[] {

@@ -137,7 +137,7 @@ export async function startHttpListener(
 }
 
 const NO_DEFAULT = 'no default upstream is configured (the configuration file has no `default:`); use /servers/NAME/mcp';
-const NO_ROUTE_LIMITS = limits({});
+const NO_ROUTE_LIMITS = limits({}, 'network');
 
 async function serve(route: Route, req: Request, res: Response, raw: Buffer | undefined, log: Logger, telemetry: FrontTelemetry | undefined): Promise<void> {
   if (telemetry)

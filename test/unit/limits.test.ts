@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { HELP, limitHelp } from '../../src/cli/help.js';
 import * as D from '../../src/config/defaults.js';
 import { limits, loadConfigFile } from '../../src/config/file.js';
-import { LIMIT_ROWS, LIMITS, metavarOf, scaleOf, type LimitRow } from '../../src/config/limits.js';
+import { defaultFor, LIMIT_ROWS, LIMITS, metavarOf, scaleOf, type LimitRow } from '../../src/config/limits.js';
 import { resolveCli } from '../../src/config/resolve.js';
 import type { UpstreamConfig, UpstreamLimits } from '../../src/config/types.js';
 import { ConfigError } from '../../src/protocol/errors.js';
@@ -53,7 +53,7 @@ describe('the limits table', () => {
 
   it('has one row per UpstreamLimits field, in the table order', () => {
     assert.deepEqual(
-      Object.keys(limits({})),
+      Object.keys(limits({}, 'network')),
       LIMIT_ROWS.map((r) => r.field),
     );
   });
@@ -61,12 +61,25 @@ describe('the limits table', () => {
   it('gives the defaults, scaled to milliseconds where the unit is seconds', () => {
     const fromFlags = only(CMD);
     const fromFile = loadConfigFile(writeConfig('upstreams:\n  a:\n    stdio: { command: node }\n'), {}).upstreams[0]!;
+    const fromHttpFlag = only(['--upstream', 'http://127.0.0.1:9/mcp']);
+    const fromHttpFile = loadConfigFile(writeConfig('upstreams:\n  a:\n    http: { url: "http://127.0.0.1:9/mcp" }\n'), {}).upstreams[0]!;
     for (const r of LIMIT_ROWS) {
-      const expected = r.default * scaleOf(r);
-      assert.equal(limits({})[r.field], expected, r.key);
-      assert.equal(fromFlags[r.field], expected, `${r.flag} left out`);
-      assert.equal(fromFile[r.field], expected, `${r.key} left out of the file`);
+      const stdio = defaultFor(r, 'stdio') * scaleOf(r);
+      const network = r.default * scaleOf(r);
+      assert.equal(limits({}, 'stdio')[r.field], stdio, r.key);
+      assert.equal(limits({}, 'http')[r.field], network, r.key);
+      assert.equal(fromFlags[r.field], stdio, `${r.flag} left out`);
+      assert.equal(fromFile[r.field], stdio, `${r.key} left out of the file`);
+      assert.equal(fromHttpFlag[r.field], network, `${r.flag} left out, HTTP upstream`);
+      assert.equal(fromHttpFile[r.field], network, `${r.key} left out of the file, HTTP upstream`);
     }
+  });
+
+  it('sizes --max-sessions by transport: 256 network sessions, 16 stdio processes', () => {
+    assert.equal(LIMITS.maxSessions.default, 256);
+    assert.equal(defaultFor(LIMITS.maxSessions, 'stdio'), 16);
+    assert.equal(defaultFor(LIMITS.maxSessions, 'websocket'), 256);
+    assert.match(HELP, /--max-sessions N[\s\S]*\(default 256 for an HTTP, SSE or WebSocket upstream, 16 for stdio\)/);
   });
 
   it('backs the named DEFAULT_* constants', () => {
@@ -111,13 +124,15 @@ describe('each limit, in the file and on the command line', () => {
       assert.equal(upstream[r.field], onFlag * scale);
       // The other limits keep their defaults.
       const others = Object.entries(upstream).filter(([k]) => k !== r.field && LIMIT_ROWS.some((x) => x.field === k));
-      for (const [k, v] of others) assert.equal(v, limits({})[k as keyof UpstreamLimits], k);
+      for (const [k, v] of others) assert.equal(v, limits({}, 'stdio')[k as keyof UpstreamLimits], k);
     });
   }
 });
 
 describe('--help and the documentation', () => {
   const lines = HELP.split('\n');
+  const defaultText = (r: LimitRow) =>
+    r.stdioDefault === undefined ? `(default ${r.default})` : `(default ${r.default} for an HTTP, SSE or WebSocket upstream, ${r.stdioDefault} for stdio)`;
 
   it('lists every row: flag, unit, help text and default, in the table order', () => {
     let from = lines.findIndex((l) => l.startsWith('  --state-key '));
@@ -128,9 +143,9 @@ describe('--help and the documentation', () => {
       // A flag too long for the column stands alone; its description starts on the next line.
       const at = lines[row] === synopsis ? row + 1 : row;
       const text = r.help.split('\n');
-      assert.ok(lines[at]!.endsWith(` ${text[0]}${text.length === 1 ? ` (default ${r.default})` : ''}`), lines[at]);
+      assert.ok(lines[at]!.endsWith(` ${text[0]}${text.length === 1 ? ` ${defaultText(r)}` : ''}`), lines[at]);
       assert.ok(HELP.includes(limitHelp(r)), `--help includes the whole ${r.flag} entry`);
-      assert.ok(limitHelp(r).trimEnd().endsWith(`(default ${r.default})`));
+      assert.ok(limitHelp(r).replace(/\s+/g, ' ').trimEnd().endsWith(defaultText(r)), limitHelp(r));
       from = at;
     }
     assert.ok(lines.findIndex((l) => l.startsWith('  --root ')) > from, 'the limits come before --root');
@@ -153,7 +168,9 @@ describe('--help and the documentation', () => {
     const example = repoFile('config/proxy.yaml');
     for (const r of LIMIT_ROWS) {
       assert.ok(readme.includes(`| \`${r.flag} ${metavarOf(r)}\` | \`${r.default}\` |`), `README documents ${r.flag} (default ${r.default})`);
-      assert.match(example, new RegExp(`^  ${r.key}: ${r.default}\\b`, 'm'), `config/proxy.yaml lists ${r.key}: ${r.default}`);
+      // A default that depends on the transport is shown commented out: set, it would apply to every upstream.
+      const listed = r.stdioDefault === undefined ? `^  ${r.key}: ${r.default}\\b` : `^  # ${r.key}: ${r.default}\\b.*\n.*${r.stdioDefault} for stdio`;
+      assert.match(example, new RegExp(listed, 'm'), `config/proxy.yaml lists ${r.key}: ${r.default}`);
     }
   });
 });

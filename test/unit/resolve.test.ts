@@ -49,7 +49,7 @@ describe('resolveCli', () => {
       assert.equal(c.port, D.DEFAULT_PORT);
       assert.deepEqual(c.upstream, { kind: 'stdio', command: 'node', args: ['server.js', '--flag'] });
       assert.equal(c.interactionTtlMs, D.DEFAULT_INTERACTION_TTL_S * 1000);
-      assert.equal(c.maxSessions, D.DEFAULT_MAX_SESSIONS);
+      assert.equal(c.maxSessions, D.DEFAULT_MAX_STDIO_SESSIONS);
       assert.equal(c.sessionWaitMs, D.DEFAULT_SESSION_WAIT_S * 1000);
       assert.equal(c.callTimeoutMs, D.DEFAULT_CALL_TIMEOUT_S * 1000);
       assert.equal(c.gatherWindowMs, D.DEFAULT_GATHER_WINDOW_MS);
