@@ -2,7 +2,6 @@
 // against a legacy server, turning the server's mid-call requests into `input_required` rounds and
 // resuming the suspended call when the retry arrives.
 import { randomUUID } from 'node:crypto';
-import { legacyCapabilitiesFor } from '../protocol/capabilities.js';
 import { ProxyError, UpstreamError, type WireError } from '../protocol/errors.js';
 import type { JsonObject } from '../protocol/json.js';
 import { declaresRoots, planRoots } from '../protocol/roots.js';
@@ -151,7 +150,7 @@ export class Bridge {
 
   /** Runs a replayed call (again) on any session, answering from its record what it can. */
   private async rerun(run: Rerun): Promise<JsonObject> {
-    const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(run.call.capabilities), 'exclusive', run.call.roots);
+    const lease = await leaseForCall(this.opts.sessions, run.call, run.call.roots);
     return this.startCall(run.call, lease, this.telemetry.traceOrigin(run.call.record), run);
   }
 
@@ -176,7 +175,8 @@ export class Bridge {
     this.load.settle(claims.h);
     // The principal's hash is on the 'interaction suspended' line of the same handle.
     this.opts.log.debug('interaction resumed', { handle: interaction.handle, round: claims.r, answered: shaped.size, missing: missing.length });
-    interaction.stopWaiting();
+    // A runner waits here for its session's runner slot: its answers wake its legacy handler.
+    await interaction.stopWaiting();
     for (const [key, result] of shaped) interaction.answer(key, result);
     this.opts.observer?.onAnswers({ handle: interaction.handle, round: claims.r, answers });
 

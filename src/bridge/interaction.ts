@@ -21,6 +21,7 @@ const LOG_SEVERITY = ['debug', 'info', 'notice', 'warning', 'error', 'critical',
 
 export class Interaction implements SessionHolder {
   private rounds = 0;
+  private isParked = false;
   private sink: FrontSink | undefined;
   /** While a legacy -32042 is answered: URL elicitations to complete before the call is re-sent on a fresh session. */
   private urlGate: { message: string; answers: Map<string, JsonObject> } | undefined;
@@ -59,18 +60,26 @@ export class Interaction implements SessionHolder {
     return ++this.rounds;
   }
 
-  /**
-   * Between two rounds the call waits for a person. Its session may be held that way only while
-   * the pool's share for waiting sessions lasts; false means it must not wait. (Without a session,
-   * as behind a URL-elicitation gate, waiting costs the pool nothing.)
-   */
-  startWaiting(): boolean {
-    return this.lease?.markWaiting() ?? true;
+  /** Waiting for its client's answers: the legacy handler is blocked on them and cannot ask anything (see upstream/attribution.ts). */
+  get parked(): boolean {
+    return this.isParked;
   }
 
-  /** The client's retry arrived: the call works again. */
-  stopWaiting(): void {
-    this.lease?.markActive();
+  /**
+   * Between two rounds the call waits for a person (it parks). Its session may be held that way
+   * only while the pool's share for waiting sessions lasts; false means it must not wait. (Without
+   * a session, as behind a URL-elicitation gate, waiting costs the pool nothing.)
+   */
+  startWaiting(): boolean {
+    const ok = this.lease?.markWaiting() ?? true;
+    if (ok) this.isParked = true;
+    return ok;
+  }
+
+  /** The client's retry arrived: the call works again once this resolves (a runner has its session's runner slot back). */
+  async stopWaiting(): Promise<void> {
+    await this.lease?.markActive();
+    this.isParked = false;
   }
 
   /** The front request of the current round receives progress and logs until `detachFront`. */
@@ -90,7 +99,8 @@ export class Interaction implements SessionHolder {
     this.outcome = undefined;
     const abort = new LightAbort();
     this.callAbort = abort;
-    lease.session.request(this.call.method, this.call.params, { signal: abort, onprogress: (p) => this.onProgress(p), holder: this, record }).then(
+    const untied = lease.mode !== 'shared';
+    lease.session.request(this.call.method, this.call.params, { signal: abort, onprogress: (p) => this.onProgress(p), holder: this, untied, record }).then(
       (result) => this.settle({ kind: 'complete', result }),
       (error: unknown) => this.settle(lease.session.closed ? { kind: 'error', error, lost: lease.session.closeReason } : { kind: 'error', error }),
     );
@@ -179,16 +189,29 @@ export class Interaction implements SessionHolder {
   /**
    * Ends the interaction: open legacy requests get a local answer (elicitation `cancel`, others an
    * error), the legacy call is cancelled upstream, and an exclusive session is discarded (its state
-   * is unknown); a shared one goes back to the pool, since other calls are using it.
+   * is unknown); a shared one goes back to the pool, since other calls are using it. A parked
+   * runner's handler runs again once answered, so it first takes its session's runner slot, as a
+   * resumed call does, and holds it until the cancelled handler has gone quiet (let-go.ts).
    */
   end(reason: string): void {
+    const lease = this.lease;
+    if (this.isParked && lease?.mode === 'runner') void lease.markActive().then(() => this.windDown(reason));
+    else this.windDown(reason);
+  }
+
+  private windDown(reason: string): void {
+    this.isParked = false;
     for (const p of this.unanswered()) {
       if (p.method === 'elicitation/create') this.answer(p.key, { action: 'cancel' });
       else
         this.refuse(p.key, p.method === 'sampling/createMessage' ? LEGACY.SAMPLING_REJECTED : JSONRPC.INTERNAL_ERROR, `the client did not answer: ${reason}`);
     }
     if (!this.outcome) this.callAbort?.abort(reason);
-    this.detach((lease) => (lease.mode === 'shared' ? lease.release() : lease.discard(reason)));
+    this.detach((lease) => {
+      if (lease.mode === 'shared') lease.release();
+      else if (lease.mode === 'runner') settleThenRelease(lease, this.clock, this.log);
+      else lease.discard(reason);
+    });
   }
 
   /** Replay: cancels the call upstream, fails its open requests so the handler stops, settles the session (let-go.ts). */
@@ -221,6 +244,8 @@ export class Interaction implements SessionHolder {
         'abort',
         () => {
           if (this.pending.delete(key)) {
+            // Its handler runs again (its own timeout fired): it may ask, so it is parked no more.
+            this.isParked = false;
             this.log.info('legacy server withdrew its request', { handle: this.handle, key });
             resolve({});
             // A session that closed aborts every handler too: that is a lost call, not a timeout.

@@ -2,8 +2,9 @@
 // server's handler may still be running: it learns of the cancellation and of the errors the proxy
 // answered its open requests with only a moment later, and a handler that asks once more in that
 // moment would otherwise reach whichever call holds the session next, on stdio even another user's.
-// So the session stays held here until the server has been quiet for `quietMs`, every request it
-// sends meanwhile is refused, and a server that keeps asking for `maxMs` loses the session.
+// So the session (or a shared session's runner slot) stays held here until the server has been
+// quiet for `quietMs`, every request it sends meanwhile is refused, and a server that keeps asking
+// for `maxMs` loses the session (with the calls parked on it: none of them can be told apart from it).
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { JSONRPC } from '../protocol/errors.js';
 import type { JsonObject, ServerRequest } from '../protocol/json.js';
@@ -15,7 +16,9 @@ export const LET_GO_QUIET_MS = 150;
 export const LET_GO_MAX_MS = 2000;
 
 export function settleThenRelease(lease: SessionLease, clock: Clock, log: Logger, quietMs = LET_GO_QUIET_MS, maxMs = LET_GO_MAX_MS): void {
-  // A shared session's requests are attributed to their calls: nothing of the cancelled call can reach another.
+  // A shared call's requests are attributed to it (tied, or it never asks): nothing of the
+  // cancelled call can reach another. A runner keeps its session's runner slot meanwhile, so the
+  // untied requests it may still send come here rather than to the next runner.
   if (lease.mode === 'shared') return lease.release();
   const start = clock.now();
   let lastHeard = start;

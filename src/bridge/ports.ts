@@ -9,6 +9,8 @@ import type { FrontRecord } from '../telemetry/ports.js';
 
 /** The interactive call a legacy request belongs to receives it, and its logs. */
 export interface SessionHolder {
+  /** Waiting for its client's answers: its legacy handler cannot ask anything until they come. */
+  readonly parked?: boolean;
   /** Settles with the result to send back; rejects with an McpError to send an error. */
   onServerRequest(request: ServerRequest, withdrawn: AbortLike): Promise<JsonObject>;
   onLog(params: JsonObject): void;
@@ -24,15 +26,19 @@ export interface BridgeSession {
   running?(): boolean | undefined;
   /** The revision negotiated at initialize; answers are shaped for it. */
   readonly negotiatedVersion: string;
-  /** With `holder`, the legacy requests of this call go to it (see upstream/attribution.ts). */
+  /**
+   * With `holder`, the legacy requests of this call go to it (see upstream/attribution.ts);
+   * `untied`: it holds a runner or exclusive lease (its requests may come without provenance).
+   */
   request(
     method: string,
     params: JsonObject | undefined,
-    opts?: { signal?: AbortLike; onprogress?: (p: JsonObject) => void; holder?: SessionHolder; record?: FrontRecord },
+    opts?: { signal?: AbortLike; onprogress?: (p: JsonObject) => void; holder?: SessionHolder; untied?: boolean; record?: FrontRecord },
   ): Promise<JsonObject>;
 }
 
-export type LeaseMode = 'exclusive' | 'shared';
+/** See upstream/lease.ts: shared runs beside anything, a runner alone among untied calls while it runs, exclusive alone. */
+export type LeaseMode = 'exclusive' | 'shared' | 'runner';
 
 export interface SessionLease<S = BridgeSession> {
   readonly session: S;
@@ -42,10 +48,10 @@ export interface SessionLease<S = BridgeSession> {
   release(): void;
   /** Closes the session (its state is unknown or spoiled). Idempotent. */
   discard(reason: string): void;
-  /** The holder now waits for a client; false when no more sessions may wait (it must not). */
+  /** The holder now waits for a client (a runner gives up its runner slot); false when no more sessions may wait (it must not). */
   markWaiting(): boolean;
-  /** The holder works again. */
-  markActive(): void;
+  /** The holder works again, once this resolves (a runner has its session's runner slot back). */
+  markActive(): Promise<void>;
 }
 
 export interface SessionSource {
@@ -55,7 +61,7 @@ export interface SessionSource {
    * lease is released or discarded.
    */
   acquire(caps: LegacyCapabilities, mode: LeaseMode, roots?: RootsBinding): Promise<SessionLease>;
-  /** How an interactive call to `method` with `params` is leased (perhaps once an earlier call tells); absent: always exclusively. */
+  /** How an interactive call to `method` with `params` is leased (perhaps once an earlier call tells); absent: exclusively. */
   leaseModeFor?(method: string, params: JsonObject): LeaseMode | Promise<LeaseMode>;
   /** True once the legacy server has asked `roots/list` outside a call on any of its sessions. */
   asksRootsOutsideCalls(): boolean;

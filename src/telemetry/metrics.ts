@@ -38,6 +38,8 @@ export class ProxyMetrics {
   readonly interactionsEnded: Counter<'upstream' | 'reason'>;
   readonly stateRejections: Counter<'reason'>;
   readonly sessionWait: Histogram;
+  readonly runnerSlotWait: Histogram<'upstream'>;
+  readonly unattributedRequests: Counter<'upstream' | 'method'>;
   readonly upstreamRequestDuration: Histogram<'upstream' | 'method'>;
   readonly shadowComparisons: Counter<'upstream' | 'method' | 'outcome'>;
   private readonly sources = new Map<UpstreamGaugeSource, string>();
@@ -114,6 +116,19 @@ export class ProxyMetrics {
       name: 'mrtr_session_wait_seconds',
       help: 'Time a request waited for a legacy session (including starting one)',
       buckets: WAIT_BUCKETS,
+      registers,
+    });
+    this.runnerSlotWait = new Histogram({
+      name: 'mrtr_runner_slot_wait_seconds',
+      help: "Time a parked call's answers waited for its legacy session's runner slot (another untied call was running)",
+      labelNames: ['upstream'],
+      buckets: WAIT_BUCKETS,
+      registers,
+    });
+    this.unattributedRequests = new Counter({
+      name: 'mrtr_unattributed_requests_total',
+      help: 'Legacy requests without provenance refused because several running calls could have sent them',
+      labelNames: ['upstream', 'method'],
       registers,
     });
     this.upstreamRequestDuration = new Histogram({

@@ -30,6 +30,10 @@ export interface UpstreamTelemetry {
   stateRejected(reason: string): void;
   /** Upstream: how long a request waited for a legacy session (successful or not). */
   sessionWaited(seconds: number): void;
+  /** Upstream: how long a parked call's answers waited for its session's runner slot, when they did. */
+  runnerSlotWaited(seconds: number): void;
+  /** Legacy session: a request without provenance was refused, since several running calls could have sent it. */
+  unattributed(method: string): void;
   /** Legacy session: one request to the legacy server starts, made for `record` (traced only then). */
   legacyRequest(method: string, record: FrontRecord): LegacyRequestTrace;
 }
@@ -43,5 +47,7 @@ export const NO_TELEMETRY: UpstreamTelemetry = {
   interactionEnded: () => {},
   stateRejected: () => {},
   sessionWaited: () => {},
+  runnerSlotWaited: () => {},
+  unattributed: () => {},
   legacyRequest: () => NO_TRACE,
 };

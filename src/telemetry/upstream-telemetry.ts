@@ -32,6 +32,12 @@ export function upstreamTelemetry(upstream: string, metrics: ProxyMetrics | unde
     sessionWaited(seconds) {
       metrics?.sessionWait.observe(seconds);
     },
+    runnerSlotWaited(seconds) {
+      metrics?.runnerSlotWait.observe({ upstream }, seconds);
+    },
+    unattributed(method) {
+      metrics?.unattributedRequests.inc({ upstream, method: methodLabel(method) });
+    },
     legacyRequest(method, request): LegacyRequestTrace {
       // Only requests made for a front request are traced (not readiness pings or start-up).
       const parent = request?.span.context;

@@ -1,24 +1,26 @@
-// Which interactive calls may share a legacy session. A call whose requests reach the proxy with
-// provenance (on its own Streamable HTTP response stream) can always share: each request is tied to
-// its call. A request without provenance can only be attributed while its call is alone on the
-// session, so what was called (the tool, the prompt, resources/read) is learned as "asks without
-// provenance" the first time it does, and is leased a session of its own from then on. Over stdio
-// every request is without provenance: a tool shares once it has completed without asking, and a
-// tool that asked once is leased exclusively. Of a burst of calls to a tool not known either way,
-// the first finds out (on a session of its own) and the others wait for it, briefly, rather than
-// each starting a legacy session (a cold burst of 16 calls started 16 children at once).
+// How an interactive call holds its legacy session, from what its key (the tool, the prompt,
+// resources/read) has shown. A key whose requests reach the proxy with provenance (on its own
+// Streamable HTTP response stream), or that completed without asking, shares freely: nothing it
+// sends can be taken for another call's. A key that asks without provenance, or is not known
+// either way, is a runner: it shares its session with parked calls and with free ones, but runs
+// alone among untied calls (see attribution.ts). A key that was among several calls that could
+// have sent one untied request (it asked while it should have been parked, or changed how it
+// asks) gets sessions of its own. Of a burst of calls to a key not known either way, the first
+// finds out and the others wait for it, briefly, rather than queue for runner slots a tool that
+// never asks does not need.
 import type { JsonObject } from '../protocol/json.js';
 import { systemClock, type Clock } from '../runtime/clock.js';
+import type { Learning } from './attribution.js';
 import type { LeaseMode } from './lease.js';
 
-/** Learned keys kept at most; past it every interactive call is leased exclusively (a safe fallback). */
+/** Learned keys kept at most; past it every call of a key not known to share is a runner (the safe default). */
 export const MAX_LEARNED_KEYS = 10_000;
 
 /**
  * How long a call of a key not known either way waits for an earlier call of it to tell whether it
  * asks: about what starting a legacy child takes, so waiting is rarely slower than not waiting.
- * Past it (a slow tool, or a first call that failed and so told nothing) the call is leased
- * exclusively, as every such call was before, and becomes the one that finds out.
+ * Past it (a slow tool, or a first call that failed and so told nothing) the call is a runner,
+ * and becomes the one that finds out.
  */
 export const FIRST_CALL_WAIT_MS = 1000;
 
@@ -40,55 +42,49 @@ export function askKey(method: string, params: JsonObject | undefined): string {
 }
 
 export interface AskFacts {
-  /** The transport ties each server request to its call (Streamable HTTP) when the server lets it. */
-  provenance: boolean;
+  /** Keys among several calls that could have sent one untied request. */
+  exclusive: ReadonlySet<string>;
   /** Keys that asked without provenance. */
-  asked: ReadonlySet<string>;
-  /** Keys that have completed at least once without asking. */
-  quiet: ReadonlySet<string>;
+  untied: ReadonlySet<string>;
+  /** Keys that asked with provenance, or completed at least once without asking. */
+  free: ReadonlySet<string>;
 }
 
-/**
- * The lease an interactive call takes. A key that asked without provenance: exclusive. Over a
- * transport with provenance: shared. Without provenance (stdio, HTTP+SSE, WebSocket): shared only
- * once the key has completed without asking, so a burst of first calls to a tool that asks is not
- * refused; until then exclusive, as every interactive call was before sessions were shared.
- */
+/** The lease an interactive call of `key` takes (see the file's header). */
 export function interactiveLeaseMode(key: string, facts: AskFacts): LeaseMode {
-  if (facts.asked.size >= MAX_LEARNED_KEYS || facts.asked.has(key)) return 'exclusive';
-  if (facts.provenance) return 'shared';
-  return facts.quiet.has(key) ? 'shared' : 'exclusive';
+  if (facts.exclusive.has(key)) return 'exclusive';
+  if (facts.untied.has(key)) return 'runner';
+  return facts.free.has(key) ? 'shared' : 'runner';
 }
 
 /** What one upstream configuration has learned about its calls. */
 export class AskLearner {
-  private readonly asked = new Set<string>();
-  private readonly quiet = new Set<string>();
+  private readonly exclusive = new Set<string>();
+  private readonly untied = new Set<string>();
+  private readonly free = new Set<string>();
   /** Keys not known either way whose first call is running. */
   private readonly firstCalls = new Map<string, FirstCall>();
 
   constructor(
-    private readonly provenance: boolean,
-    private readonly onLearned: (key: string) => void = () => {},
+    private readonly onLearned: (key: string, how: 'untied' | 'exclusive') => void = () => {},
     private readonly clock: Clock = systemClock,
   ) {}
 
   /**
    * The lease mode once it is known: a call of a key not known either way waits for the first call
-   * of that key still running (up to FIRST_CALL_WAIT_MS) and shares if that one completed without
-   * asking; with none running, it is that first call, leased exclusively.
+   * of that key still running (up to FIRST_CALL_WAIT_MS) and takes the mode it showed; with none
+   * running, it is that first call, a runner.
    */
   async leaseFor(method: string, params: JsonObject | undefined): Promise<LeaseMode> {
     const key = askKey(method, params);
-    const mode = this.modeOf(key);
-    if (mode === 'shared' || this.asked.has(key) || this.asked.size >= MAX_LEARNED_KEYS) return mode;
+    if (this.known(key)) return this.modeOf(key);
     const now = this.clock.now();
     const first = this.firstCalls.get(key);
     if (first === undefined || now - first.since >= FIRST_CALL_WAIT_MS) {
       first?.tell();
       this.firstCalls.delete(key);
       if (this.roomForFirstCall(now)) this.firstCalls.set(key, firstCall(now));
-      return 'exclusive';
+      return 'runner';
     }
     const stop = new AbortController();
     await Promise.race([first.told, this.clock.sleep(first.since + FIRST_CALL_WAIT_MS - now, stop.signal)]);
@@ -97,6 +93,10 @@ export class AskLearner {
     // others share that one instead of starting another.
     await this.clock.turn();
     return this.modeOf(key);
+  }
+
+  private known(key: string): boolean {
+    return this.exclusive.has(key) || this.untied.has(key) || this.free.has(key);
   }
 
   /**
@@ -110,7 +110,7 @@ export class AskLearner {
   }
 
   private modeOf(key: string): LeaseMode {
-    return interactiveLeaseMode(key, { provenance: this.provenance, asked: this.asked, quiet: this.quiet });
+    return interactiveLeaseMode(key, { exclusive: this.exclusive, untied: this.untied, free: this.free });
   }
 
   /** Whoever waits on the first call of `key` may decide now. */
@@ -119,20 +119,31 @@ export class AskLearner {
     this.firstCalls.delete(key);
   }
 
-  /** These keys asked without provenance (or may have): exclusive from now on. */
-  learn(keys: readonly string[]): void {
-    for (const key of keys) {
-      if (this.asked.has(key) || this.asked.size >= MAX_LEARNED_KEYS) continue;
-      this.asked.add(key);
-      this.quiet.delete(key);
-      this.onLearned(key);
+  /** What a routed legacy request showed (see attribution.ts). */
+  learn(learning: Learning): void {
+    for (const key of learning.exclusive) {
+      if (this.exclusive.has(key) || this.exclusive.size >= MAX_LEARNED_KEYS) continue;
+      this.exclusive.add(key);
+      this.onLearned(key, 'exclusive');
+      this.told(key);
+    }
+    for (const key of learning.untied) {
+      if (this.untied.has(key) || this.untied.size >= MAX_LEARNED_KEYS) continue;
+      this.untied.add(key);
+      this.free.delete(key);
+      this.onLearned(key, 'untied');
+      this.told(key);
+    }
+    for (const key of learning.tied) {
+      if (this.untied.has(key) || this.free.size >= MAX_LEARNED_KEYS) continue;
+      this.free.add(key);
       this.told(key);
     }
   }
 
   /** A call of `key` completed without asking anything. */
   completedQuietly(key: string): void {
-    if (!this.asked.has(key) && this.quiet.size < MAX_LEARNED_KEYS) this.quiet.add(key);
+    if (!this.untied.has(key) && this.free.size < MAX_LEARNED_KEYS) this.free.add(key);
     this.told(key);
   }
 }

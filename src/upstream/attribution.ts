@@ -2,7 +2,10 @@
 // session that may carry many calls at once. Over Streamable HTTP the server sends a call's request
 // on that call's POST response stream (the v1 SDK's `relatedRequestId`): that is provenance, and it
 // is exact. A request on the standalone GET stream, or on a transport that has no streams per call
-// (stdio, HTTP+SSE, WebSocket), has none. Pure: the session applies the route.
+// (stdio, HTTP+SSE, WebSocket), has none; it is still unambiguous when exactly one call that might
+// send it is running, because a parked call cannot ask: its legacy handler waits for the answers to
+// the requests it already sent. The pool keeps it so (one runner per session, see lease-choice.ts).
+// Pure: the session applies the route.
 import type { RequestId } from '../protocol/json.js';
 
 /** Where a server→client message arrived: on the response stream of request `requestId`, or nowhere in particular. */
@@ -13,51 +16,104 @@ export const NO_PROVENANCE: Provenance = { kind: 'none' };
 /** An interactive call in flight on a session, by the id of its legacy request. */
 export interface InFlight<H> {
   holder: H;
-  /** What it calls (see askKey): learned as "asks" when one of its requests had no provenance. */
+  /** What it calls (see askKey). */
   key: string;
+  /**
+   * Leased as a call whose requests may come untied (a runner, or exclusively): a candidate for
+   * an untied request while it runs. Calls known to ask tied, or never, run beside it and are not.
+   */
+  untied: boolean;
   /** Set once a request was routed to it. */
   asked?: boolean;
 }
 
+/** A holder that can say it is parked (waiting for its client's answers). */
+export interface Parkable {
+  readonly parked?: boolean;
+}
+
+/** What the session learns from a route, per key (see ask-learning.ts). */
+export interface Learning {
+  /** Asked with provenance: may share freely. */
+  tied: string[];
+  /** Asked without provenance: a runner from now on. */
+  untied: string[];
+  /** Was among several calls that could have sent an untied request: leased exclusively from now on. */
+  exclusive: string[];
+}
+
+const NOTHING: Learning = { tied: [], untied: [], exclusive: [] };
+
 export type Route<H> =
-  /** `learn`: keys that asked without provenance, to be leased exclusively from now on. */
-  | { kind: 'holder'; call: InFlight<H>; learn: string[] }
-  /** Nobody it could belong to: the outside-call policy answers (as for an unheld session). */
-  | { kind: 'local'; learn: string[] }
+  | { kind: 'holder'; call: InFlight<H>; learn: Learning }
+  /** Nobody it could belong to: the let-go holder or the outside-call policy answers (as for an unheld session). */
+  | { kind: 'local'; learn: Learning }
   /** It belongs to one of several calls and nothing says which: answer it with an error. */
-  | { kind: 'refuse'; message: string; learn: string[] };
+  | { kind: 'refuse'; message: string; candidates: string[]; learn: Learning };
 
 /**
- * - On a call's stream: that call's (a stream of a request no interaction made, such as a
- *   forwarded tools/list, gets the local answer).
- * - Without provenance and no call in flight: an outside call, answered locally.
- * - Without provenance and exactly one call in flight: that call's, as on an exclusive session; the
- *   call's key is learned as asking (unless it is roots/list, which servers also ask outside calls).
- * - Without provenance and several calls: roots/list gets the local answer (every call sharing a
- *   session shares its roots binding, so that answer is the same for all of them); anything else is
- *   refused, and every key in flight is learned as asking, since any of them may have asked.
+ * - On a call's stream: that call's, and its key asks tied (a stream of a request no interaction
+ *   made, such as a forwarded tools/list, gets the local answer).
+ * - Without provenance, among the running calls (parked ones cannot ask):
+ *   - exactly one untied candidate: that call's (its key asks untied, unless it is roots/list,
+ *     which servers also ask outside calls);
+ *   - no candidate, and the session is being let go (`lettingGo`): the let-go holder's;
+ *   - no candidate and exactly one running call: that call's, as on an exclusive session (its key
+ *     changed how it asks: untied from now on);
+ *   - no running call: an outside call, answered locally;
+ *   - otherwise several calls could have sent it: roots/list gets the local answer (every call
+ *     sharing a session shares its roots binding), anything else is refused, and every candidate's
+ *     key is leased exclusively from now on.
  */
-export function routeServerRequest<H>(method: string, provenance: Provenance, calls: ReadonlyMap<RequestId, InFlight<H>>): Route<H> {
+export function routeServerRequest<H extends Parkable>(
+  method: string,
+  provenance: Provenance,
+  calls: ReadonlyMap<RequestId, InFlight<H>>,
+  lettingGo = false,
+): Route<H> {
   if (provenance.kind === 'call') {
     const call = calls.get(provenance.requestId);
-    return call ? { kind: 'holder', call, learn: [] } : { kind: 'local', learn: [] };
+    return call ? { kind: 'holder', call, learn: { ...NOTHING, tied: [call.key] } } : { kind: 'local', learn: NOTHING };
   }
-  if (calls.size === 0) return { kind: 'local', learn: [] };
-  if (calls.size === 1) {
-    const only = calls.values().next().value as InFlight<H>;
-    return { kind: 'holder', call: only, learn: method === 'roots/list' ? [] : [only.key] };
+  const running: InFlight<H>[] = [];
+  const candidates: InFlight<H>[] = [];
+  for (const call of calls.values()) {
+    if (call.holder.parked) continue;
+    running.push(call);
+    if (call.untied) candidates.push(call);
   }
-  if (method === 'roots/list') return { kind: 'local', learn: [] };
-  const keys = [...new Set([...calls.values()].map((c) => c.key))];
+  const roots = method === 'roots/list';
+  if (candidates.length === 1) {
+    const only = candidates[0]!;
+    return { kind: 'holder', call: only, learn: roots ? NOTHING : { ...NOTHING, untied: [only.key] } };
+  }
+  if (candidates.length === 0) {
+    if (lettingGo || running.length === 0) return { kind: 'local', learn: NOTHING };
+    if (running.length === 1) {
+      const only = running[0]!;
+      return { kind: 'holder', call: only, learn: roots ? NOTHING : { ...NOTHING, untied: [only.key] } };
+    }
+  }
+  if (roots) return { kind: 'local', learn: NOTHING };
+  const suspects = candidates.length > 0 ? candidates : running;
+  const keys = [...new Set(suspects.map((c) => c.key))];
   return {
     kind: 'refuse',
-    learn: keys,
-    message: `mrtr-proxy cannot tell which of the ${calls.size} calls sharing this legacy session sent this ${method}: the server did not send it on a call's response stream. ${keys.join(', ')} will get a legacy session of their own from now on; call again`,
+    candidates: keys,
+    learn: { ...NOTHING, exclusive: keys },
+    message: `mrtr-proxy cannot tell which of the ${suspects.length} running calls on this legacy session sent this ${method}: the server did not send it on a call's response stream. ${keys.join(', ')} will get a legacy session of their own from now on; call again`,
   };
 }
 
-/** Where a notification (a log line) without a progress token goes: its call's holder, or nobody. */
-export function routeNotification<H>(provenance: Provenance, calls: ReadonlyMap<RequestId, InFlight<H>>): H | undefined {
+/** Where a notification (a log line) without a progress token goes: its call's holder, or the one running call. */
+export function routeNotification<H extends Parkable>(provenance: Provenance, calls: ReadonlyMap<RequestId, InFlight<H>>): H | undefined {
   if (provenance.kind === 'call') return calls.get(provenance.requestId)?.holder;
-  return calls.size === 1 ? (calls.values().next().value as InFlight<H>).holder : undefined;
+  if (calls.size === 1) return (calls.values().next().value as InFlight<H>).holder;
+  let found: H | undefined;
+  for (const call of calls.values()) {
+    if (call.holder.parked) continue;
+    if (found !== undefined) return undefined;
+    found = call.holder;
+  }
+  return found;
 }

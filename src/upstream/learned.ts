@@ -14,8 +14,11 @@ export interface Learned {
 export function learnedFor(store: WeakMap<UpstreamConfig, Learned>, config: UpstreamConfig, log: Logger, clock: Clock): Learned {
   const known = store.get(config);
   if (known) return known;
-  const says = (call: string) => log.info('a legacy request came without provenance: such calls get a session of their own from now on', { call });
-  const fresh = { outside: new OutsideCalls(log, clock), askers: new AskLearner(config.target.kind === 'http', says, clock) };
+  const says = (call: string, how: 'untied' | 'exclusive') =>
+    how === 'exclusive'
+      ? log.warn('such calls get a legacy session of their own from now on: one of them asked while another untied call ran', { call })
+      : log.debug('a legacy request came without provenance: such calls run one at a time per legacy session', { call });
+  const fresh = { outside: new OutsideCalls(log, clock), askers: new AskLearner(says, clock) };
   store.set(config, fresh);
   return fresh;
 }

@@ -1,11 +1,18 @@
 // What the session pool hands out and reports: the lease a caller holds, the options and stats of
 // a pool, and the share of sessions that interactions waiting for a client may hold.
+//
+// Three ways to hold a session. `shared`: the call's legacy requests can be told apart from other
+// calls' (they come tied to it, or it never asks), so it runs beside anything. `runner`: its
+// requests come untied, so it must be the only such call *running* on its session: it takes the
+// session's runner slot while it runs and gives it up while it waits for its client (a parked call
+// cannot ask: its legacy handler waits for the answers). `exclusive`: the session is its alone
+// (a call that asked while another untied call ran, so the runner rule cannot place it).
 import type { LegacyCapabilities } from '../protocol/capabilities.js';
 import type { RootsBinding } from '../protocol/roots.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../telemetry/logger.js';
 
-export type LeaseMode = 'exclusive' | 'shared';
+export type LeaseMode = 'exclusive' | 'shared' | 'runner';
 
 /** The default of --calls-per-session. */
 export const DEFAULT_CALLS_PER_SESSION = 256;
@@ -27,12 +34,17 @@ export interface Lease<S extends PooledSession> {
   /** Closes the session (its state is unknown or spoiled). Idempotent. */
   discard(reason: string): void;
   /**
-   * The holder now waits for a client (an exclusive lease between two rounds). False, and nothing
-   * changes, when the sessions allowed to wait are all taken: the holder must not wait.
+   * The holder now waits for a client (parks between two rounds); a runner gives up its session's
+   * runner slot. False, and nothing changes, when the sessions allowed to wait are all taken: the
+   * holder must not wait.
    */
   markWaiting(): boolean;
-  /** The holder works again (its retry arrived). */
-  markActive(): void;
+  /**
+   * The holder works again (its retry arrived). Resolves once it may run: at once, except for a
+   * runner, which waits for its session's runner slot (answers waiting for a slot go before new
+   * runners). Also resolves when the lease ends meanwhile.
+   */
+  markActive(): Promise<void>;
 }
 
 export interface PoolOptions<S extends PooledSession> {
@@ -49,6 +61,8 @@ export interface PoolOptions<S extends PooledSession> {
   waitMs: number;
   idleTtlMs: number;
   connect(caps: LegacyCapabilities, roots: RootsBinding): Promise<S>;
+  /** How long a parked runner's answers waited for its session's runner slot, each time one did. */
+  slotWaited?(seconds: number): void;
   clock: Clock;
   log: Logger;
 }
@@ -74,6 +88,10 @@ export interface PoolStats {
   sharedCalls: number;
   /** Calls waiting for their client, on exclusive and on shared leases. */
   waitingCalls: number;
+  /** Sessions whose runner slot a running call holds. */
+  runners: number;
+  /** Parked calls whose answers arrived and wait for their session's runner slot. */
+  slotWaits: number;
   callsPerSession: number;
   maxSessions: number;
   maxWaiting: number;

@@ -1,9 +1,10 @@
 // Legacy sessions, pooled by client-capability set and bounded by --max-sessions.
 //
 // Shared leases carry many calls on one session (up to `callsPerSession` each before another
-// session starts; see lease-choice.ts); exclusive leases hold a session alone (interactive calls
-// whose server requests cannot be attributed, see ask-learning.ts). When the pool is full an
-// exclusive lease waits a bounded time, then fails: it never queues silently forever.
+// session starts; see lease-choice.ts); runner leases share too, one running at a time per session
+// (interactive calls whose server requests come untied, see ask-learning.ts); exclusive leases hold
+// a session alone. A lease that finds no room waits a bounded time, then fails: it never queues
+// silently forever.
 //
 // Fairness: a call that waits for a person occupies pool capacity for as long as the person
 // thinks. The waiting load (a waiting exclusive session counts one, a waiting shared call
@@ -15,14 +16,15 @@ import { sessionKey, type RootsBinding } from '../protocol/roots.js';
 import type { Cancel } from '../runtime/clock.js';
 import { DEFAULT_CALLS_PER_SESSION, type Lease, type LeaseMode, type PooledSession, type PoolOptions, type PoolStats } from './lease.js';
 import { chooseLease } from './lease-choice.js';
-import { EntryLease, mayWaitIn, poolStats, type Entry, type LeaseHooks } from './pool-entry.js';
+import { EntryLease, mayWaitIn, newEntry, poolStats, type Entry, type LeaseHooks } from './pool-entry.js';
 
 export { waitingCap, type Lease, type LeaseMode, type PooledSession, type PoolOptions, type PoolStats } from './lease.js';
 
-/** A session being started for shared leases; `joined` leases are handed out when it is ready. */
+/** A session being started for shared leases; `joined` leases are handed out when it is ready, one of them perhaps its runner. */
 interface Starting<S extends PooledSession> {
   key: string;
   joined: number;
+  runner: boolean;
   ready: Promise<Entry<S>>;
 }
 
@@ -79,12 +81,11 @@ export class SessionPool<S extends PooledSession> {
         reject,
         cancelTimer: this.opts.clock.after(this.opts.waitMs, () => {
           this.waiters.splice(this.waiters.indexOf(waiter), 1);
-          reject(
-            new ProxyError(
-              'upstream_unavailable',
-              `no legacy session became free within ${this.opts.waitMs / 1000}s (all ${this.opts.maxSessions} allowed by --max-sessions are in use)`,
-            ),
-          );
+          const why =
+            mode === 'runner'
+              ? `no legacy session could run this call within ${this.opts.waitMs / 1000}s: on every session allowed by --max-sessions (${this.opts.maxSessions}) another call whose legacy requests cannot be told apart is running`
+              : `no legacy session became free within ${this.opts.waitMs / 1000}s (all ${this.opts.maxSessions} allowed by --max-sessions are in use)`;
+          reject(new ProxyError('upstream_unavailable', why));
         }),
       };
       this.waiters.push(waiter);
@@ -119,15 +120,16 @@ export class SessionPool<S extends PooledSession> {
   private place(caps: LegacyCapabilities, roots: RootsBinding, key: string, mode: LeaseMode): Promise<Lease<S>> | undefined {
     const open = [...this.entries].filter((e) => e.key === key && !e.session.closed);
     const starting = [...this.starting].filter((s) => s.key === key);
-    const choice = chooseLease(mode, open, starting, this.canOpen(), this.perSession);
+    const seen = open.map((e) => ({ held: e.held, shared: e.shared, runner: e.runner, resuming: e.resuming.length }));
+    const choice = chooseLease(mode, seen, starting, this.canOpen(), this.perSession);
     switch (choice.kind) {
       case 'take':
         return Promise.resolve(this.lease(open[choice.index]!, mode));
       case 'join':
-        return this.join(starting[choice.index]!);
+        return this.join(starting[choice.index]!, mode);
       case 'open':
         this.makeRoom();
-        return mode === 'exclusive' ? this.connectFor(caps, roots, key).then((e) => this.lease(e, 'exclusive')) : this.startShared(caps, roots, key);
+        return mode === 'exclusive' ? this.connectFor(caps, roots, key).then((e) => this.lease(e, 'exclusive')) : this.startShared(caps, roots, key, mode);
       case 'queue':
         return undefined;
     }
@@ -150,8 +152,8 @@ export class SessionPool<S extends PooledSession> {
   }
 
   /** Starts a session for shared leases; leases placed meanwhile join it instead of starting more. */
-  private startShared(caps: LegacyCapabilities, roots: RootsBinding, key: string): Promise<Lease<S>> {
-    const start: Starting<S> = { key, joined: 0, ready: undefined as never };
+  private startShared(caps: LegacyCapabilities, roots: RootsBinding, key: string, mode: LeaseMode): Promise<Lease<S>> {
+    const start: Starting<S> = { key, joined: 0, runner: false, ready: undefined as never };
     start.ready = this.connectFor(caps, roots, key).then(
       (entry) => {
         this.starting.delete(start);
@@ -165,17 +167,19 @@ export class SessionPool<S extends PooledSession> {
       },
     );
     this.starting.add(start);
-    return this.join(start);
+    return this.join(start, mode);
   }
 
-  private async join(start: Starting<S>): Promise<Lease<S>> {
+  /** `mode`: shared or runner (at most one runner joins a starting session). */
+  private async join(start: Starting<S>, mode: LeaseMode): Promise<Lease<S>> {
     start.joined++;
+    if (mode === 'runner') start.runner = true;
     const entry = await start.ready;
     if (entry.session.closed || !this.entries.has(entry)) {
       entry.shared--;
       throw new ProxyError('upstream_unavailable', `the legacy session closed right after opening: ${entry.session.closeReason}`);
     }
-    return this.lease(entry, 'shared', true);
+    return this.lease(entry, mode, true);
   }
 
   private async connectFor(caps: LegacyCapabilities, roots: RootsBinding, key: string): Promise<Entry<S>> {
@@ -192,7 +196,7 @@ export class SessionPool<S extends PooledSession> {
       this.drain();
       throw new ProxyError('upstream_unavailable', `the legacy session closed right after opening: ${session.closeReason}`);
     }
-    const entry: Entry<S> = { session, caps, roots, key, held: false, waiting: false, shared: 0, sharedWaiting: 0, idleSince: this.now() };
+    const entry = newEntry(session, caps, roots, key, this.now());
     this.entries.add(entry);
     if (this.closing) {
       this.remove(entry, 'proxy shutting down');
@@ -214,7 +218,7 @@ export class SessionPool<S extends PooledSession> {
         .then(
           (session) => {
             if (session.closed) return;
-            const entry: Entry<S> = { session, caps, roots: undefined, key, held: false, waiting: false, shared: 0, sharedWaiting: 0, idleSince: this.now() };
+            const entry = newEntry(session, caps, undefined, key, this.now());
             this.entries.add(entry);
             if (this.closing) this.remove(entry, 'proxy shutting down');
           },
@@ -244,6 +248,7 @@ export class SessionPool<S extends PooledSession> {
     waits: (entry, mode) => {
       if (mode === 'exclusive' && entry.roots === undefined) this.keepSpares(entry.caps, entry.key);
     },
+    slotWaited: (ms) => this.opts.slotWaited?.(ms / 1000),
   };
 
   private limits() {

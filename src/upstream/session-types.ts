@@ -3,10 +3,13 @@
 import type { AbortLike } from '../runtime/light-abort.js';
 import type { JsonObject, ServerRequest } from '../protocol/json.js';
 import type { FrontRecord, LegacyRequestTrace } from '../telemetry/ports.js';
+import type { Learning } from './attribution.js';
 import type { LegacySession } from './session.js';
 
 /** The interactive call a legacy request belongs to receives it, and its logs. */
 export interface SessionHolder {
+  /** Waiting for its client's answers: its legacy handler cannot ask anything until they come. */
+  readonly parked?: boolean;
   /** Settles with the result to send back; rejects with an McpError to send an error. */
   onServerRequest(request: ServerRequest, withdrawn: AbortLike): Promise<JsonObject>;
   onLog(params: JsonObject): void;
@@ -18,8 +21,10 @@ export interface SessionHooks {
   /** Change notifications (list_changed, resources/updated) for listen subscribers. */
   onChange(method: string, params: JsonObject | undefined): void;
   onClosed(session: LegacySession): void;
-  /** Told which calls (askKey) asked without provenance, and which completed without asking. */
-  asks?: { learn(keys: readonly string[]): void; completedQuietly(key: string): void };
+  /** Told how calls (askKey) asked (see attribution.ts), and which completed without asking. */
+  asks?: { learn(learning: Learning): void; completedQuietly(key: string): void };
+  /** A request without provenance was refused: several running calls could have sent it. */
+  unattributed?(method: string): void;
   /** Metrics and the span of one request to the legacy server, made for front request `record` if any. */
   trace?(method: string, record: FrontRecord): LegacyRequestTrace;
 }

@@ -16,7 +16,7 @@ import { StreamGoneError } from './stream-gone.js';
 import { withTraceContext } from './trace-context.js';
 import { askKey } from './ask-learning.js';
 import { NO_PROVENANCE, routeNotification, routeServerRequest, type InFlight, type Provenance } from './attribution.js';
-import { JSONRPC } from '../protocol/errors.js';
+import { JSONRPC, LEGACY } from '../protocol/errors.js';
 import { ServerRequests } from './server-requests.js';
 import { armNoTimerForTheLongest, nextRequestId, sdkHandlerControllers } from './sdk-internals.js';
 import type { AbortLike } from '../runtime/light-abort.js';
@@ -31,6 +31,21 @@ const CHANGE_METHODS = new Set([
   'notifications/resources/list_changed',
   'notifications/resources/updated',
 ]);
+
+/** `ready`, or a rejection as the SDK's for a request cancelled before it was sent. */
+function readyOrAborted(ready: Promise<void>, signal: AbortLike | undefined): Promise<void> {
+  if (!signal) return ready;
+  return new Promise<void>((resolve, reject) => {
+    const aborted = () => reject(new McpError(LEGACY.REQUEST_TIMEOUT, String(signal.reason ?? 'Request cancelled')));
+    if (signal.aborted) return aborted();
+    signal.addEventListener('abort', aborted, { once: true });
+    ready.then(() => {
+      signal.removeEventListener('abort', aborted);
+      if (signal.aborted) aborted();
+      else resolve();
+    });
+  });
+}
 
 export class LegacySession {
   readonly id = randomUUID().slice(0, 8);
@@ -125,8 +140,12 @@ export class LegacySession {
   request(
     method: string,
     params: JsonObject | undefined,
-    opts: { signal?: AbortLike; onprogress?: (p: JsonObject) => void; holder?: SessionHolder; record?: FrontRecord } = {},
+    opts: { signal?: AbortLike; onprogress?: (p: JsonObject) => void; holder?: SessionHolder; untied?: boolean; record?: FrontRecord } = {},
   ): Promise<JsonObject> {
+    // An interactive call waits until the server has answered the standalone GET stream: a server
+    // that asks untied sends its question there, and drops it when that stream is not open yet.
+    const ready = opts.holder ? (this.transport as Transport & { standaloneReady?: () => Promise<void> | undefined }).standaloneReady?.() : undefined;
+    if (ready) return readyOrAborted(ready, opts.signal).then(() => this.send(method, params, opts));
     try {
       return this.send(method, params, opts);
     } catch (err) {
@@ -141,13 +160,13 @@ export class LegacySession {
   private send(
     method: string,
     params: JsonObject | undefined,
-    opts: { signal?: AbortLike; onprogress?: (p: JsonObject) => void; holder?: SessionHolder; record?: FrontRecord },
+    opts: { signal?: AbortLike; onprogress?: (p: JsonObject) => void; holder?: SessionHolder; untied?: boolean; record?: FrontRecord },
   ): Promise<JsonObject> {
     // The SDK reads only what AbortLike has of a signal: a LightAbort serves (runtime/light-abort.ts).
     const options = { timeout: MAX_TIMER_MS, ...(opts.signal ? { signal: opts.signal as AbortSignal } : {}) };
     // The SDK numbers requests synchronously as it sends them: this is the id the call will have.
     const id = opts.holder ? nextRequestId(this.client) : undefined;
-    const call = opts.holder && { holder: opts.holder, key: askKey(method, params), asked: false };
+    const call = opts.holder && { holder: opts.holder, key: askKey(method, params), untied: opts.untied ?? true, asked: false };
     if (id !== undefined && call) this.calls.set(id, call);
     const trace = this.hooks.trace?.(method, opts.record);
     if (trace) params = withTraceContext(params, trace.carrier);
@@ -242,8 +261,9 @@ export class LegacySession {
 
   private onRequest(req: JSONRPCRequest, provenance: Provenance, withdrawn: AbortLike): Promise<JsonObject> {
     const request: ServerRequest = { id: req.id, method: req.method, params: req.params as JsonObject | undefined };
-    const route = routeServerRequest(req.method, provenance, this.calls);
-    if (route.learn.length > 0) this.hooks.asks?.learn(route.learn);
+    const route = routeServerRequest(req.method, provenance, this.calls, this.holder !== undefined);
+    const { tied, untied, exclusive } = route.learn;
+    if (tied.length + untied.length + exclusive.length > 0) this.hooks.asks?.learn(route.learn);
     switch (route.kind) {
       case 'holder':
         route.call.asked = true;
@@ -251,7 +271,8 @@ export class LegacySession {
       case 'local':
         return this.holder ? this.holder.onServerRequest(request, withdrawn) : this.hooks.answerLocally(request, this);
       case 'refuse':
-        this.log.warn('refused a legacy request that cannot be attributed to one call', { method: req.method, calls: this.calls.size });
+        this.hooks.unattributed?.(req.method);
+        this.log.warn('refused a legacy request that cannot be attributed to one call', { method: req.method, candidates: route.candidates });
         return Promise.reject(new McpError(JSONRPC.INTERNAL_ERROR, route.message));
     }
   }

@@ -12,7 +12,6 @@ import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextp
 import { asMessage, isRequest, parseMessage } from './jsonrpc-message.js';
 import { mediaTypeEssence } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import { HttpExchanger, readText } from './http-exchange.js';
-import { Latch } from './latch.js';
 import { readSseStream, type SseReadOptions, type SseStreamEnd, type SseStreamOwner } from './sse-stream.js';
 import { DEFAULT_RECONNECTION, StreamableHttpError, type ReconnectionOptions } from './streamable-http-errors.js';
 import { errorBody, JSONRPC } from '../protocol/errors.js';
@@ -33,11 +32,26 @@ interface StreamOptions extends SseReadOptions {
 /** The request whose stream carried a message, if any. */
 export type StreamProvenance = MessageExtraInfo & { relatedRequestId?: RequestId };
 
-/**
- * How long requests wait for the GET stream's headers. A v1 SDK server flushes them at once; an intermediary that
- * holds them until the first event would otherwise stall a new session's first call. Paid once per session.
- */
-export const STANDALONE_WAIT_MS = 1000;
+/** The standalone GET stream being opened: resolved once the server has answered it (or failed to). */
+interface Opening {
+  readonly answered: Promise<void>;
+  open(): void;
+  isOpen: boolean;
+}
+
+function opening(): Opening {
+  let open = () => {};
+  const answered = new Promise<void>((resolve) => (open = resolve));
+  const o: Opening = {
+    answered,
+    isOpen: false,
+    open: () => {
+      o.isOpen = true;
+      open();
+    },
+  };
+  return o;
+}
 
 export class StreamableHttpTransport implements Transport {
   onmessage?: (message: JSONRPCMessage, extra?: StreamProvenance) => void;
@@ -53,11 +67,11 @@ export class StreamableHttpTransport implements Transport {
   /** For each request still owed an answer, the set of the stream that owes it. */
   private readonly owedOn = new Map<RequestId, Set<RequestId>>();
   /**
-   * Requests wait for this while the standalone GET stream is being opened. A v1 SDK server sends a request not tied
-   * to a call (`elicitInput()` without `relatedRequestId`) on that stream and drops it silently if the stream is not
-   * open yet, so a call POSTed before the GET is acknowledged could lose its question.
+   * The standalone GET stream while it is being opened. A v1 SDK server sends a request not tied to a call
+   * (`elicitInput()` without `relatedRequestId`) on that stream and drops it silently if the stream is not open
+   * yet, so an interactive call POSTed before the server answered the GET could lose its question.
    */
-  private standaloneOpening: Latch | undefined;
+  private standaloneOpening: Opening | undefined;
 
   constructor(
     private readonly url: URL,
@@ -87,14 +101,22 @@ export class StreamableHttpTransport implements Transport {
       return;
     }
     this.forgetCancelled(message);
-    if (this.standaloneOpening && !this.standaloneOpening.isOpen && (Array.isArray(message) ? message.some(isRequest) : isRequest(message)))
-      await this.standaloneOpening.wait();
     try {
       await this.post(message, options?.onresumptiontoken);
     } catch (err) {
       this.onerror?.(classifyNetworkError(err as Error));
       throw err;
     }
+  }
+
+  /**
+   * While the standalone GET stream is being opened: resolves once the server has answered it (its
+   * response head, however long a loaded server takes; 405, no such stream, at once). Undefined once
+   * it has. Interactive calls wait for it (see LegacySession.request); nothing else needs to.
+   */
+  standaloneReady(): Promise<void> | undefined {
+    const o = this.standaloneOpening;
+    return o && !o.isOpen ? o.answered : undefined;
   }
 
   /** Ends the legacy session politely (DELETE); a server that does not allow it answers 405. */
@@ -160,12 +182,12 @@ export class StreamableHttpTransport implements Transport {
   }
 
   /**
-   * Opens the standalone GET stream after initialize; requests wait until the server has answered
-   * it. (A stream closed later is reopened by `reconnect` without holding requests: a polling
+   * Opens the standalone GET stream after initialize; interactive calls wait until the server has
+   * answered it. (A stream closed later is reopened by `reconnect` without holding calls: a polling
    * server would otherwise stall every call for its retry interval.)
    */
   private openStandalone(): void {
-    const latch = new Latch(STANDALONE_WAIT_MS);
+    const latch = opening();
     this.standaloneOpening = latch;
     this.openStream({}).then(
       () => latch.open(),

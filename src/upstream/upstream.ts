@@ -59,6 +59,7 @@ export class Upstream {
       },
       onClosed: () => {},
       trace: (method, record) => this.telemetry.legacyRequest(method, record),
+      unattributed: (method) => this.telemetry.unattributed(method),
     };
     this.pool = this.createPool(config);
     this.stopSweeper = startIdleSweeper(this.clock, config.idleSessionTtlMs, () => this.pool.sweepIdle());
@@ -73,7 +74,7 @@ export class Upstream {
     return lease;
   }
 
-  /** Interactive calls share sessions unless they once asked without provenance (see ask-learning.ts). */
+  /** How an interactive call holds its session: shared, a runner, or exclusively (see ask-learning.ts). */
   leaseModeFor = (method: string, params: JsonObject): Promise<LeaseMode> => this.learnedFor(this.config).askers.leaseFor(method, params);
 
   asksRootsOutsideCalls(): boolean {
@@ -211,6 +212,7 @@ export class Upstream {
       waitMs: config.sessionWaitMs,
       idleTtlMs: config.idleSessionTtlMs,
       connect: (caps, roots) => this.open(config, caps, hooks, roots),
+      slotWaited: (seconds) => this.telemetry.runnerSlotWaited(seconds),
       clock: this.clock,
       log: this.log,
     });

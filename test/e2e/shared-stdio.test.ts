@@ -1,9 +1,9 @@
-// Issue 10, target 6: over stdio nothing ties a legacy request to a call, so a tool shares the
-// legacy child once it has completed without asking, and is leased exclusively once it has asked.
-// 16 concurrent pass-through calls use one pooled child (plus the control session's), also when
-// they are the tool's first calls (the first finds out, the others wait for it); a tool seen for
-// the first time gets a child of its own; a tool that suddenly asks while sharing is refused
-// with a clear error and leased exclusively from then on, so calling it again works.
+// Over stdio nothing ties a legacy request to a call: a tool shares the legacy child freely once it
+// has completed without asking, and one that asks (or is not known yet) runs as the child's one
+// runner, parking beside the others. 16 concurrent pass-through calls use one pooled child (plus
+// the control session's), also when they are the tool's first calls (the first finds out, the
+// others wait for it); a tool that suddenly asks while another call runs beside it is refused with
+// a clear error and leased exclusively from then on, so calling it again works.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { textOf } from '../support/client.js';
@@ -69,15 +69,17 @@ describe('calls sharing a legacy stdio child', () => {
     );
   });
 
-  it('leases a tool seen for the first time exclusively, and one that asked from then on', { timeout: 30_000 }, async () => {
+  it('runs a tool seen for the first time, or one that asked, as the runner beside free calls, and parks it there', { timeout: 30_000 }, async () => {
     const round = inputRequired(await call('summarize', { text: 'long text' }));
-    assert.equal((await sessions()).held, 1, 'summarize was never seen: a child of its own');
+    const parked = await sessions();
+    assert.equal(parked.held, 0, 'summarize parks on a shared child');
     const done = await resume('summarize', { text: 'long text' }, round, { role: 'assistant', model: 'm1', content: { type: 'text', text: 'short' } });
     assert.equal(textOf(done.body.result), 'summary by m1: short');
     const slow = call('slow', { ms: 1000 });
     await until(async () => (await sessions()).sharedCalls === 1, 5000, 'the slow call in flight');
     const again = inputRequired(await call('summarize', { text: 'more' }));
-    assert.equal((await sessions()).held, 1, 'summarize now has a child of its own');
+    const beside = await sessions();
+    assert.deepEqual([beside.open, beside.held, beside.sharedCalls], [1, 0, 2], 'summarize parked beside the slow call, on its child');
     const second = await resume('summarize', { text: 'more' }, again, { role: 'assistant', model: 'm2', content: { type: 'text', text: 'ok' } });
     assert.equal(textOf(second.body.result), 'summary by m2: ok');
     assert.equal(textOf((await slow).body.result), 'slept 1000');
@@ -90,7 +92,7 @@ describe('calls sharing a legacy stdio child', () => {
     await sleep(50);
     const refused = await call('ask-if', { ask: true });
     assert.equal(refused.body.result?.['isError'], true, JSON.stringify(refused.body));
-    assert.match(textOf(refused.body.result), /cannot tell which of the 2 calls sharing this legacy session sent this elicitation\/create/);
+    assert.match(textOf(refused.body.result), /cannot tell which of the 2 running calls on this legacy session sent this elicitation\/create/);
     assert.match(textOf(refused.body.result), /tool:(slow|ask-if), tool:(slow|ask-if) will get a legacy session of their own from now on; call again/);
     const round = inputRequired(await call('ask-if', { ask: true }));
     assert.equal((await sessions()).held, 1, 'ask-if now has a child of its own');

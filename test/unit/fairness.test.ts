@@ -77,6 +77,8 @@ describe('SessionPool: sessions held by calls waiting for a client', () => {
       onClient: 0,
       sharedCalls: 0,
       waitingCalls: 0,
+      runners: 0,
+      slotWaits: 0,
       callsPerSession: 256,
       maxSessions: 2,
       maxWaiting: 1,

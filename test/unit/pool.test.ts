@@ -139,6 +139,8 @@ describe('SessionPool', () => {
       onClient: 0,
       sharedCalls: 0,
       waitingCalls: 0,
+      runners: 0,
+      slotWaits: 0,
       callsPerSession: 256,
       maxSessions: 4,
       maxWaiting: 4,

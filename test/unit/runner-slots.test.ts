@@ -1,0 +1,136 @@
+// Runner leases: calls whose legacy requests come untied share a session with parked calls and free
+// calls, one running at a time. Parking gives the slot up; a resumed call waits for it, before any
+// new runner; the pool grows by demand for slots, one session at a time. SessionPool over fake
+// sessions and a test clock.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { SessionPool } from '../../src/upstream/pool.js';
+import { createLogger } from '../../src/telemetry/logger.js';
+import { testClock } from '../support/clock.js';
+import { FakeSession } from '../support/fake-session.js';
+
+const log = createLogger('error');
+const settled = async <T>(p: Promise<T>): Promise<boolean> => {
+  let done = false;
+  void p.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+  return done;
+};
+
+function pool(max = 1) {
+  const started: FakeSession[] = [];
+  const waited: number[] = [];
+  const clock = testClock();
+  const p = new SessionPool<FakeSession>({
+    maxSessions: max,
+    maxWaiting: max,
+    spareSessions: 0,
+    waitMs: 5000,
+    idleTtlMs: 60_000,
+    log,
+    clock,
+    slotWaited: (s) => waited.push(s),
+    connect: async (caps) => {
+      const s = new FakeSession(caps);
+      started.push(s);
+      return s;
+    },
+  });
+  return { p, started, waited, clock };
+}
+
+describe('runner leases', () => {
+  it('parks any number of runners on one session, one running at a time', async () => {
+    const { p, started } = pool();
+    for (let i = 0; i < 50; i++) {
+      const lease = await p.acquire({}, 'runner');
+      assert.equal(lease.markWaiting(), true);
+    }
+    assert.equal(started.length, 1);
+    const s = p.stats();
+    assert.deepEqual([s.sessions, s.sharedCalls, s.waitingCalls, s.runners], [1, 50, 50, 0]);
+  });
+
+  it('queues a second runner while the first runs, and hands it the slot when the first parks', async () => {
+    const { p } = pool();
+    const first = await p.acquire({}, 'runner');
+    const second = p.acquire({}, 'runner');
+    assert.equal(await settled(second), false, 'the slot is taken');
+    assert.equal(p.stats().waiting, 1);
+    first.markWaiting();
+    const lease = await second;
+    assert.equal(lease.session, first.session);
+    assert.equal(p.stats().runners, 1);
+  });
+
+  it('runs shared calls beside a runner', async () => {
+    const { p } = pool();
+    const runner = await p.acquire({}, 'runner');
+    const shared = await p.acquire({}, 'shared');
+    assert.equal(shared.session, runner.session);
+  });
+
+  it("makes a resumed call wait for its session's slot, and serves it before any new runner", async () => {
+    const { p, waited, clock } = pool();
+    const a = await p.acquire({}, 'runner');
+    a.markWaiting();
+    const b = await p.acquire({}, 'runner');
+    const resumed = a.markActive();
+    assert.equal(await settled(resumed), false, 'b runs: a waits for the slot');
+    assert.equal(p.stats().slotWaits, 1);
+    const newcomer = p.acquire({}, 'runner');
+    clock.advance(40);
+    b.markWaiting();
+    assert.equal(await settled(resumed), true, 'a has the slot back');
+    assert.equal(await settled(newcomer), false, 'the new runner still waits');
+    assert.deepEqual(waited, [0.04]);
+    a.release();
+    assert.equal((await newcomer).session, a.session);
+  });
+
+  it('resumes at once when the slot is free, and resolves a waiting resume whose lease ends', async () => {
+    const { p, waited } = pool();
+    const a = await p.acquire({}, 'runner');
+    a.markWaiting();
+    await a.markActive();
+    assert.equal(p.stats().runners, 1);
+    assert.deepEqual(waited, [], 'no wait recorded');
+    a.markWaiting();
+    const b = await p.acquire({}, 'runner');
+    const resumed = a.markActive();
+    a.discard('session closed');
+    assert.equal(await settled(resumed), true);
+    assert.equal(b.session.closed, true);
+  });
+
+  it('starts one session at a time for queued runners', async () => {
+    const { p, started } = pool(4);
+    const first = await p.acquire({}, 'runner');
+    const more = [p.acquire({}, 'runner'), p.acquire({}, 'runner'), p.acquire({}, 'runner')];
+    const second = await more[0]!;
+    assert.equal(started.length, 2, 'one more session for the queue');
+    assert.notEqual(second.session, first.session);
+    assert.equal(await settled(more[1]!), false);
+    second.markWaiting();
+    assert.equal((await more[1]!).session, second.session);
+    // The last one still finds every slot taken and nothing starting: the next session starts.
+    const third = await more[2]!;
+    assert.equal(started.length, 3);
+    assert.equal(third.session, started[2]);
+    first.markWaiting();
+    assert.equal((await p.acquire({}, 'runner')).session, first.session, 'a free slot is taken before another session starts');
+    assert.equal(started.length, 3);
+  });
+
+  it('keeps exclusive leases off sessions with parked runners', async () => {
+    const { p, started } = pool(2);
+    const runner = await p.acquire({}, 'runner');
+    runner.markWaiting();
+    const exclusive = await p.acquire({}, 'exclusive');
+    assert.notEqual(exclusive.session, runner.session);
+    assert.equal(started.length, 2);
+  });
+});
