@@ -12,8 +12,9 @@ import { waiting } from './cases/waiting.js';
 import { waitingReplay } from './cases/waiting-replay.js';
 import { startup } from './cases/startup.js';
 import { sharing } from './cases/sharing.js';
+import { untied } from './cases/untied.js';
 
-const CASES: Record<string, BenchCase> = { passthrough, interactive, waiting, 'waiting-replay': waitingReplay, startup, sharing };
+const CASES: Record<string, BenchCase> = { passthrough, interactive, waiting, 'waiting-replay': waitingReplay, startup, sharing, untied };
 
 // Children are SIGKILLed from the test helpers' exit hook; make signals run it too.
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(sig, () => process.exit(130));

@@ -187,7 +187,8 @@ export class Bridge {
     }
     if (consent.kind === 'granted') {
       try {
-        interaction.start(await leaseForCall(this.opts.sessions, front, call.roots), front.record);
+        // Back to the session whose server asked for the consent, where it can: its state may be per session.
+        interaction.start(await leaseForCall(this.opts.sessions, front, call.roots, interaction.lastSession), front.record);
       } catch (err) {
         this.finish(interaction, 'lost');
         throw err;

@@ -11,7 +11,7 @@ import { type AbortLike, LightAbort } from '../runtime/light-abort.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { FrontRecord } from '../telemetry/ports.js';
 import { GATHER_QUIET_MS, gatherDecision } from './gather.js';
-import { settleThenRelease } from './let-go.js';
+import { LET_GO_QUIET_MS, settleThenRelease } from './let-go.js';
 import type { FrontSink, LegacyCall, Outcome, PendingInput, Stop, UrlConsent } from './interaction-types.js';
 import type { BridgeSession, SessionHolder, SessionLease } from './ports.js';
 
@@ -22,6 +22,9 @@ const LOG_SEVERITY = ['debug', 'info', 'notice', 'warning', 'error', 'critical',
 export class Interaction implements SessionHolder {
   private rounds = 0;
   private isParked = false;
+  /** Ended by the bridge; a runner's handler may still run until its result or the let-go. */
+  private ending = false;
+  private sentOn: BridgeSession | undefined;
   private sink: FrontSink | undefined;
   /** While a legacy -32042 is answered: URL elicitations to complete before the call is re-sent on a fresh session. */
   private urlGate: { message: string; answers: Map<string, JsonObject> } | undefined;
@@ -48,6 +51,11 @@ export class Interaction implements SessionHolder {
 
   get session(): BridgeSession | undefined {
     return this.lease?.session;
+  }
+
+  /** The session the legacy call was last sent on (kept once the lease is given back). */
+  get lastSession(): BridgeSession | undefined {
+    return this.sentOn;
   }
 
   /** Rounds asked so far. */
@@ -96,6 +104,7 @@ export class Interaction implements SessionHolder {
   /** Sends the legacy call on a leased session (traced as made for `record`); the session routes the call's legacy requests here. */
   start(lease: SessionLease, record?: FrontRecord): void {
     this.lease = lease;
+    this.sentOn = lease.session;
     this.outcome = undefined;
     const abort = new LightAbort();
     this.callAbort = abort;
@@ -189,9 +198,10 @@ export class Interaction implements SessionHolder {
   /**
    * Ends the interaction: open legacy requests get a local answer (elicitation `cancel`, others an
    * error), the legacy call is cancelled upstream, and an exclusive session is discarded (its state
-   * is unknown); a shared one goes back to the pool, since other calls are using it. A parked
-   * runner's handler runs again once answered, so it first takes its session's runner slot, as a
-   * resumed call does, and holds it until the cancelled handler has gone quiet (let-go.ts).
+   * is unknown); a shared one goes back to the pool, since other calls are using it. A runner's
+   * handler runs again once answered, so a parked one first takes its session's runner slot, as a
+   * resumed call does; a handler answered `cancel` usually returns at once, and its result gives
+   * the slot back; one that has not within the let-go quiet period is cancelled and let go.
    */
   end(reason: string): void {
     const lease = this.lease;
@@ -201,17 +211,18 @@ export class Interaction implements SessionHolder {
 
   private windDown(reason: string): void {
     this.isParked = false;
+    this.ending = true;
     for (const p of this.unanswered()) {
       if (p.method === 'elicitation/create') this.answer(p.key, { action: 'cancel' });
       else
         this.refuse(p.key, p.method === 'sampling/createMessage' ? LEGACY.SAMPLING_REJECTED : JSONRPC.INTERNAL_ERROR, `the client did not answer: ${reason}`);
     }
+    if (this.lease?.mode === 'runner' && !this.outcome) {
+      this.clock.after(LET_GO_QUIET_MS, () => this.letGo(reason));
+      return;
+    }
     if (!this.outcome) this.callAbort?.abort(reason);
-    this.detach((lease) => {
-      if (lease.mode === 'shared') lease.release();
-      else if (lease.mode === 'runner') settleThenRelease(lease, this.clock, this.log);
-      else lease.discard(reason);
-    });
+    this.detach((lease) => (lease.mode === 'shared' ? lease.release() : lease.discard(reason)));
   }
 
   /** Replay: cancels the call upstream, fails its open requests so the handler stops, settles the session (let-go.ts). */
@@ -225,6 +236,11 @@ export class Interaction implements SessionHolder {
     const { method, params } = request;
     if (!isInputMethod(method)) {
       return Promise.reject(new McpError(JSONRPC.METHOD_NOT_FOUND, `mrtr-proxy cannot forward ${method} to a 2026-07-28 client`));
+    }
+    // Ended, its handler still runs: nobody will answer, so it hears at once.
+    if (this.ending) {
+      if (method === 'elicitation/create') return Promise.resolve({ action: 'cancel' });
+      return Promise.reject(new McpError(JSONRPC.INTERNAL_ERROR, 'the call that asked for this has ended'));
     }
     this.lastRequestAt = this.clock.now();
     return new Promise<JsonObject>((resolve, reject) => {

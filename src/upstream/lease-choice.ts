@@ -28,11 +28,22 @@ export interface StartingSession {
 export type Choice = { kind: 'take'; index: number } | { kind: 'join'; index: number } | { kind: 'open' } | { kind: 'queue' };
 
 /**
- * `canOpen`: a new session may be started now (perhaps by evicting an idle one of another set).
+ * `preferred`: the index of a session to take when the lease fits there (a call re-sent where its
+ * server asked before). `canOpen`: a new session may be started now (perhaps by evicting an idle
+ * one of another set).
  * Shared leases past every session's cap, with no room to open, go to the least used session
  * rather than queue: a shared session is never unavailable to one more call.
  */
-export function chooseLease(mode: LeaseMode, open: readonly OpenSession[], starting: readonly StartingSession[], canOpen: boolean, perSession: number): Choice {
+export function chooseLease(
+  mode: LeaseMode,
+  open: readonly OpenSession[],
+  starting: readonly StartingSession[],
+  canOpen: boolean,
+  perSession: number,
+  preferred = -1,
+): Choice {
+  const p = open[preferred];
+  if (p && fits(mode, p, perSession)) return { kind: 'take', index: preferred };
   if (mode === 'runner') return chooseRunner(open, starting, canOpen, perSession);
   if (mode === 'exclusive') {
     const free = open.findIndex((s) => !s.held && s.shared === 0);
@@ -84,6 +95,14 @@ function chooseRunner(open: readonly OpenSession[], starting: readonly StartingS
   if (canOpen && starting.length === 0) return { kind: 'open' };
   const least = pick(open, free, (a, b) => a.shared < b.shared);
   return least >= 0 ? { kind: 'take', index: least } : { kind: 'queue' };
+}
+
+/** Whether a lease of `mode` may go on this open session now, within the cap. */
+function fits(mode: LeaseMode, s: OpenSession, perSession: number): boolean {
+  if (s.held) return false;
+  if (mode === 'exclusive') return s.shared === 0;
+  if (mode === 'runner' && (s.runner || s.resuming > 0)) return false;
+  return s.shared < perSession;
 }
 
 function pick<T>(items: readonly T[], ok: (t: T) => boolean, better: (a: T, b: T) => boolean): number {

@@ -33,9 +33,12 @@ interface Waiter<S extends PooledSession> {
   roots: RootsBinding;
   key: string;
   mode: LeaseMode;
+  since: number;
   resolve(lease: Lease<S>): void;
   reject(err: Error): void;
   cancelTimer: Cancel;
+  /** A runner's: looks again once it has waited as long as a session takes to start. */
+  cancelPatience?: Cancel;
 }
 
 export class SessionPool<S extends PooledSession> {
@@ -50,6 +53,8 @@ export class SessionPool<S extends PooledSession> {
   private readonly warming = new Map<string, number>();
   private readonly now: () => number;
   private readonly perSession: number;
+  /** How long the latest session took to start and initialize (see place). */
+  private startMs = 0;
 
   constructor(private readonly opts: PoolOptions<S>) {
     this.now = () => opts.clock.now();
@@ -65,11 +70,14 @@ export class SessionPool<S extends PooledSession> {
     return poolStats(this.entries, { connecting: this.connecting, waiting: this.waiters.length, ...this.limits() });
   }
 
-  /** Sessions with different `roots` (a client's, or the operator's when undefined) are never shared. */
-  acquire(caps: LegacyCapabilities, mode: LeaseMode, roots?: RootsBinding): Promise<Lease<S>> {
+  /**
+   * Sessions with different `roots` (a client's, or the operator's when undefined) are never
+   * shared. `prefer`: a session to take if the lease fits there now.
+   */
+  acquire(caps: LegacyCapabilities, mode: LeaseMode, roots?: RootsBinding, prefer?: S): Promise<Lease<S>> {
     if (this.closing) return Promise.reject(new ProxyError('upstream_unavailable', 'the proxy is shutting down'));
     const key = sessionKey(caps, roots);
-    const placed = this.place(caps, roots, key, mode);
+    const placed = this.place(caps, roots, key, mode, prefer);
     if (placed) return placed;
     return new Promise<Lease<S>>((resolve, reject) => {
       const waiter: Waiter<S> = {
@@ -77,10 +85,12 @@ export class SessionPool<S extends PooledSession> {
         roots,
         key,
         mode,
+        since: this.now(),
         resolve,
         reject,
         cancelTimer: this.opts.clock.after(this.opts.waitMs, () => {
           this.waiters.splice(this.waiters.indexOf(waiter), 1);
+          waiter.cancelPatience?.();
           const why =
             mode === 'runner'
               ? `no legacy session could run this call within ${this.opts.waitMs / 1000}s: on every session allowed by --max-sessions (${this.opts.maxSessions}) another call whose legacy requests cannot be told apart is running`
@@ -88,6 +98,7 @@ export class SessionPool<S extends PooledSession> {
           reject(new ProxyError('upstream_unavailable', why));
         }),
       };
+      if (mode === 'runner') waiter.cancelPatience = this.opts.clock.after(this.patienceMs(), () => this.drain());
       this.waiters.push(waiter);
     });
   }
@@ -110,6 +121,7 @@ export class SessionPool<S extends PooledSession> {
     this.closing = true;
     for (const w of this.waiters.splice(0)) {
       w.cancelTimer();
+      w.cancelPatience?.();
       w.reject(new ProxyError('upstream_unavailable', 'the proxy is shutting down'));
     }
     for (const e of [...this.entries]) this.remove(e, 'proxy shutting down');
@@ -117,11 +129,20 @@ export class SessionPool<S extends PooledSession> {
   }
 
   /** A lease (now or once a session has started), or undefined when the request must queue. */
-  private place(caps: LegacyCapabilities, roots: RootsBinding, key: string, mode: LeaseMode): Promise<Lease<S>> | undefined {
+  /**
+   * `waitedMs`: how long the request has queued. A runner that finds every runner slot busy gets
+   * a new session only once it has waited twice as long as the latest session took to start: a
+   * slot is busy only until its call parks, so a short queue drains sooner than a legacy process
+   * starts (and a started one stays until --idle-session-ttl), while a queue that outlasts two
+   * starts is worth a session more.
+   */
+  private place(caps: LegacyCapabilities, roots: RootsBinding, key: string, mode: LeaseMode, prefer?: S, waitedMs = 0): Promise<Lease<S>> | undefined {
     const open = [...this.entries].filter((e) => e.key === key && !e.session.closed);
     const starting = [...this.starting].filter((s) => s.key === key);
     const seen = open.map((e) => ({ held: e.held, shared: e.shared, runner: e.runner, resuming: e.resuming.length }));
-    const choice = chooseLease(mode, seen, starting, this.canOpen(), this.perSession);
+    const preferred = prefer === undefined ? -1 : open.findIndex((e) => e.session === prefer);
+    const patient = mode !== 'runner' || open.length === 0 || waitedMs >= this.patienceMs();
+    const choice = chooseLease(mode, seen, starting, patient && this.canOpen(), this.perSession, preferred);
     switch (choice.kind) {
       case 'take':
         return Promise.resolve(this.lease(open[choice.index]!, mode));
@@ -133,6 +154,11 @@ export class SessionPool<S extends PooledSession> {
       case 'queue':
         return undefined;
     }
+  }
+
+  /** How long a queued runner waits before a session is started for it (see place). */
+  private patienceMs(): number {
+    return 2 * this.startMs;
   }
 
   /** True when a new session may be started now (evicting the longest-idle one if needed). */
@@ -184,9 +210,11 @@ export class SessionPool<S extends PooledSession> {
 
   private async connectFor(caps: LegacyCapabilities, roots: RootsBinding, key: string): Promise<Entry<S>> {
     this.connecting++;
+    const started = this.now();
     let session: S;
     try {
       session = await this.opts.connect(caps, roots);
+      this.startMs = this.now() - started;
     } catch (err) {
       throw new ProxyError('upstream_unavailable', `could not open a legacy session: ${(err as Error).message}`);
     } finally {
@@ -268,10 +296,11 @@ export class SessionPool<S extends PooledSession> {
   private drain(): void {
     for (let i = 0; i < this.waiters.length; ) {
       const w = this.waiters[i]!;
-      const placed = this.place(w.caps, w.roots, w.key, w.mode);
+      const placed = this.place(w.caps, w.roots, w.key, w.mode, undefined, this.now() - w.since);
       if (placed) {
         this.waiters.splice(i, 1);
         w.cancelTimer();
+        w.cancelPatience?.();
         placed.then(w.resolve, w.reject);
         continue;
       }

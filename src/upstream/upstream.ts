@@ -66,9 +66,9 @@ export class Upstream {
   }
 
   /** A session with `caps` serving `roots` (the operator's when undefined) from the current pool (see SessionPool). */
-  acquire(caps: LegacyCapabilities, mode: LeaseMode, roots?: RootsBinding): Promise<Lease<LegacySession>> {
+  acquire(caps: LegacyCapabilities, mode: LeaseMode, roots?: RootsBinding, prefer?: LegacySession): Promise<Lease<LegacySession>> {
     const started = this.clock.now();
-    const lease = this.pool.acquire(sessionCapabilities(caps, this.config.roots), mode, roots);
+    const lease = this.pool.acquire(sessionCapabilities(caps, this.config.roots), mode, roots, prefer);
     const waited = () => this.telemetry.sessionWaited((this.clock.now() - started) / 1000);
     lease.then(waited, waited);
     return lease;

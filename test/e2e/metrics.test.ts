@@ -90,7 +90,8 @@ upstreams:
     assert.equal(delta(before, waiting, 'mrtr_input_required_total', { ...U, method: 'tools/call', input: 'elicitation' }), 1);
     assert.equal(delta(before, waiting, 'mrtr_input_required_total', { ...U, method: 'tools/call', input: 'sampling' }), 0);
     assert.equal(waiting.value('mrtr_interactions_waiting', { ...U, mode: 'suspended' }), 1);
-    assert.equal(waiting.value('mrtr_legacy_sessions', { ...U, state: 'exclusive' }), 1, 'the suspended call holds its session');
+    assert.equal(waiting.value('mrtr_legacy_sessions', { ...U, state: 'exclusive' }), 0, 'the suspended call holds no session of its own');
+    assert.equal(waiting.value('mrtr_legacy_sessions', { ...U, state: 'shared' }), 1, 'it is parked on a shared one');
 
     const [key] = Object.keys(first.inputRequests);
     const done = await rpc(

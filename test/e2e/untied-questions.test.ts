@@ -56,13 +56,14 @@ describe('questions sent untied over Streamable HTTP', () => {
     for (const p of running.reverse()) await p.stop();
   });
 
-  it('completes a cold burst of 200 users of a tool that asks at once untied, with default flags', { timeout: 120_000 }, async () => {
+  it('completes a cold burst of 200 users of a tool that asks at once untied, with default flags', { timeout: 120_000 }, async (t) => {
     const upstream = await startHttpFixture();
     running.push(upstream);
     const proxy = await startProxy(['--upstream', upstream.url]);
     running.push(proxy);
     const { replies, parked } = await flows(proxy, 'ask-unrelated', 200, 'v');
     assertOwnAnswers(replies, (i) => `unrelated answer: user-${i}`);
+    t.diagnostic(`${parked.open} legacy sessions for 200 parked users`);
     assert.equal(parked.held, 0, 'no session is held by one user');
     // Sessions grow by demand for runner slots while the burst's calls run, one start at a time
     // (an HTTP session is a socket); they do not grow with the users who wait.
@@ -103,13 +104,14 @@ describe('questions over stdio', () => {
     await proxy?.stop();
   });
 
-  it('parks 200 users of a held tool at once on at most 4 legacy children, each answered with their own value', { timeout: 120_000 }, async () => {
+  it('parks 200 users of a held tool at once on at most 4 legacy children, each answered with their own value', { timeout: 120_000 }, async (t) => {
     proxy = await startProxy(['--suspend', 'hold', '--', process.execPath, FIXTURE]);
     const { replies, parked } = await flows(proxy, 'ask-name', 200, 'name', (i) => ({ greeting: `g${i}` }));
     assertOwnAnswers(replies, (i) => `g${i}, user-${i}!`);
     assert.equal(parked.waitingCalls, 200, JSON.stringify(parked));
     // Idle children stay for --idle-session-ttl: every child the burst started is still there.
     const children = await childPids(proxy.child.pid!);
+    t.diagnostic(`${children.length} legacy children (the control session's included) for 200 parked users`);
     assert.ok(children.length <= 4, `${children.length} legacy children for 200 parked users`);
   });
 });

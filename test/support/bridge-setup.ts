@@ -10,7 +10,7 @@ import { MemoryLedger } from '../../src/state/ledger.js';
 import { createSealer } from '../../src/state/seal.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import type { UpstreamTelemetry } from '../../src/telemetry/ports.js';
-import { SessionPool } from '../../src/upstream/pool.js';
+import { SessionPool, type LeaseMode } from '../../src/upstream/pool.js';
 import { testClock } from './clock.js';
 import { FakeSession } from './fake-session.js';
 
@@ -31,6 +31,8 @@ export interface SetupOptions {
   maxStateBytes?: number;
   suspend?: SuspendMode;
   telemetry?: UpstreamTelemetry;
+  /** How interactive calls are leased (the upstream's leaseModeFor); absent: exclusively. */
+  leaseMode?: LeaseMode;
 }
 
 export function setup(opts: SetupOptions = {}) {
@@ -59,7 +61,8 @@ export function setup(opts: SetupOptions = {}) {
   });
   const bridge = new Bridge({
     sessions: {
-      acquire: (caps, mode, roots) => pool.acquire(caps, mode, roots),
+      acquire: (caps, mode, roots, prefer) => pool.acquire(caps, mode, roots, prefer as FakeSession | undefined),
+      ...(opts.leaseMode ? { leaseModeFor: () => opts.leaseMode! } : {}),
       asksRootsOutsideCalls: () => upstream.asksRootsOutsideCalls,
       operatorRoots: () => opts.operatorRoots ?? [],
     },

@@ -149,6 +149,16 @@ describe('chooseLease', () => {
   });
 });
 
+describe('chooseLease with a preferred session', () => {
+  const s = (shared: number, held = false, runner = false, resuming = 0) => ({ shared, held, runner, resuming });
+  it('takes the preferred session when the lease fits there, and chooses as usual when it does not', () => {
+    assert.deepEqual(chooseLease('runner', [s(3), s(1)], [], true, 4, 1), { kind: 'take', index: 1 });
+    assert.deepEqual(chooseLease('runner', [s(3), s(1, false, true)], [], true, 4, 1), { kind: 'take', index: 0 });
+    assert.deepEqual(chooseLease('exclusive', [s(0), s(0)], [], true, 4, 1), { kind: 'take', index: 1 });
+    assert.deepEqual(chooseLease('shared', [s(2), s(4)], [], true, 4, 1), { kind: 'take', index: 0 });
+  });
+});
+
 describe('the waiting load', () => {
   it('counts an exclusive waiting session as one and a shared or parked runner call as 1/callsPerSession', () => {
     assert.equal(waitingLoad(2, 128, 256), 2.5);

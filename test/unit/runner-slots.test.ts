@@ -20,7 +20,8 @@ const settled = async <T>(p: Promise<T>): Promise<boolean> => {
   return done;
 };
 
-function pool(max = 1) {
+/** `startMs`: how long each session takes to start, on the test clock. */
+function pool(max = 1, startMs = 0) {
   const started: FakeSession[] = [];
   const waited: number[] = [];
   const clock = testClock();
@@ -34,6 +35,7 @@ function pool(max = 1) {
     clock,
     slotWaited: (s) => waited.push(s),
     connect: async (caps) => {
+      clock.advance(startMs);
       const s = new FakeSession(caps);
       started.push(s);
       return s;
@@ -106,23 +108,23 @@ describe('runner leases', () => {
     assert.equal(b.session.closed, true);
   });
 
-  it('starts one session at a time for queued runners', async () => {
-    const { p, started } = pool(4);
+  it('starts a session for queued runners once the oldest has waited two starts, one at a time', async () => {
+    const { p, started, clock } = pool(4, 100);
     const first = await p.acquire({}, 'runner');
+    assert.equal(started.length, 1, 'no session yet: one starts at once');
     const more = [p.acquire({}, 'runner'), p.acquire({}, 'runner'), p.acquire({}, 'runner')];
-    const second = await more[0]!;
-    assert.equal(started.length, 2, 'one more session for the queue');
-    assert.notEqual(second.session, first.session);
-    assert.equal(await settled(more[1]!), false);
-    second.markWaiting();
-    assert.equal((await more[1]!).session, second.session);
-    // The last one still finds every slot taken and nothing starting: the next session starts.
-    const third = await more[2]!;
-    assert.equal(started.length, 3);
-    assert.equal(third.session, started[2]);
+    assert.equal(await settled(more[0]!), false, 'a slot frees sooner than a session starts');
     first.markWaiting();
-    assert.equal((await p.acquire({}, 'runner')).session, first.session, 'a free slot is taken before another session starts');
-    assert.equal(started.length, 3);
+    assert.equal((await more[0]!).session, first.session, 'the freed slot is taken');
+    assert.equal(started.length, 1);
+    // Still queued after a start's time: one more session, not one per waiting runner.
+    const second = await more[1]!;
+    assert.equal(started.length, 2);
+    assert.notEqual(second.session, first.session);
+    assert.ok(clock.now() >= 200);
+    second.markWaiting();
+    assert.equal((await more[2]!).session, second.session);
+    assert.equal(started.length, 2);
   });
 
   it('keeps exclusive leases off sessions with parked runners', async () => {

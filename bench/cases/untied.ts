@@ -1,0 +1,196 @@
+// Questions sent untied (the v1 SDK README's `server.elicitInput()` without `relatedRequestId`;
+// every request over stdio): what waiting users cost now that a parked call shares its session.
+// (a) 16 clients each running interactive flows (ask, answer, again) over stdio in hold mode:
+// legacy children and RSS of the proxy and its children, against the pass-through case (16
+// clients calling `echo`) in the same run, and against one child per waiting call
+// (`--calls-per-session 1`, the layout before runner slots). (b) A cold burst of users of
+// `ask-unrelated` (asks at once, untied, on the GET stream) against a legacy Streamable HTTP server
+// with default flags: wall time, legacy sessions, answers wrong or lost, and the p99 wait of an
+// answer for its session's runner slot (mrtr_runner_slot_wait_seconds).
+import { performance } from 'node:perf_hooks';
+import { readFileSync } from 'node:fs';
+import { ProxyClient, type Json } from '../lib/http.js';
+import { FIXTURE, Scope, rssOf, sleep } from '../lib/procs.js';
+import { fmt, fmtInt, summarize } from '../lib/stats.js';
+import type { BenchOptions, CaseResult } from '../lib/types.js';
+
+const ELICIT = { elicitation: { form: {} } };
+
+function descendants(pid: number): number[] {
+  let kids: number[] = [];
+  try {
+    kids = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+  return kids.flatMap((k) => [k, ...descendants(k)]);
+}
+
+const isWatchdog = (pid: number) => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('watchdog');
+  } catch {
+    return false;
+  }
+};
+
+interface StdioRun {
+  /** Processes the proxy started (legacy children; the watchdog not counted). */
+  children: number;
+  /** Peak RSS of the proxy and all its descendants, bytes. */
+  rss: number;
+  flows: number;
+  wrong: number;
+}
+
+/** 16 clients for `ms`: interactive flows of `ask-name` (interactive) or `echo` calls (pass-through). */
+async function stdioLoad(kind: 'interactive' | 'pass-through', extra: string[], ms: number): Promise<StdioRun> {
+  const scope = new Scope();
+  try {
+    const proxy = await scope.proxy(['--suspend', 'hold', ...extra, '--', process.execPath, FIXTURE]);
+    const pid = proxy.child.pid!;
+    const client = new ProxyClient(proxy.url, ELICIT);
+    let children = 0;
+    let rss = 0;
+    let flows = 0;
+    let wrong = 0;
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        const kids = descendants(pid);
+        children = Math.max(children, kids.filter((p) => !isWatchdog(p)).length);
+        rss = Math.max(
+          rss,
+          [pid, ...kids].reduce((sum, p) => sum + (rssOf(p) || 0), 0),
+        );
+        await sleep(50);
+      }
+    })();
+    const until = performance.now() + ms;
+    await Promise.all(
+      Array.from({ length: 16 }, async (_, c) => {
+        for (let i = 0; performance.now() < until; i++) {
+          const args = { greeting: `c${c}-${i}` };
+          if (kind === 'pass-through') {
+            await client.tool('echo', { text: 'x' });
+          } else {
+            const round = await client.tool('ask-name', args);
+            const key = Object.keys(round['inputRequests'] as Json)[0]!;
+            const done = await client.tool('ask-name', args, {
+              requestState: round['requestState'],
+              inputResponses: { [key]: { action: 'accept', content: { name: `n${c}-${i}` } } },
+            });
+            if (done['content']?.[0]?.text !== `c${c}-${i}, n${c}-${i}!`) wrong++;
+          }
+          flows++;
+        }
+      }),
+    );
+    sampling = false;
+    await sampler;
+    return { children, rss, flows, wrong };
+  } finally {
+    await scope.close();
+  }
+}
+
+interface BurstRun {
+  users: number;
+  seconds: number;
+  sessions: number;
+  wrong: number;
+  /** Upper bound of the histogram bucket holding the 99th percentile, seconds; 0 when no answer waited. */
+  slotWaitP99: number;
+  slotWaits: number;
+}
+
+/** The p99 of a Prometheus histogram (the bucket bound it falls in) and the count. */
+function histogramP99(text: string, name: string): { p99: number; count: number } {
+  const buckets = [...text.matchAll(new RegExp(`^${name}_bucket\\{[^}]*le="([^"]+)"[^}]*\\} (\\d+)`, 'gm'))].map((m) => [Number(m[1]), Number(m[2])] as const);
+  const count = buckets.at(-1)?.[1] ?? 0;
+  const at = buckets.find(([, n]) => n >= count * 0.99);
+  return { p99: count === 0 ? 0 : (at?.[0] ?? Number.POSITIVE_INFINITY), count };
+}
+
+async function coldBurst(users: number): Promise<BurstRun> {
+  const scope = new Scope();
+  try {
+    const upstream = await scope.fixtureHttp();
+    const proxy = await scope.proxy(['--upstream', upstream.url, '--metrics-port', '0']);
+    const metricsUrl = /metrics on (http:\/\/\S+)/.exec(proxy.stderr())?.[1];
+    const client = new ProxyClient(proxy.url, ELICIT);
+    const t0 = performance.now();
+    const rounds = await Promise.all(Array.from({ length: users }, () => client.tool('ask-unrelated', {})));
+    const readyz = (await (await fetch(new URL('/readyz', proxy.url))).json()) as Json;
+    const sessions = Number(readyz['upstreams']['default']['sessions']['open']);
+    const done = await Promise.all(
+      rounds.map((round, i) => {
+        const key = Object.keys((round['inputRequests'] as Json | undefined) ?? { none: 0 })[0]!;
+        return client.tool(
+          'ask-unrelated',
+          {},
+          { requestState: round['requestState'], inputResponses: { [key]: { action: 'accept', content: { v: `u${i}` } } } },
+        );
+      }),
+    );
+    const seconds = (performance.now() - t0) / 1000;
+    const wrong = done.filter((d, i) => d['content']?.[0]?.text !== `unrelated answer: u${i}`).length;
+    const metrics = metricsUrl ? await (await fetch(metricsUrl)).text() : '';
+    const wait = histogramP99(metrics, 'mrtr_runner_slot_wait_seconds');
+    return { users, seconds, sessions, wrong, slotWaitP99: wait.p99, slotWaits: wait.count };
+  } finally {
+    await scope.close();
+  }
+}
+
+export async function untied(opts: BenchOptions): Promise<CaseResult> {
+  const ms = opts.quick ? 3000 : 8000;
+  const repeats = opts.quick ? 1 : 3;
+  const runs = { interactive: [] as StdioRun[], passThrough: [] as StdioRun[], perCall: [] as StdioRun[], bursts: [] as BurstRun[] };
+  for (let r = 0; r < repeats; r++) {
+    opts.log(`untied: 16 clients over stdio (interactive, pass-through, one child per waiting call), repeat ${r + 1}/${repeats}`);
+    runs.interactive.push(await stdioLoad('interactive', [], ms));
+    runs.passThrough.push(await stdioLoad('pass-through', [], ms));
+    runs.perCall.push(await stdioLoad('interactive', ['--calls-per-session', '1'], ms));
+    opts.log(`untied: cold burst of 200 untied askers over HTTP, repeat ${r + 1}/${repeats}`);
+    runs.bursts.push(await coldBurst(200));
+  }
+  const mib = (b: number) => b / 2 ** 20;
+  const row = (label: string, rs: StdioRun[]) => [
+    label,
+    fmt(summarize(rs.map((x) => x.children)), 0),
+    fmt(summarize(rs.map((x) => mib(x.rss))), 0),
+    fmt(summarize(rs.map((x, i) => x.rss / runs.passThrough[i]!.rss)), 2),
+    fmtInt(summarize(rs.map((x) => (x.flows / ms) * 1000))),
+    String(rs.reduce((n, x) => n + x.wrong, 0)),
+  ];
+  const b = runs.bursts;
+  const tables = [
+    {
+      title: '16 clients over stdio, hold mode: legacy children and RSS (proxy + children)',
+      columns: ['load', 'legacy children (max)', 'RSS MiB (max)', 'RSS / pass-through', 'flows or calls/s', 'wrong answers'],
+      rows: [
+        row('interactive flows (ask, answer)', runs.interactive),
+        row('pass-through calls (echo)', runs.passThrough),
+        row('interactive, one child per waiting call (--calls-per-session 1)', runs.perCall),
+      ],
+      notes: [`Median (min–max) of ${repeats} repeat(s), ${ms / 1000} s each; the children include the control session's, not the watchdog.`],
+    },
+    {
+      title: 'Cold burst: 200 users of a tool that asks at once untied, legacy Streamable HTTP, default flags',
+      columns: ['users', 'seconds for all', 'legacy sessions', 'wrong or lost answers', 'answers that waited for a slot', 'p99 slot wait (s, bucket bound)'],
+      rows: [
+        [
+          '200',
+          fmt(summarize(b.map((x) => x.seconds)), 2),
+          fmt(summarize(b.map((x) => x.sessions)), 0),
+          String(b.reduce((n, x) => n + x.wrong, 0)),
+          fmt(summarize(b.map((x) => x.slotWaits)), 0),
+          fmt(summarize(b.map((x) => x.slotWaitP99)), 3),
+        ],
+      ],
+      notes: ['Sessions: pool sessions on /readyz once every user is parked; the control session adds one.'],
+    },
+  ];
+  return { name: 'untied', tables, charts: [], data: runs };
+}
