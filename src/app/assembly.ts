@@ -18,6 +18,7 @@ import type { Logger } from '../telemetry/logger.js';
 import type { ProxyMetrics } from '../telemetry/metrics.js';
 import { upstreamTelemetry } from '../telemetry/upstream-telemetry.js';
 import { probeEra } from '../upstream/probe.js';
+import type { UpstreamResources } from '../upstream/resources.js';
 import { Upstream } from '../upstream/upstream.js';
 
 export interface AssemblyDeps {
@@ -41,6 +42,8 @@ export interface AssemblyDeps {
   metrics?: ProxyMetrics;
   /** Who hears of an upstream's forwarded requests (the shadow comparison), if anyone. */
   forwardsFor?: (upstream: string) => ForwardObserver | undefined;
+  /** What the proxy instance owns for reaching its servers (children, tokens, connections). */
+  resources: UpstreamResources;
 }
 
 /** The parts a front needs to serve a legacy upstream itself (the stdio front). */
@@ -60,17 +63,17 @@ export interface Assembly {
 }
 
 export async function assemble(config: UpstreamConfig, deps: AssemblyDeps): Promise<Assembly> {
-  const era = config.era === 'auto' ? await probeEra(config.target, config.connectTimeoutMs) : config.era;
+  const era = config.era === 'auto' ? await probeEra(config.target, config.connectTimeoutMs, deps.resources) : config.era;
   if (config.era === 'auto') deps.log.info('upstream era probed', { upstream: config.name, era });
   const log = deps.log.child({ upstream: config.name });
   if (era === 'legacy') return assembleLegacy(config, deps, log);
-  const route = config.target.kind === 'stdio' ? new ModernStdioRoute(config, log) : new ModernHttpRoute(config, log);
+  const route = config.target.kind === 'stdio' ? new ModernStdioRoute(config, log, deps.resources) : new ModernHttpRoute(config, log, deps.resources);
   return { route, reconfigure: async () => false, close: () => route.close() };
 }
 
 function assembleLegacy(config: UpstreamConfig, deps: AssemblyDeps, log: Logger): Assembly {
   const telemetry = upstreamTelemetry(config.name, deps.metrics);
-  const upstream = new Upstream(config, log, deps.clock, telemetry);
+  const upstream = new Upstream(config, log, deps.clock, deps.resources, telemetry);
   const bridge = new Bridge({
     sessions: upstream,
     sealer: deps.sealer,

@@ -22,11 +22,14 @@ import type { Logger } from '../telemetry/logger.js';
 import { type Observability, startObservability } from './observability.js';
 import { ProxyApp } from './proxy-app.js';
 import { afterReload, reloadNotes } from './reload-notes.js';
+import { UpstreamResources } from '../upstream/resources.js';
 import { warmIssuers } from './warm-issuers.js';
 
 export interface StartOptions {
   /** Start the OpenTelemetry SDK from OTEL_* (the CLI); a library's host program starts its own. */
   traceSdk?: boolean;
+  /** What the instance reaches its servers with, if the caller made it already (the CLI prestarts children in it); closed with the proxy. */
+  resources?: UpstreamResources;
 }
 
 /** The proxy could not start; the message says why and what to do. */
@@ -63,6 +66,8 @@ export async function startProxy(config: ProxyConfig, log: Logger, options: Star
   const ledger: ConsumedLedger = config.stateStore
     ? new (await import('../state/redis-ledger.js')).RedisLedger(config.stateStore, log)
     : new MemoryLedger(systemClock);
+  // The CLI's, holding the children it started before the rest of the proxy loaded; else a new one.
+  const resources = options.resources ?? new UpstreamResources();
   const audit = config.audit ? createAudit(config.audit, log, systemClock) : undefined;
   const live = config.dashboard ? new LiveInteractions(systemClock) : undefined;
   let observability: Observability;
@@ -71,6 +76,7 @@ export async function startProxy(config: ProxyConfig, log: Logger, options: Star
   } catch (err) {
     await ledger.close();
     await audit?.close();
+    resources.close();
     throw new StartError(`cannot serve metrics on 127.0.0.1:${config.metricsPort}: ${(err as Error).message}`);
   }
   // Shadow comparisons (per process): after the primary answered, aside (see shadow/shadow.ts).
@@ -81,6 +87,7 @@ export async function startProxy(config: ProxyConfig, log: Logger, options: Star
     sink: audit ? (r) => audit.write(r) : undefined,
     content: audit?.content ?? false,
     onNote: live ? (n) => live.shadowDifference(n) : undefined,
+    tokens: resources.tokens,
   });
   shadows.apply(config);
   const app = new ProxyApp({
@@ -97,11 +104,13 @@ export async function startProxy(config: ProxyConfig, log: Logger, options: Star
     observerFor: (name) => fanOut([...(audit ? [audit.recorderFor(name)] : []), ...(live ? [live.observerFor(name)] : []), shadows.observerFor(name)]),
     forwardsFor: (name) => shadows.forwardsOf(name),
     metrics: observability.metrics,
+    resources,
   });
   // Interactions the routes end while closing are still audited; then the file is flushed.
   const closeUpstreams = async () => {
     shadows.close();
     await app.close();
+    resources.close();
     await ledger.close();
     await audit?.close();
     await observability.close();

@@ -7,7 +7,7 @@
 // legacy upstream is started (app/prestart.ts) before the rest of the proxy loads, so the two
 // start-ups overlap. Without --config that is not even zod (config/resolve-argv.ts): file.ts and
 // its schemas load only for a configuration file.
-import { endPrestarted, prestartLegacyChildren } from '../app/prestart.js';
+import { prestartLegacyChildren, type UpstreamResources } from '../app/prestart.js';
 import { ConfigFileError, type LoadConfigFile } from '../config/file-config.js';
 import { type CliAction, namesConfigFile, resolveArgv } from '../config/resolve-argv.js';
 import type { ProxyConfig } from '../config/types.js';
@@ -45,15 +45,15 @@ export async function main(argv: readonly string[], env: Record<string, string |
   }
   // Before the rest of the proxy loads and its heap grows.
   const heap = applyHeapGrowth(parsed.config.heapGrowth);
-  prestartLegacyChildren(parsed.config);
-  await run(parsed.config, resolveCli, heap);
+  const resources = prestartLegacyChildren(parsed.config);
+  await run(parsed.config, resolveCli, heap, resources);
 }
 
-async function run(config: ProxyConfig, reread: () => CliAction, heap: HeapGrowthOutcome): Promise<void> {
+async function run(config: ProxyConfig, reread: () => CliAction, heap: HeapGrowthOutcome, resources: UpstreamResources): Promise<void> {
   const [{ proxyLogger }, { StartError, startProxy }] = await Promise.all([import('../app/proxy-logger.js'), import('../app/running-proxy.js')]);
   const log = proxyLogger(config);
   logHeapGrowth(log, heap);
-  const starting = startProxy(config, log, { traceSdk: true });
+  const starting = startProxy(config, log, { traceSdk: true, resources });
   // Reloads run one at a time, after the start.
   let reloading: Promise<unknown> = starting.catch(() => undefined);
   function reload(why: string): void {
@@ -66,9 +66,10 @@ async function run(config: ProxyConfig, reread: () => CliAction, heap: HeapGrowt
   let proxy: Awaited<typeof starting>;
   try {
     proxy = await starting;
-    endPrestarted();
+    // The children no upstream took (one that did not start after all) end now.
+    resources.prestarted.end();
   } catch (err) {
-    endPrestarted();
+    resources.close();
     if (!(err instanceof StartError)) throw err;
     log.error(err.message);
     process.exit(1);

@@ -41,15 +41,21 @@ export interface FastToolCall {
 
 /**
  * The tools/call in `body`, when the fast lane may serve it; undefined sends it to the official front.
- * `inputSchemaOf` gives the called tool's legacy input schema when known (for `Mcp-Param-*`).
+ * `inputSchemaOf` gives the called tool's legacy input schema when known (for `Mcp-Param-*`);
+ * `envelopes` keeps what the SDK's classifier said of envelopes seen before (a new one: nothing kept).
  */
-export function recognizeToolCall(head: FastRequestHead, body: unknown, inputSchemaOf: (tool: string) => JsonObject | undefined): FastToolCall | undefined {
+export function recognizeToolCall(
+  head: FastRequestHead,
+  body: unknown,
+  inputSchemaOf: (tool: string) => JsonObject | undefined,
+  envelopes: EnvelopeClassifier = new EnvelopeClassifier(),
+): FastToolCall | undefined {
   if (head.httpMethod !== 'POST' || head.repeatedHeader || !isJsonContentType(head.contentType ?? null)) return undefined;
   if (!isJSONRPCRequest(body) || body.method !== 'tools/call') return undefined;
   if (head.protocolVersion !== REVISION || head.mcpMethod !== 'tools/call' || head.mcpName === undefined) return undefined;
   const params = body.params as Record<string, unknown> | undefined;
   // Without an envelope object there is no 2026-07-28 claim for the classifier to accept.
-  if (!isJsonObject(params) || !isJsonObject(params['_meta']) || !classifiedModern(head, params)) return undefined;
+  if (!isJsonObject(params) || !isJsonObject(params['_meta']) || !envelopes.modern(head, params)) return undefined;
   if (!Object.keys(params).every((k) => PARAM_KEYS.has(k))) return undefined;
   const name = params['name'];
   if (typeof name !== 'string' || head.mcpName.startsWith(SENTINEL) || head.mcpName !== name) return undefined;
@@ -76,37 +82,40 @@ export function recognizeToolCall(head: FastRequestHead, body: unknown, inputSch
   };
 }
 
-/**
- * Whether the SDK's classifier routes this tools/call to the 2026-07-28 era without a refusal. For a
- * JSON-RPC request of a method other than `initialize`, its answer depends only on the
- * MCP-Protocol-Version and Mcp-Method headers and `params._meta` (the envelope, validated with the
- * SDK's schema). The headers are fixed by the time it is asked (this revision, tools/call), so the
- * answer is kept per distinct envelope: clients send the same envelope on every request.
- */
-function classifiedModern(head: FastRequestHead, params: Record<string, unknown>): boolean {
-  const key = JSON.stringify(params['_meta']);
-  let modern = classified.get(key);
-  if (modern === undefined) {
-    const route = classifyInboundRequest({
-      httpMethod: 'POST',
-      protocolVersionHeader: head.protocolVersion,
-      mcpMethodHeader: head.mcpMethod,
-      body: { jsonrpc: '2.0', id: 0, method: 'tools/call', params: { _meta: params['_meta'] } },
-    });
-    modern = route.kind === 'modern' && route.messageKind === 'request' && route.classification.revision === REVISION;
-    if (key.length <= MAX_KEY_LENGTH) {
-      if (classified.size >= MAX_CLASSIFIED) classified.clear();
-      classified.set(key, modern);
-    }
-  }
-  return modern;
-}
-
-/** Envelopes classified so far (the key is the whole envelope); emptied when full. */
-const classified = new Map<string, boolean>();
 const MAX_CLASSIFIED = 1024;
 /** A larger envelope is classified every time: the memory kept stays under ~4 MiB. */
 const MAX_KEY_LENGTH = 4096;
+
+/**
+ * Whether the SDK's classifier routes a tools/call to the 2026-07-28 era without a refusal. For a
+ * JSON-RPC request of a method other than `initialize`, its answer depends only on the
+ * MCP-Protocol-Version and Mcp-Method headers and `params._meta` (the envelope, validated with the
+ * SDK's schema). The headers are fixed by the time it is asked (this revision, tools/call), so the
+ * answer is kept per distinct envelope: clients send the same envelope on every request. One per
+ * fast lane (a proxy instance's route); emptied when full.
+ */
+export class EnvelopeClassifier {
+  private readonly known = new Map<string, boolean>();
+
+  modern(head: FastRequestHead, params: Record<string, unknown>): boolean {
+    const key = JSON.stringify(params['_meta']);
+    let modern = this.known.get(key);
+    if (modern === undefined) {
+      const route = classifyInboundRequest({
+        httpMethod: 'POST',
+        protocolVersionHeader: head.protocolVersion,
+        mcpMethodHeader: head.mcpMethod,
+        body: { jsonrpc: '2.0', id: 0, method: 'tools/call', params: { _meta: params['_meta'] } },
+      });
+      modern = route.kind === 'modern' && route.messageKind === 'request' && route.classification.revision === REVISION;
+      if (key.length <= MAX_KEY_LENGTH) {
+        if (this.known.size >= MAX_CLASSIFIED) this.known.clear();
+        this.known.set(key, modern);
+      }
+    }
+    return modern;
+  }
+}
 
 /**
  * The SDK's split of a retry's inputResponses: an entry that is not an object, or that looks like

@@ -8,6 +8,7 @@ import type { UpstreamConfig } from '../config/types.js';
 import { errorBody, JSONRPC } from '../protocol/errors.js';
 import type { Logger } from '../telemetry/logger.js';
 import { headerSourceFor, type HeaderSource } from '../upstream/client-credentials.js';
+import type { UpstreamResources } from '../upstream/resources.js';
 import { discover } from '../upstream/probe.js';
 import type { Route, RouteStatus } from '../routing/route.js';
 
@@ -27,11 +28,12 @@ export class ModernHttpRoute implements Route {
   constructor(
     readonly config: UpstreamConfig,
     private readonly log: Logger,
+    resources: UpstreamResources,
   ) {
     if (config.target.kind !== 'http') throw new Error(`upstream ${config.name}: modern upstreams are relayed over http only`);
     this.name = config.name;
     this.url = config.target.url;
-    this.headers = headerSourceFor(config.target);
+    this.headers = headerSourceFor(config.target, resources.tokens);
   }
 
   async start(): Promise<void> {

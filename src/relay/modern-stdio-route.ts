@@ -10,6 +10,7 @@ import { errorBody, JSONRPC } from '../protocol/errors.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { Route, RouteStatus } from '../routing/route.js';
 import { DISCOVER } from '../upstream/probe.js';
+import type { UpstreamResources } from '../upstream/resources.js';
 import { createStdioTransport, type StdioTransport } from '../upstream/stdio-transport.js';
 import { checkNameHeader } from '../protocol/name-header.js';
 import { statusFor } from '../protocol/http-status.js';
@@ -40,6 +41,7 @@ export class ModernStdioRoute implements Route {
   constructor(
     readonly config: UpstreamConfig,
     private readonly log: Logger,
+    private readonly resources: UpstreamResources,
   ) {
     if (config.target.kind !== 'stdio') throw new Error(`upstream ${config.name}: not a stdio upstream`);
     this.name = config.name;
@@ -142,7 +144,7 @@ export class ModernStdioRoute implements Route {
     if (this.child) return Promise.resolve(this.child);
     if (!this.starting) {
       const target = this.config.target as Extract<UpstreamConfig['target'], { kind: 'stdio' }>;
-      const child = createStdioTransport(target, this.log.child({ upstream: this.name }));
+      const child = createStdioTransport(target, this.log.child({ upstream: this.name }), this.resources);
       child.onmessage = (m) => this.fromServer(m as Message);
       child.onclose = () => this.onChildExit(child);
       child.onerror = (err) => this.log.debug('modern stdio upstream error', { upstream: this.name, error: err.message });

@@ -7,6 +7,7 @@ import type { JsonObject } from '../protocol/json.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../telemetry/logger.js';
 import { probeEra } from '../upstream/probe.js';
+import { UpstreamResources } from '../upstream/resources.js';
 import { Upstream } from '../upstream/upstream.js';
 import type { Declared } from './model.js';
 
@@ -28,10 +29,14 @@ async function listAll(upstream: Upstream, method: string, field: string): Promi
 
 export async function inspectUpstream(config: UpstreamConfig, log: Logger, clock: Clock): Promise<Declared> {
   const empty = { upstream: config.name, tools: [], prompts: [], resources: [] };
-  const era = config.era === 'auto' ? await probeEra(config.target, config.connectTimeoutMs).catch(() => 'legacy' as const) : config.era;
-  if (era === 'modern') return { ...empty, error: 'a modern (2026-07-28) upstream: nothing to migrate, not inspected' };
+  const resources = new UpstreamResources();
+  const era = config.era === 'auto' ? await probeEra(config.target, config.connectTimeoutMs, resources).catch(() => 'legacy' as const) : config.era;
+  if (era === 'modern') {
+    resources.close();
+    return { ...empty, error: 'a modern (2026-07-28) upstream: nothing to migrate, not inspected' };
+  }
   // No spare sessions: the report opens exactly the sessions it uses.
-  const upstream = new Upstream({ ...config, spareSessions: 0 }, log, clock);
+  const upstream = new Upstream({ ...config, spareSessions: 0 }, log, clock, resources);
   try {
     const info = await upstream.describe();
     const caps = info.capabilities;
@@ -49,5 +54,6 @@ export async function inspectUpstream(config: UpstreamConfig, log: Logger, clock
     return { ...empty, error: `cannot list what the server declares: ${(err as Error).message}` };
   } finally {
     await upstream.close();
+    resources.close();
   }
 }

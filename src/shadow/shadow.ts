@@ -11,7 +11,7 @@ import type { JsonObject } from '../protocol/json.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { ProxyMetrics } from '../telemetry/metrics.js';
-import { headerSourceFor } from '../upstream/client-credentials.js';
+import { headerSourceFor, type TokenCache } from '../upstream/client-credentials.js';
 import { CandidateClient } from './candidate.js';
 import type { SideOutcome } from './compare.js';
 import { eligibility } from './eligible.js';
@@ -39,6 +39,8 @@ export interface ShadowDeps {
   onNote?: ((note: ShadowNote) => void) | undefined;
   /** Sampling; Math.random unless a test fixes it. */
   random?: () => number;
+  /** The proxy instance's upstream credentials (a candidate may need the proxy's own token). */
+  tokens: TokenCache;
 }
 
 interface Plan {
@@ -64,7 +66,7 @@ export class ShadowComparisons {
       if (target?.kind !== 'http') continue;
       plans.set(u.name, {
         shadow: u.shadow,
-        candidate: new CandidateClient(target.url, headerSourceFor(target)),
+        candidate: new CandidateClient(target.url, headerSourceFor(target, this.deps.tokens)),
         ignore: u.shadow.ignore.map(parseIgnorePath),
       });
     }

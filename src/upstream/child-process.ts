@@ -1,7 +1,7 @@
 // Starting a legacy child (a session's server, the era probe, the modern stdio relay): with the
 // minimal environment (child-environment.ts), in a process group of its own, and registered with
-// the proxy's watchdog (watchdog.ts), so the child and anything it started end with the proxy even
-// when the proxy is SIGKILLed and cannot close them.
+// the proxy instance's watchdog (watchdog.ts), so the child and anything it started end with the
+// proxy even when the proxy is SIGKILLed and cannot close them.
 import { type ChildProcess, spawn, type StdioOptions } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { childEnvironment } from './child-environment.js';
@@ -15,37 +15,49 @@ export interface ChildTarget {
 }
 
 const WATCHDOG = fileURLToPath(new URL('./watchdog.js', import.meta.url));
-let watchdog: ChildProcess | undefined;
 
-/** Tells the watchdog (started on first use) about a group to end, or one that is gone. */
-function tell(line: string): void {
-  if (!watchdog || watchdog.exitCode !== null || watchdog.signalCode !== null) {
-    // A shell where there is one (watchdog-sh.ts: it starts much faster than a second node).
-    watchdog =
-      process.platform === 'win32'
-        ? spawn(process.execPath, [WATCHDOG], { stdio: ['pipe', 'ignore', 'inherit'] })
-        : spawn('/bin/sh', ['-c', WATCHDOG_SCRIPT, WATCHDOG_NAME], { stdio: ['pipe', 'ignore', 'inherit'] });
-    // Neither the watchdog nor its pipe keeps the proxy running.
-    watchdog.unref();
-    (watchdog.stdin as unknown as { unref(): void }).unref();
-    watchdog.stdin!.on('error', () => {});
-  }
-  watchdog.stdin!.write(`${line}\n`);
-}
+/** Starts legacy children for one proxy instance, each registered with the instance's watchdog (started on first use). */
+export class Children {
+  private watchdog: ChildProcess | undefined;
 
-export function spawnChild(target: ChildTarget, stdio: StdioOptions): ChildProcess {
-  const child = spawn(target.command, [...target.args], {
-    env: childEnvironment(target),
-    stdio,
-    detached: true,
-    ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
-  });
-  const pid = child.pid;
-  if (pid !== undefined) {
-    tell(`+${pid}`);
-    child.once('exit', () => tell(`-${pid}`));
+  spawn(target: ChildTarget, stdio: StdioOptions): ChildProcess {
+    const child = spawn(target.command, [...target.args], {
+      env: childEnvironment(target),
+      stdio,
+      detached: true,
+      ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
+    });
+    const pid = child.pid;
+    if (pid !== undefined) {
+      this.tell(`+${pid}`);
+      child.once('exit', () => this.tell(`-${pid}`));
+    }
+    return child;
   }
-  return child;
+
+  /** Lets the watchdog go: it ends any group still listed (none, after a clean close) and exits. */
+  close(): void {
+    this.watchdog?.stdin?.end();
+    this.watchdog = undefined;
+  }
+
+  /** Tells the watchdog about a group to end, or one that is gone. */
+  private tell(line: string): void {
+    let watchdog = this.watchdog;
+    if (!watchdog || watchdog.exitCode !== null || watchdog.signalCode !== null) {
+      // A shell where there is one (watchdog-sh.ts: it starts much faster than a second node).
+      watchdog =
+        process.platform === 'win32'
+          ? spawn(process.execPath, [WATCHDOG], { stdio: ['pipe', 'ignore', 'inherit'] })
+          : spawn('/bin/sh', ['-c', WATCHDOG_SCRIPT, WATCHDOG_NAME], { stdio: ['pipe', 'ignore', 'inherit'] });
+      // Neither the watchdog nor its pipe keeps the proxy running.
+      watchdog.unref();
+      (watchdog.stdin as unknown as { unref(): void }).unref();
+      watchdog.stdin!.on('error', () => {});
+      this.watchdog = watchdog;
+    }
+    watchdog.stdin!.write(`${line}\n`);
+  }
 }
 
 /** Signals the child's whole process group (what it started too); false if it is gone. */

@@ -1,6 +1,6 @@
 // The proxy's own access token for an HTTP upstream, by OAuth client credentials (RFC 6749 4.4,
-// client_secret_basic). One token per (token endpoint, client, scope, resource) for the whole
-// process, shared by every session, fetched on first use and again before it expires. The
+// client_secret_basic). One token per (token endpoint, client, scope, resource) for each proxy
+// instance, shared by every session, fetched on first use and again before it expires. The
 // client's token never comes here: the proxy authenticates upstream as itself.
 import type { UpstreamOAuth, UpstreamTarget } from '../config/types.js';
 
@@ -69,22 +69,37 @@ export function refreshAfter(lifetimeMs: number): number {
   return Math.max(0, lifetimeMs - Math.max(lifetimeMs * REFRESH_SHARE, REFRESH_MIN_MS));
 }
 
-const shared = new Map<string, ClientCredentialsToken>();
+/** Upstream credentials kept at most; the least recently used goes first (reloads may name new ones). */
+export const MAX_TOKENS = 64;
 
-export function tokenFor(auth: UpstreamOAuth): ClientCredentialsToken {
-  const key = JSON.stringify([auth.tokenUrl, auth.clientId, auth.clientSecret, auth.scope ?? '', auth.resource ?? '']);
-  let t = shared.get(key);
-  if (!t) {
-    t = new ClientCredentialsToken(auth);
-    shared.set(key, t);
+/**
+ * One proxy instance's tokens, one per (token endpoint, client, scope, resource): every session and
+ * route of an upstream shares it. Keyed without the secret; a changed secret (a reload) replaces
+ * the entry.
+ */
+export class TokenCache {
+  private readonly tokens = new Map<string, { secret: string; token: ClientCredentialsToken }>();
+
+  get(auth: UpstreamOAuth): ClientCredentialsToken {
+    const key = JSON.stringify([auth.tokenUrl, auth.clientId, auth.scope ?? '', auth.resource ?? '']);
+    const known = this.tokens.get(key);
+    this.tokens.delete(key);
+    const entry = known && known.secret === auth.clientSecret ? known : { secret: auth.clientSecret, token: new ClientCredentialsToken(auth) };
+    this.tokens.set(key, entry);
+    if (this.tokens.size > MAX_TOKENS) this.tokens.delete(this.tokens.keys().next().value as string);
+    return entry.token;
   }
-  return t;
+
+  /** How many are kept (for tests). */
+  get size(): number {
+    return this.tokens.size;
+  }
 }
 
 /** The configured headers of an HTTP upstream, plus `Authorization: Bearer` with the proxy's own token when it has `auth`. */
-export function headerSourceFor(target: Extract<UpstreamTarget, { kind: 'http' }>): HeaderSource {
+export function headerSourceFor(target: Extract<UpstreamTarget, { kind: 'http' }>, tokens: TokenCache): HeaderSource {
   const { headers, oauth } = target;
   if (!oauth) return async () => headers;
-  const token = tokenFor(oauth);
+  const token = tokens.get(oauth);
   return async () => ({ ...headers, authorization: `Bearer ${await token.token()}` });
 }

@@ -1,5 +1,5 @@
 // One HTTP exchange with a legacy server on node:http(s): keep-alive connections shared by every
-// legacy session (as fetch's global pool shares them), the request written in one piece,
+// legacy session of a proxy instance (as fetch's global pool shares them), the request written in one piece,
 // same-origin redirects followed the way the v1 SDK follows them.
 // The v1 SDK's own transport goes through fetch and WHATWG streams, which costs more CPU per call
 // than the rest of the proxy's pass-through work (see bench/README.md).
@@ -11,12 +11,23 @@ const MAX_REDIRECTS = 5;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 const AGENT_OPTIONS = { keepAlive: true, maxFreeSockets: 64 };
-const httpAgent = new http.Agent(AGENT_OPTIONS);
-const httpsAgent = new https.Agent(AGENT_OPTIONS);
+
+/** One proxy instance's keep-alive connections to its HTTP upstreams, shared by all their sessions. */
+export class HttpAgents {
+  readonly http = new http.Agent(AGENT_OPTIONS);
+  readonly https = new https.Agent(AGENT_OPTIONS);
+
+  close(): void {
+    this.http.destroy();
+    this.https.destroy();
+  }
+}
 
 /** The exchanges of one transport, so that closing it aborts them and nothing else. */
 export class HttpExchanger {
   private readonly live = new Set<http.ClientRequest>();
+
+  constructor(private readonly agents: HttpAgents) {}
 
   /** Sends one request and resolves when the response headers arrive. */
   async send(url: URL, method: string, headers: Record<string, string>, body?: string): Promise<http.IncomingMessage> {
@@ -37,7 +48,7 @@ export class HttpExchanger {
   }
 
   private once(url: URL, method: string, headers: Record<string, string>, body?: string): Promise<http.IncomingMessage> {
-    const [lib, agent] = url.protocol === 'https:' ? [https, httpsAgent] : [http, httpAgent];
+    const [lib, agent] = url.protocol === 'https:' ? [https, this.agents.https] : [http, this.agents.http];
     // The body goes as bytes: node then writes the request head on its own and flattens it, where
     // a string body is appended to it and the head stays in memory as a rope of ~25 pieces for as
     // long as the exchange lives (a held call's POST stream: bench/README.md, issue 10).

@@ -3,8 +3,9 @@
 // with the headers the configuration names for this upstream and, with `auth`, its own OAuth token.
 import type { UpstreamTarget } from '../config/types.js';
 import { headerSourceFor } from './client-credentials.js';
+import type { UpstreamResources } from './resources.js';
 import { StreamableHttpTransport } from './streamable-http-transport.js';
 
-export function createHttpTransport(target: Extract<UpstreamTarget, { kind: 'http' }>): StreamableHttpTransport {
-  return new StreamableHttpTransport(target.url, headerSourceFor(target));
+export function createHttpTransport(target: Extract<UpstreamTarget, { kind: 'http' }>, resources: UpstreamResources): StreamableHttpTransport {
+  return new StreamableHttpTransport(target.url, resources.agents, headerSourceFor(target, resources.tokens));
 }

@@ -7,18 +7,19 @@ import type { UpstreamTarget } from '../config/types.js';
 import { MODERN_ONLY_CODES } from '../protocol/errors.js';
 import { CLIENT_INFO } from '../version.js';
 import { headerSourceFor } from './client-credentials.js';
-import { signalChild, spawnChild } from './child-process.js';
+import { signalChild } from './child-process.js';
+import type { UpstreamResources } from './resources.js';
 
 export type Era = 'modern' | 'legacy';
 
-export async function probeEra(target: UpstreamTarget, timeoutMs: number): Promise<Era> {
+export async function probeEra(target: UpstreamTarget, timeoutMs: number, resources: UpstreamResources): Promise<Era> {
   switch (target.kind) {
     case 'http':
-      return headerSourceFor(target)()
+      return headerSourceFor(target, resources.tokens)()
         .then((headers) => discover(target.url, headers, timeoutMs))
         .catch(() => 'legacy' as const);
     case 'stdio':
-      return probeStdio(target, timeoutMs);
+      return probeStdio(target, timeoutMs, resources);
     default:
       // HTTP+SSE and WebSocket exist only in legacy revisions.
       return 'legacy';
@@ -85,9 +86,9 @@ function parseResponse(text: string, type: string): { result?: unknown; error?: 
   return undefined;
 }
 
-function probeStdio(target: Extract<UpstreamTarget, { kind: 'stdio' }>, timeoutMs: number): Promise<Era> {
+function probeStdio(target: Extract<UpstreamTarget, { kind: 'stdio' }>, timeoutMs: number, resources: UpstreamResources): Promise<Era> {
   return new Promise((resolve) => {
-    const child = spawnChild(target, ['pipe', 'pipe', 'ignore']);
+    const child = resources.children.spawn(target, ['pipe', 'pipe', 'ignore']);
     const done = (era: Era) => {
       clearTimeout(timer);
       signalChild(child, 'SIGTERM');

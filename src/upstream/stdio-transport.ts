@@ -8,11 +8,11 @@ import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../telemetry/logger.js';
-import { type ChildTarget, signalChild, spawnChild } from './child-process.js';
+import { type ChildTarget, signalChild } from './child-process.js';
 import { parseMessage } from './jsonrpc-message.js';
 import { LineReader } from './line-reader.js';
-import { takePrestarted } from './prestart.js';
 import { processTreeRunning } from './process-running.js';
+import type { UpstreamResources } from './resources.js';
 
 /** stdin EOF, then SIGTERM after this, then SIGKILL after as long again (as the v1 SDK does). */
 const CLOSE_STEP_MS = 2000;
@@ -29,9 +29,11 @@ export class StdioTransport implements Transport {
   private readonly tail: string[] = [];
   private exit: string | undefined;
 
+  /** `resources`: the proxy instance's children and the ones it prestarted. */
   constructor(
     private readonly target: StdioTarget,
     private readonly log: Logger,
+    private readonly resources: Pick<UpstreamResources, 'children' | 'prestarted'>,
   ) {}
 
   get pid(): number | undefined {
@@ -46,8 +48,8 @@ export class StdioTransport implements Transport {
 
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
-      const early = takePrestarted(this.target);
-      const child = early?.child ?? spawnChild(this.target, ['pipe', 'pipe', 'pipe']);
+      const early = this.resources.prestarted.take(this.target);
+      const child = early?.child ?? this.resources.children.spawn(this.target, ['pipe', 'pipe', 'pipe']);
       this.child = child;
       child.once('error', (err) => {
         reject(err);
@@ -121,6 +123,6 @@ export class StdioTransport implements Transport {
   }
 }
 
-export function createStdioTransport(target: StdioTarget, log: Logger): StdioTransport {
-  return new StdioTransport(target, log);
+export function createStdioTransport(target: StdioTarget, log: Logger, resources: UpstreamResources): StdioTransport {
+  return new StdioTransport(target, log, resources);
 }

@@ -11,7 +11,7 @@ import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/
 import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { asMessage, isRequest, parseMessage } from './jsonrpc-message.js';
 import { mediaTypeEssence } from '@modelcontextprotocol/sdk/shared/mediaType.js';
-import { HttpExchanger, readText } from './http-exchange.js';
+import { type HttpAgents, HttpExchanger, readText } from './http-exchange.js';
 import { readSseStream, type SseReadOptions, type SseStreamEnd, type SseStreamOwner } from './sse-stream.js';
 import { DEFAULT_RECONNECTION, StreamableHttpError, type ReconnectionOptions } from './streamable-http-errors.js';
 import { errorBody, JSONRPC } from '../protocol/errors.js';
@@ -73,12 +73,14 @@ export class StreamableHttpTransport implements Transport {
    */
   private standaloneOpening: Opening | undefined;
 
+  /** `agents`: the proxy instance's connection pools. */
   constructor(
     private readonly url: URL,
+    agents: HttpAgents,
     private readonly headers: () => Promise<Record<string, string>> = async () => ({}), // per request: a token may be refreshed
     private readonly reconnection: ReconnectionOptions = DEFAULT_RECONNECTION,
   ) {
-    this.http = new HttpExchanger();
+    this.http = new HttpExchanger(agents);
   }
 
   async start(): Promise<void> {

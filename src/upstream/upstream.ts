@@ -14,6 +14,7 @@ import { createHttpTransport } from './http-transport.js';
 import { learnedFor, type Learned } from './learned.js';
 import { SessionPool, waitingCap, type Lease, type LeaseMode, type PoolStats } from './pool.js';
 import { LegacySession, type SessionHooks, type UpstreamInfo } from './session.js';
+import type { UpstreamResources } from './resources.js';
 import { createSseTransport } from './sse-transport.js';
 import { createStdioTransport, StdioTransport } from './stdio-transport.js';
 import { ToolSchemas } from './tool-schemas.js';
@@ -49,6 +50,7 @@ export class Upstream {
     config: UpstreamConfig,
     private readonly log: Logger,
     private readonly clock: Clock,
+    private readonly resources: UpstreamResources,
     private readonly telemetry: UpstreamTelemetry = NO_TELEMETRY,
   ) {
     this.config = config;
@@ -288,9 +290,9 @@ export class Upstream {
   private transport(target: UpstreamTarget): Transport {
     switch (target.kind) {
       case 'stdio':
-        return createStdioTransport(target, this.log);
+        return createStdioTransport(target, this.log, this.resources);
       case 'http':
-        return createHttpTransport(target);
+        return createHttpTransport(target, this.resources);
       case 'sse':
         return createSseTransport(target.url, target.headers);
       case 'websocket':

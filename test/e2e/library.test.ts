@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { ConfigFileError, createProxy, type MrtrProxy, StartError } from '../../src/index.js';
 import { FIXTURE, TEST_STATE_KEY } from '../support/processes.js';
 import { ALL_CAPS, inputRequired, rpc } from '../support/rpc.js';
+import { until } from '../support/wait.js';
+import { WATCHDOG_NAME } from '../../src/upstream/watchdog-sh.js';
 
 const fixture = { stdio: { command: process.execPath, args: [FIXTURE] } };
 const env = { MRTR_STATE_KEY: TEST_STATE_KEY };
@@ -88,3 +90,38 @@ describe('createProxy', () => {
     await assert.rejects(fetch(second.url, { method: 'POST' }));
   });
 });
+
+describe('two proxies in one process', () => {
+  it('share nothing: each has its own legacy children and watchdog, and closing one leaves the other serving', async () => {
+    const config = { listen: { host: '127.0.0.1', port: 0 }, logLevel: 'error' as const, upstreams: { a: fixture } };
+    const first = await createProxy(config, { env });
+    const second = await createProxy(config, { env });
+    try {
+      assert.notEqual(first.url, second.url);
+      for (const p of [first, second]) assert.deepEqual((await echo(p.url)).result?.['content'], [{ type: 'text', text: 'echo: lib' }]);
+      const watchdogs = () => ownChildren().filter((c) => c.cmd.includes(WATCHDOG_NAME));
+      assert.equal(watchdogs().length, 2, 'one watchdog per proxy');
+      const before = ownChildren().filter((c) => c.cmd.includes(FIXTURE));
+      await first.close();
+      await until(() => watchdogs().length === 1, 5000, "the closed proxy's watchdog to go");
+      const left = ownChildren().filter((c) => c.cmd.includes(FIXTURE));
+      assert.ok(left.length > 0 && left.length < before.length, `${before.length} legacy children, ${left.length} after the first proxy closed`);
+      assert.deepEqual((await echo(second.url)).result?.['content'], [{ type: 'text', text: 'echo: lib' }]);
+    } finally {
+      await first.close().catch(() => {});
+      await second.close();
+    }
+  });
+});
+
+/** This process's child processes and their command lines (Linux /proc). */
+function ownChildren(): Array<{ pid: number; cmd: string }> {
+  const pids = readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  return pids.map((pid) => {
+    try {
+      return { pid, cmd: readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ') };
+    } catch {
+      return { pid, cmd: '' };
+    }
+  });
+}

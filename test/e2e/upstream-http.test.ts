@@ -11,6 +11,7 @@ import { connectClient, textOf } from '../support/client.js';
 import { startHttpFixture, startProxy, type ProxyProcess, type Running } from '../support/processes.js';
 import { rpc } from '../support/rpc.js';
 import { until } from '../support/wait.js';
+import { HttpAgents } from '../../src/upstream/http-exchange.js';
 import { StreamableHttpTransport } from '../../src/upstream/streamable-http-transport.js';
 
 describe('legacy Streamable HTTP upstream transport', () => {
@@ -115,8 +116,10 @@ describe('legacy Streamable HTTP upstream transport', () => {
       await upstream?.stop();
     });
 
+    const agents = new HttpAgents();
+    after(() => agents.close());
     const connect = async (url: string, headers: Record<string, string> = {}) => {
-      const transport = new StreamableHttpTransport(new URL(url), async () => headers);
+      const transport = new StreamableHttpTransport(new URL(url), agents, async () => headers);
       const client = new Client({ name: 'transport-test', version: '1' }, { capabilities: {} });
       await client.connect(transport);
       return { client, transport };

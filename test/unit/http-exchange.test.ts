@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HttpExchanger, rawHeaders, readText } from '../../src/upstream/http-exchange.js';
+import { HttpAgents, HttpExchanger, rawHeaders, readText } from '../../src/upstream/http-exchange.js';
 
 describe('legacy HTTP exchange headers', () => {
   it('adds Host, the URL userinfo as Basic authorization and the length, as node did for a header table', () => {
@@ -29,8 +29,12 @@ describe('legacy HTTP exchange headers', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     t.after(() => new Promise<void>((r) => server.close(() => r())));
     const { port } = server.address() as AddressInfo;
-    const exchanger = new HttpExchanger();
-    t.after(() => exchanger.close());
+    const agents = new HttpAgents();
+    const exchanger = new HttpExchanger(agents);
+    t.after(() => {
+      exchanger.close();
+      agents.close();
+    });
     const response = await exchanger.send(new URL(`http://127.0.0.1:${port}/mcp`), 'POST', { 'content-type': 'application/json' }, '{"é":1}');
     assert.equal(await readText(response), 'ok');
     assert.equal(seen[0]?.host, `127.0.0.1:${port}`);

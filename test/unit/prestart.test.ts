@@ -1,8 +1,8 @@
 // The prestarted legacy children (upstream/prestart.ts): taken once by the target they were started
 // for, and ended when nobody takes them. Real child processes, bounded waits.
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { endPrestarted, prestartChild, takePrestarted } from '../../src/upstream/prestart.js';
+import { UpstreamResources } from '../../src/upstream/resources.js';
 import { StdioTransport } from '../../src/upstream/stdio-transport.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import { sleep, until } from '../support/wait.js';
@@ -10,6 +10,11 @@ import { sleep, until } from '../support/wait.js';
 const sleeper = (tag: string) => ({ command: process.execPath, args: ['-e', 'setTimeout(() => {}, 20000)', tag] });
 
 describe('prestarted legacy children', () => {
+  const resources = new UpstreamResources();
+  after(() => resources.close());
+  const prestartChild = (t: Parameters<typeof resources.prestarted.start>[0]) => resources.prestarted.start(t);
+  const takePrestarted = (t: Parameters<typeof resources.prestarted.take>[0]) => resources.prestarted.take(t);
+  const endPrestarted = () => resources.prestarted.end();
   it('hands the child to the first taker of the same target only', async () => {
     const target = sleeper('a');
     prestartChild(target);
@@ -39,7 +44,7 @@ describe('prestarted legacy children', () => {
     const target = { command: process.execPath, args: ['-e', 'process.exit(7)'] };
     prestartChild(target);
     await sleep(500);
-    const transport = new StdioTransport(target, createLogger('error'));
+    const transport = new StdioTransport(target, createLogger('error'), resources);
     let closed = false;
     transport.onclose = () => (closed = true);
     await transport.start();

@@ -7,6 +7,7 @@ import type { ShadowRecord } from '../../src/audit/shadow-record.js';
 import type { ShadowConfig } from '../../src/config/shadow.js';
 import type { ProxyConfig, UpstreamConfig } from '../../src/config/types.js';
 import { systemClock } from '../../src/runtime/clock.js';
+import { TokenCache } from '../../src/upstream/client-credentials.js';
 import { ShadowComparisons } from '../../src/shadow/shadow.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import { ProxyMetrics } from '../../src/telemetry/metrics.js';
@@ -38,6 +39,7 @@ function runner(random: number) {
     metrics,
     sink: (r) => records.push(r),
     content: false,
+    tokens: new TokenCache(),
     random: () => random,
   });
   const count = async (outcome: string) => {
