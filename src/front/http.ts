@@ -17,7 +17,6 @@ import type { Route, RouteTable } from '../routing/route.js';
 import type { DashboardDeps } from './dashboard.js';
 import type { FrontDoor } from './front-door.js';
 import { type BodyResult, InflightBytes, readBody } from './body-reader.js';
-import { directPost, type ErrorAnswer } from './direct-post.js';
 
 export const MCP_PATH = '/mcp';
 
@@ -95,7 +94,7 @@ export async function startHttpListener(
   app.use((req: Request, res: Response) => {
     res.status(404).json(errorBody(null, JSONRPC.METHOD_NOT_FOUND, `no MCP endpoint at ${req.method} ${req.path}: use ${MCP_PATH} or /servers/NAME/mcp`));
   });
-  const answerError: ErrorAnswer = (err, _req, res) => {
+  const answerError = (err: unknown, _req: Request, res: Response) => {
     const status = (err as { status?: number }).status;
     if (typeof status === 'number' && status >= 400 && status < 500) {
       res.status(status).json(errorBody(null, JSONRPC.INVALID_REQUEST, `Invalid Request: ${(err as Error).message}`));
@@ -107,9 +106,7 @@ export async function startHttpListener(
   };
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => answerError(err, req, res));
 
-  // POST /mcp skips express's router (direct-post.ts); the same middleware and handler serve it.
-  const listener = directPost(app, MCP_PATH, door.middleware, (req, res) => withBody(table.default, NO_DEFAULT, req, res), answerError);
-  const server = door.createServer(listener);
+  const server = door.createServer(app);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
