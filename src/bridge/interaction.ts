@@ -7,7 +7,6 @@ import { JSONRPC, LEGACY } from '../protocol/errors.js';
 import { inputKey, isInputMethod, toInputRequest } from '../protocol/input-requests.js';
 import type { JsonObject, ServerRequest } from '../protocol/json.js';
 import type { Clock } from '../runtime/clock.js';
-import { type AbortLike, LightAbort } from '../runtime/light-abort.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { FrontRecord } from '../telemetry/ports.js';
 import { GATHER_QUIET_MS, gatherDecision } from './gather.js';
@@ -34,8 +33,8 @@ export class Interaction implements SessionHolder {
   private readonly pending = new Map<string, PendingInput>();
   private outcome: Outcome | undefined;
   private lease: SessionLease | undefined;
-  /** Cancels the legacy call (the SDK then sends notifications/cancelled); not an AbortController: issue 10. */
-  private callAbort: LightAbort | undefined;
+  /** Cancels the legacy call (the SDK then sends notifications/cancelled). */
+  private callAbort: AbortController | undefined;
   private wake: (() => void) | undefined;
   /** The legacy server withdrew a request while the user thinks (no front attached): its timeout fired. */
   onGaveUp: ((waitedMs: number) => void) | undefined;
@@ -106,13 +105,15 @@ export class Interaction implements SessionHolder {
     this.lease = lease;
     this.sentOn = lease.session;
     this.outcome = undefined;
-    const abort = new LightAbort();
+    const abort = new AbortController();
     this.callAbort = abort;
     const untied = lease.mode !== 'shared';
-    lease.session.request(this.call.method, this.call.params, { signal: abort, onprogress: (p) => this.onProgress(p), holder: this, untied, record }).then(
-      (result) => this.settle({ kind: 'complete', result }),
-      (error: unknown) => this.settle(lease.session.closed ? { kind: 'error', error, lost: lease.session.closeReason } : { kind: 'error', error }),
-    );
+    lease.session
+      .request(this.call.method, this.call.params, { signal: abort.signal, onprogress: (p) => this.onProgress(p), holder: this, untied, record })
+      .then(
+        (result) => this.settle({ kind: 'complete', result }),
+        (error: unknown) => this.settle(lease.session.closed ? { kind: 'error', error, lost: lease.session.closeReason } : { kind: 'error', error }),
+      );
   }
 
   /** Waits for the next thing the bridge must act on. */
@@ -232,7 +233,7 @@ export class Interaction implements SessionHolder {
     this.detach((lease) => settleThenRelease(lease, this.clock, this.log));
   }
 
-  onServerRequest(request: ServerRequest, withdrawn: AbortLike): Promise<JsonObject> {
+  onServerRequest(request: ServerRequest, withdrawn: AbortSignal): Promise<JsonObject> {
     const { method, params } = request;
     if (!isInputMethod(method)) {
       return Promise.reject(new McpError(JSONRPC.METHOD_NOT_FOUND, `mrtr-proxy cannot forward ${method} to a 2026-07-28 client`));

@@ -4,7 +4,6 @@
 import { type FrontCapabilities, type LegacyCapabilities, legacyCapabilitiesFor } from '../protocol/capabilities.js';
 import type { JsonObject, Root, ServerRequest } from '../protocol/json.js';
 import type { RootsBinding } from '../protocol/roots.js';
-import type { AbortLike } from '../runtime/light-abort.js';
 import type { FrontRecord } from '../telemetry/ports.js';
 
 /** The interactive call a legacy request belongs to receives it, and its logs. */
@@ -12,7 +11,7 @@ export interface SessionHolder {
   /** Waiting for its client's answers: its legacy handler cannot ask anything until they come. */
   readonly parked?: boolean;
   /** Settles with the result to send back; rejects with an McpError to send an error. */
-  onServerRequest(request: ServerRequest, withdrawn: AbortLike): Promise<JsonObject>;
+  onServerRequest(request: ServerRequest, withdrawn: AbortSignal): Promise<JsonObject>;
   onLog(params: JsonObject): void;
 }
 
@@ -33,7 +32,7 @@ export interface BridgeSession {
   request(
     method: string,
     params: JsonObject | undefined,
-    opts?: { signal?: AbortLike; onprogress?: (p: JsonObject) => void; holder?: SessionHolder; untied?: boolean; record?: FrontRecord },
+    opts?: { signal?: AbortSignal; onprogress?: (p: JsonObject) => void; holder?: SessionHolder; untied?: boolean; record?: FrontRecord },
   ): Promise<JsonObject>;
 }
 

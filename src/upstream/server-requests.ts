@@ -2,18 +2,17 @@
 // but ping) are answered from the transport's message hook, not through the v1 SDK's request
 // handler machinery: Protocol._onrequest keeps, for every request still open, a promise chain, a
 // context object full of closures and an AbortController, and a waiting user leaves one open for
-// as long as they think (issue 10). What the SDK did that matters is done here: the result or the
+// as long as they think. What the SDK did that matters is done here: the result or the
 // error goes back on the transport; nothing is sent for a request the server withdrew
 // (notifications/cancelled, whatever its id: the SDK ignored id 0) or once the session closed.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, JSONRPCRequest, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { JSONRPC, errorBody, type ErrorBody } from '../protocol/errors.js';
 import type { JsonObject } from '../protocol/json.js';
-import { type AbortLike, LightAbort } from '../runtime/light-abort.js';
 
 export class ServerRequests {
   /** Each aborted once: withdrawn by the server, or the session closed. */
-  private readonly open = new Map<RequestId, LightAbort>();
+  private readonly open = new Map<RequestId, AbortController>();
 
   constructor(
     private readonly transport: Transport,
@@ -21,17 +20,17 @@ export class ServerRequests {
   ) {}
 
   /** Runs `handle` and sends what it settles with, unless the request was withdrawn meanwhile. */
-  answer(request: JSONRPCRequest, handle: (withdrawn: AbortLike) => Promise<JsonObject>): void {
+  answer(request: JSONRPCRequest, handle: (withdrawn: AbortSignal) => Promise<JsonObject>): void {
     const id = request.id;
-    const entry = new LightAbort();
+    const entry = new AbortController();
     this.open.set(id, entry);
     let settled: Promise<JsonObject>;
     try {
-      settled = handle(entry);
+      settled = handle(entry.signal);
     } catch (err) {
       settled = Promise.reject(err);
     }
-    // One reaction and no chain after it: this promise waits as long as the user thinks (issue 10).
+    // One reaction and no chain after it: this promise waits as long as the user thinks.
     settled.then(
       (result) => this.reply(id, entry, { jsonrpc: '2.0', id, result }),
       (err: unknown) => this.reply(id, entry, errorResponse(id, err) as JSONRPCMessage),
@@ -39,9 +38,9 @@ export class ServerRequests {
   }
 
   /** Sends the answer unless the request was withdrawn; a later request may reuse the id, so only our own entry is deleted. */
-  private reply(id: RequestId, entry: LightAbort, message: JSONRPCMessage): void {
+  private reply(id: RequestId, entry: AbortController, message: JSONRPCMessage): void {
     if (this.open.get(id) === entry) this.open.delete(id);
-    if (entry.aborted) return;
+    if (entry.signal.aborted) return;
     let sent: Promise<void>;
     try {
       sent = this.transport.send(message);

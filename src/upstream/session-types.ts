@@ -1,6 +1,5 @@
 // The ports of a legacy session: who receives its server's requests and logs (SessionHolder), what
 // its owner hooks in (SessionHooks), and what it learned at initialize (UpstreamInfo).
-import type { AbortLike } from '../runtime/light-abort.js';
 import type { JsonObject, ServerRequest } from '../protocol/json.js';
 import type { FrontRecord, LegacyRequestTrace } from '../telemetry/ports.js';
 import type { Learning } from './attribution.js';
@@ -11,7 +10,7 @@ export interface SessionHolder {
   /** Waiting for its client's answers: its legacy handler cannot ask anything until they come. */
   readonly parked?: boolean;
   /** Settles with the result to send back; rejects with an McpError to send an error. */
-  onServerRequest(request: ServerRequest, withdrawn: AbortLike): Promise<JsonObject>;
+  onServerRequest(request: ServerRequest, withdrawn: AbortSignal): Promise<JsonObject>;
   onLog(params: JsonObject): void;
 }
 

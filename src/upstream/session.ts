@@ -19,7 +19,6 @@ import { NO_PROVENANCE, routeNotification, routeServerRequest, type InFlight, ty
 import { JSONRPC, LEGACY } from '../protocol/errors.js';
 import { ServerRequests } from './server-requests.js';
 import { armNoTimerForTheLongest, nextRequestId, sdkHandlerControllers } from './sdk-internals.js';
-import type { AbortLike } from '../runtime/light-abort.js';
 import type { SessionHolder, SessionHooks, UpstreamInfo } from './session-types.js';
 
 export type { SessionHolder, SessionHooks, UpstreamInfo } from './session-types.js';
@@ -33,7 +32,7 @@ const CHANGE_METHODS = new Set([
 ]);
 
 /** `ready`, or a rejection as the SDK's for a request cancelled before it was sent. */
-function readyOrAborted(ready: Promise<void>, signal: AbortLike | undefined): Promise<void> {
+function readyOrAborted(ready: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
   if (!signal) return ready;
   return new Promise<void>((resolve, reject) => {
     const aborted = () => reject(new McpError(LEGACY.REQUEST_TIMEOUT, String(signal.reason ?? 'Request cancelled')));
@@ -140,7 +139,7 @@ export class LegacySession {
   request(
     method: string,
     params: JsonObject | undefined,
-    opts: { signal?: AbortLike; onprogress?: (p: JsonObject) => void; holder?: SessionHolder; untied?: boolean; record?: FrontRecord } = {},
+    opts: { signal?: AbortSignal; onprogress?: (p: JsonObject) => void; holder?: SessionHolder; untied?: boolean; record?: FrontRecord } = {},
   ): Promise<JsonObject> {
     // An interactive call waits until the server has answered the standalone GET stream: a server
     // that asks untied sends its question there, and drops it when that stream is not open yet.
@@ -160,10 +159,9 @@ export class LegacySession {
   private send(
     method: string,
     params: JsonObject | undefined,
-    opts: { signal?: AbortLike; onprogress?: (p: JsonObject) => void; holder?: SessionHolder; untied?: boolean; record?: FrontRecord },
+    opts: { signal?: AbortSignal; onprogress?: (p: JsonObject) => void; holder?: SessionHolder; untied?: boolean; record?: FrontRecord },
   ): Promise<JsonObject> {
-    // The SDK reads only what AbortLike has of a signal: a LightAbort serves (runtime/light-abort.ts).
-    const options = { timeout: MAX_TIMER_MS, ...(opts.signal ? { signal: opts.signal as AbortSignal } : {}) };
+    const options = { timeout: MAX_TIMER_MS, ...(opts.signal ? { signal: opts.signal } : {}) };
     // The SDK numbers requests synchronously as it sends them: this is the id the call will have.
     const id = opts.holder ? nextRequestId(this.client) : undefined;
     const call = opts.holder && { holder: opts.holder, key: askKey(method, params), untied: opts.untied ?? true, asked: false };
@@ -259,7 +257,7 @@ export class LegacySession {
     this.onClose();
   }
 
-  private onRequest(req: JSONRPCRequest, provenance: Provenance, withdrawn: AbortLike): Promise<JsonObject> {
+  private onRequest(req: JSONRPCRequest, provenance: Provenance, withdrawn: AbortSignal): Promise<JsonObject> {
     const request: ServerRequest = { id: req.id, method: req.method, params: req.params as JsonObject | undefined };
     const route = routeServerRequest(req.method, provenance, this.calls, this.holder !== undefined);
     const { tied, untied, exclusive } = route.learn;

@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonObject, ServerRequest } from '../../src/protocol/json.js';
-import { LightAbort } from '../../src/runtime/light-abort.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import { LegacySession, type SessionHolder } from '../../src/upstream/session.js';
 
@@ -113,11 +112,11 @@ describe('legacy session: the server requests', () => {
     assert.deepEqual(transport.answerTo(9), { jsonrpc: '2.0', id: 9, result: {} });
   });
 
-  it('cancels a call through a LightAbort as through an AbortSignal: notifications/cancelled, then a rejection', async () => {
+  it('cancels a call through its AbortSignal: notifications/cancelled, then a rejection', async () => {
     const { session, transport } = await connected();
-    const abort = new LightAbort();
+    const abort = new AbortController();
     const call = transport.sent.length;
-    const result = session.request('tools/call', { name: 'ask' }, { signal: abort });
+    const result = session.request('tools/call', { name: 'ask' }, { signal: abort.signal });
     const sent = transport.sent[call] as { id: number; method: string };
     assert.equal(sent.method, 'tools/call');
     abort.abort('the client went away');
