@@ -4,9 +4,8 @@
 // (b) 16 concurrent pass-through calls over stdio: legacy child processes and RSS of the proxy and
 // its children, against one legacy server started alone plus an idle proxy.
 import { performance } from 'node:perf_hooks';
-import { readFileSync } from 'node:fs';
 import { ProxyClient, type Json } from '../lib/http.js';
-import { FIXTURE, Scope, rssOf, sleep, type Running } from '../lib/procs.js';
+import { descendants, FIXTURE, isWatchdog, Scope, rssOf, sleep, type Running } from '../lib/procs.js';
 import { fmt, fmtInt, summarize } from '../lib/stats.js';
 import type { BenchOptions, CaseResult } from '../lib/types.js';
 
@@ -16,25 +15,6 @@ async function sessionsOf(url: string): Promise<{ open: number; held: number; sh
   const body = (await (await fetch(new URL('/readyz', url))).json()) as Json;
   return body['upstreams']['default']['sessions'];
 }
-
-/** The proxy's descendants (Linux /proc), the watchdog included. */
-function descendants(pid: number): number[] {
-  let kids: number[] = [];
-  try {
-    kids = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-  return kids.flatMap((k) => [k, ...descendants(k)]);
-}
-
-const isWatchdog = (pid: number) => {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('watchdog');
-  } catch {
-    return false;
-  }
-};
 
 const treeRss = (pid: number) => [pid, ...descendants(pid)].reduce((sum, p) => sum + (rssOf(p) || 0), 0);
 

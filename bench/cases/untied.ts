@@ -8,31 +8,12 @@
 // with default flags: wall time, legacy sessions, answers wrong or lost, and the p99 wait of an
 // answer for its session's runner slot (mrtr_runner_slot_wait_seconds).
 import { performance } from 'node:perf_hooks';
-import { readFileSync } from 'node:fs';
 import { ProxyClient, type Json } from '../lib/http.js';
-import { FIXTURE, Scope, rssOf, sleep } from '../lib/procs.js';
+import { descendants, FIXTURE, isWatchdog, Scope, rssOf, sleep } from '../lib/procs.js';
 import { fmt, fmtInt, summarize } from '../lib/stats.js';
 import type { BenchOptions, CaseResult } from '../lib/types.js';
 
 const ELICIT = { elicitation: { form: {} } };
-
-function descendants(pid: number): number[] {
-  let kids: number[] = [];
-  try {
-    kids = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-  return kids.flatMap((k) => [k, ...descendants(k)]);
-}
-
-const isWatchdog = (pid: number) => {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('watchdog');
-  } catch {
-    return false;
-  }
-};
 
 interface StdioRun {
   /** Processes the proxy started (legacy children; the watchdog not counted). */
