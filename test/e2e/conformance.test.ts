@@ -15,7 +15,8 @@ const STRUCTURAL = new Set([
 ]);
 
 const FIXTURE = `${ROOT}dist/test/fixtures/conformance-server.js`;
-const skip = !existsSync(NODE22) && 'Node 22 not fetched (scripts/fetch-node22.mjs)';
+const skip = !existsSync(NODE22) && 'Node 22 not fetched into .cache/node22 (run: node scripts/fetch-node.mjs; npm test does)';
+if (skip) process.stderr.write(`SKIPPED test/e2e/conformance.test.ts: ${skip}\n`);
 
 async function expectConformant(url: string, upstream: string): Promise<void> {
   const result = await runConformance(url, { timeoutMs: 540_000 });

@@ -1,14 +1,14 @@
 // The package as a user gets it: `npm pack` of a clean copy of the checkout (prepack builds it),
 // the container image's install step (docker/install.sh) into an empty directory, then
 // `npx mrtr-proxy --help`, the library import with its types, and the installed proxy serving the
-// bundled demo on Node 20 and on Node 22.
+// bundled demo on the machine's Node and on Node 22 and 24 (fetched into .cache).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { NODE22 } from '../support/conformance/command.js';
+import { nodeRuntimes } from '../support/node-binaries.js';
 import { ROOT, startProxy } from '../support/processes.js';
 import { rpc } from '../support/rpc.js';
 
@@ -88,11 +88,7 @@ describe('the packed package', () => {
     assert.equal(t.status, 0, t.stdout + t.stderr);
   });
 
-  const runtimes: Array<[string, string, string | false]> = [
-    ['Node 20', process.execPath, false],
-    ['Node 22', NODE22, !existsSync(NODE22) && 'Node 22 not fetched (run scripts/fetch-node22.mjs; npm test does)'],
-  ];
-  for (const [name, node, skip] of runtimes) {
+  for (const { name, major, node, skip } of nodeRuntimes('test/e2e/package.test.ts')) {
     it(`serves the bundled demo from the installed sample config on ${name}`, { skip }, async () => {
       const proxy = await startProxy(
         ['--config', join(installed, 'config', 'proxy.yaml')],
@@ -101,7 +97,7 @@ describe('the packed package', () => {
       );
       try {
         const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
-        assert.match(version, name === 'Node 22' ? /^v22\./ : /^v20\./);
+        assert.match(version, new RegExp(`^v${major}\\.`));
         const discover = await rpc(proxy.url, 'server/discover');
         const meta = discover.body.result?.['_meta'] as Record<string, { name: string }>;
         assert.equal(meta['io.modelcontextprotocol/serverInfo']?.name, 'mrtr-demo');

