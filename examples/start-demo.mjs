@@ -3,8 +3,10 @@
 //   node examples/start-demo.mjs            (after `npm run build`; `npm start` does both)
 //   PORT=9000 node examples/start-demo.mjs  (another port; PORT=0 picks a free one)
 //
-// The proxy's JSON log lines go to stderr unchanged; the guide goes to stdout once the proxy is
-// listening. Ctrl-C (SIGINT) or SIGTERM is passed on to the proxy, which stops the demo server
+// The proxy's log lines go to stderr unchanged: readable ones (--log-format pretty, colored) when
+// our stderr is a terminal, JSON when it is piped or redirected, as the proxy would choose itself
+// were it writing to our stderr rather than to the pipe we read. The guide goes to stdout once the
+// proxy is listening. Ctrl-C (SIGINT) or SIGTERM is passed on to the proxy, which stops the demo server
 // and exits; this script then exits with the proxy's exit code.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -16,6 +18,10 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const proxyBin = fileURLToPath(new URL('../bin/mrtr-proxy.js', import.meta.url));
 const demoServer = fileURLToPath(new URL('../dist/examples/demo-server.js', import.meta.url));
 const port = process.env.PORT || '8080';
+// MRTR_LOG_FORMAT, if set, still wins.
+const terminal = process.stderr.isTTY
+  ? { MRTR_LOG_FORMAT: process.env.MRTR_LOG_FORMAT || 'pretty', ...(process.stderr.hasColors() ? { FORCE_COLOR: '1' } : {}) }
+  : {};
 
 if (!existsSync(demoServer)) {
   process.stderr.write(`start-demo: ${demoServer} is missing; run 'npm run build' first (or use 'npm start').\n`);
@@ -26,6 +32,7 @@ if (!existsSync(demoServer)) {
 // exactly once, through us, rather than twice (once from the terminal, once forwarded).
 const proxy = spawn(process.execPath, [proxyBin, '--host', '127.0.0.1', '--port', port, '--', process.execPath, demoServer], {
   cwd: root,
+  env: { ...process.env, ...terminal },
   stdio: ['ignore', 'inherit', 'pipe'],
   detached: true,
 });

@@ -64,7 +64,7 @@ export interface Assembly {
 
 export async function assemble(config: UpstreamConfig, deps: AssemblyDeps): Promise<Assembly> {
   const era = config.era === 'auto' ? await probeEra(config.target, config.connectTimeoutMs, deps.resources) : config.era;
-  if (config.era === 'auto') deps.log.info('upstream era probed', { upstream: config.name, era });
+  if (config.era === 'auto') deps.log.debug('upstream era probed', { upstream: config.name, era });
   const log = deps.log.child({ upstream: config.name });
   if (era === 'legacy') return assembleLegacy(config, deps, log);
   const route = config.target.kind === 'stdio' ? new ModernStdioRoute(config, log, deps.resources) : new ModernHttpRoute(config, log, deps.resources);

@@ -28,7 +28,7 @@ export async function createProxy(config: ConfigObject, options: CreateProxyOpti
   const env = options.env ?? process.env;
   const from = { source: 'createProxy config', baseDir: options.baseDir ?? process.cwd() };
   const resolved = resolveObject(config, env, from);
-  const running = await startProxy(resolved, proxyLogger(resolved));
+  const running = await startProxy(resolved, proxyLogger(resolved, env));
   let closing: Promise<void> | undefined;
   return {
     url: running.url!,

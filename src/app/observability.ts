@@ -14,6 +14,8 @@ import { VERSION } from '../version.js';
 export interface Observability {
   metrics: ProxyMetrics;
   front: FrontTelemetry;
+  /** GET /metrics on a listener of its own (--metrics-port); undefined: on the MCP listener. */
+  metricsUrl: string | undefined;
   /** Stops the metrics listener and exports the spans still buffered. */
   close(): Promise<void>;
 }
@@ -22,9 +24,8 @@ export interface Observability {
 export async function startObservability(config: ProxyConfig, log: Logger, traceSdk: boolean): Promise<Observability> {
   const metrics = new ProxyMetrics();
   const tracing = traceSdk ? await startTracing(config.tracing, VERSION) : undefined;
-  if (tracing) log.info('exporting OpenTelemetry traces over OTLP', { protocol: config.tracing.kind === 'otlp' ? config.tracing.protocol : undefined });
+  if (tracing) log.debug('exporting OpenTelemetry traces over OTLP', { protocol: config.tracing.kind === 'otlp' ? config.tracing.protocol : undefined });
   const listener = config.metricsPort === undefined ? undefined : await startMetricsListener(config.metricsPort, metrics);
-  if (listener) log.info(`metrics on ${listener.url}`, { url: listener.url });
   const front = new FrontTelemetry({
     metrics,
     metricsOnMainListener: listener === undefined,
@@ -35,6 +36,7 @@ export async function startObservability(config: ProxyConfig, log: Logger, trace
   return {
     metrics,
     front,
+    metricsUrl: listener?.url,
     async close() {
       await listener?.close();
       await tracing?.shutdown().catch((err: Error) => log.warn('could not export the last spans', { error: err.message }));

@@ -22,6 +22,7 @@ import type { Logger } from '../telemetry/logger.js';
 import { type Observability, startObservability } from './observability.js';
 import { ProxyApp } from './proxy-app.js';
 import { afterReload, reloadNotes } from './reload-notes.js';
+import { type StartAddresses, startLine } from './start-line.js';
 import { UpstreamResources } from '../upstream/resources.js';
 import { warmIssuers } from './warm-issuers.js';
 
@@ -137,7 +138,7 @@ export async function startProxy(config: ProxyConfig, log: Logger, options: Star
     const stdio = await startStdioFront({ ...parts, log, principal }, config.legacyClients, observability.front.stdio(config.defaultUpstream!, principal));
     front = stdio;
     ended = stdio.closed;
-    log.info('serving 2026-07-28 on stdio', { instance });
+    log.info(startLine(config, { metrics: observability.metricsUrl }), { instance, ...urls({ metrics: observability.metricsUrl }) });
   } else {
     verifier = new TokenVerifier(systemClock.now, config.http.introspectionClient);
     warmIssuers(config, verifier, log);
@@ -149,8 +150,8 @@ export async function startProxy(config: ProxyConfig, log: Logger, options: Star
       throw new StartError(listenFailure(config.host, config.port, err as NodeJS.ErrnoException));
     }
     front = http;
-    if (live) log.info(`dashboard at ${http.url.replace(/\/mcp$/, '/dashboard')}`);
-    log.info(`listening on ${http.url}`, { url: http.url, instance, upstreams: app.table.all().map((r) => r.name) });
+    const at = { url: http.url, dashboard: live ? http.url.replace(/\/mcp$/, '/dashboard') : undefined, metrics: observability.metricsUrl };
+    log.info(startLine(config, at), { ...urls(at), instance, upstreams: app.table.all().map((r) => r.name) });
   }
 
   return {
@@ -188,6 +189,11 @@ export async function startProxy(config: ProxyConfig, log: Logger, options: Star
       await closeUpstreams();
     },
   };
+}
+
+/** The start line's addresses as fields of their own, for a log collector. */
+function urls(at: StartAddresses): Partial<Record<keyof StartAddresses, string>> {
+  return Object.fromEntries(Object.entries(at).filter(([, v]) => v !== undefined));
 }
 
 /** The listen error in words, with what to do for the usual causes. */

@@ -47,7 +47,7 @@ Options:
   --port PORT               port to listen on, 0 for any free port (default ${D.DEFAULT_PORT})
   --metrics-port PORT       serve GET /metrics on 127.0.0.1:PORT only (0 for any free port)
                             instead of on the MCP listener
-  --access-log on|off       one JSON line per request on stderr at info (default ${D.DEFAULT_ACCESS_LOG})
+  --access-log on|off       one log line per request on stderr at info (default ${D.DEFAULT_ACCESS_LOG})
   --fast-lane on|off        serve plain tools/call requests without the official front's
                             per-request server (same answers, less CPU; default ${D.DEFAULT_FAST_LANE})
   --heap-growth PERCENT     let the heap grow PERCENT past its live size before a full
@@ -104,7 +104,10 @@ ${LIMIT_HELP}  --root URI[=NAME]         a root for clients that declare no root
   --allowed-host HOST       a Host name accepted besides loopback (repeatable)
   --allowed-origin ORIGIN   an Origin accepted besides loopback (repeatable)
   --insecure-no-auth        listen beyond loopback without client authentication
-  --log-level LEVEL         error, warn, info or debug (default ${D.DEFAULT_LOG_LEVEL}); logs are JSON on stderr
+  --log-level LEVEL         error, warn, info or debug (default ${D.DEFAULT_LOG_LEVEL}); logs go to stderr
+  --log-format FORMAT       json (one JSON object per line) or pretty (time, level, message,
+                            key=value; colored on a terminal); also env MRTR_LOG_FORMAT
+                            (default: pretty when stderr is a terminal, json otherwise)
   -h, --help                show this help
   --version                 show the version
 

@@ -46,12 +46,18 @@ export async function main(argv: readonly string[], env: Record<string, string |
   // Before the rest of the proxy loads and its heap grows.
   const heap = applyHeapGrowth(parsed.config.heapGrowth);
   const resources = prestartLegacyChildren(parsed.config);
-  await run(parsed.config, resolveCli, heap, resources);
+  await run(parsed.config, resolveCli, heap, resources, env);
 }
 
-async function run(config: ProxyConfig, reread: () => CliAction, heap: HeapGrowthOutcome, resources: UpstreamResources): Promise<void> {
+async function run(
+  config: ProxyConfig,
+  reread: () => CliAction,
+  heap: HeapGrowthOutcome,
+  resources: UpstreamResources,
+  env: Record<string, string | undefined>,
+): Promise<void> {
   const [{ proxyLogger }, { StartError, startProxy }] = await Promise.all([import('../app/proxy-logger.js'), import('../app/running-proxy.js')]);
-  const log = proxyLogger(config);
+  const log = proxyLogger(config, env);
   logHeapGrowth(log, heap);
   const starting = startProxy(config, log, { traceSdk: true, resources });
   // Reloads run one at a time, after the start.
@@ -115,7 +121,8 @@ async function run(config: ProxyConfig, reread: () => CliAction, heap: HeapGrowt
   process.on('SIGTERM', () => void stop('SIGTERM', true));
 }
 
+/** At debug: a person at the terminal has nothing to do about it (--heap-growth documents it). */
 function logHeapGrowth(log: Logger, heap: HeapGrowthOutcome): void {
-  if (heap.kind === 'set') log.info('heap growth set', { percent: heap.percent });
-  else if (heap.kind === 'operator') log.info("heap growth left to node's flag", { flag: heap.flag });
+  if (heap.kind === 'set') log.debug('heap growth set', { percent: heap.percent });
+  else if (heap.kind === 'operator') log.debug("heap growth left to node's flag", { flag: heap.flag });
 }

@@ -12,7 +12,7 @@ import { buildReport, type Declared, type ReportModel } from '../report/model.js
 import { renderHtml } from '../report/render-html.js';
 import { renderMarkdown } from '../report/render-md.js';
 import { systemClock } from '../runtime/clock.js';
-import { createLogger } from '../telemetry/logger.js';
+import { createLogger, type LogFormat, stderrStyle } from '../telemetry/logger.js';
 
 export const REPORT_HELP = `Usage: mrtr-proxy report [--audit FILE...] (--upstream URL | -- COMMAND [ARGS...] | --config FILE)
                          [--format md|html|json] [--out FILE]
@@ -69,6 +69,7 @@ export function parseReportArgs(argv: readonly string[]): Parsed {
 export async function runReport(argv: readonly string[], env: Record<string, string | undefined>): Promise<number> {
   let parsed: Parsed;
   let upstreams: UpstreamConfig[];
+  let logFormat: LogFormat | undefined;
   try {
     parsed = parseReportArgs(argv);
     if (parsed.help) {
@@ -78,12 +79,13 @@ export async function runReport(argv: readonly string[], env: Record<string, str
     const resolved = resolveCli(parsed.target, env);
     if (resolved.action !== 'run') throw new ConfigError('report: unexpected --help or --version');
     upstreams = resolved.config.upstreams;
+    logFormat = resolved.config.logFormat;
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     process.stderr.write(`mrtr-proxy: ${err.message}\nRun 'mrtr-proxy report --help' for usage.\n`);
     return 2;
   }
-  const log = createLogger('warn');
+  const log = createLogger('warn', [], stderrStyle(logFormat, env));
   let audit: Awaited<ReturnType<typeof readAuditFiles>>;
   try {
     audit = await readAuditFiles(parsed.audits);

@@ -2,7 +2,7 @@
 // line shares with it. Free of zod: the command line without --config is read before the schema
 // library loads, so the legacy children start sooner (cli/main.ts).
 import { ConfigError } from '../protocol/errors.js';
-import type { LogLevel } from '../telemetry/log-levels.js';
+import type { LogFormat, LogLevel } from '../telemetry/log-levels.js';
 import type { ClientAuthShape } from './client-auth.js';
 import { buildLimits, scaleOf, type LimitInputs } from './limits.js';
 import type { ClientAuthConfig, LegacyClients, UpstreamConfig, UpstreamLimits } from './types.js';
@@ -27,6 +27,7 @@ export interface FileConfig {
   heapGrowth?: number;
   legacyClients?: LegacyClients;
   logLevel?: LogLevel;
+  logFormat?: LogFormat;
   stateKeyEnv?: string;
   stateStore?: string;
   defaultUpstream?: string;

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../protocol/errors.js';
-import { LOG_LEVELS, type LogLevel } from '../telemetry/log-levels.js';
+import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from '../telemetry/log-levels.js';
 import { interpolateEnv } from './interpolate.js';
 import { mergeClientAuth, OAUTH_SCOPE } from './client-auth.js';
 import { ConfigFileError, limits, withClientAuth, type ConfigSource, type FileConfig } from './file-config.js';
@@ -102,6 +102,7 @@ const fileSchema = z
     heapGrowth: z.number().refine(validHeapGrowth, `expected a whole number: ${HEAP_GROWTH_RANGE}`).optional(),
     legacyClients: z.enum(['pass', 'reject']).optional(),
     logLevel: z.enum(LOG_LEVELS as [LogLevel, ...LogLevel[]]).optional(),
+    logFormat: z.enum(LOG_FORMATS as [LogFormat, ...LogFormat[]]).optional(),
     stateKeyEnv: z.string().min(1).optional(),
     stateStore: z.string().min(1).optional(),
     audit: z.strictObject({ file: z.string().min(1), maxBytes: z.number().int().min(1024).optional(), content: z.boolean().optional() }).optional(),
@@ -181,6 +182,7 @@ function fromFile(f: FileShape, env: Record<string, string | undefined>, from: C
     ...(f.heapGrowth === undefined ? {} : { heapGrowth: f.heapGrowth }),
     ...(f.legacyClients === undefined ? {} : { legacyClients: f.legacyClients }),
     ...(f.logLevel === undefined ? {} : { logLevel: f.logLevel }),
+    ...(f.logFormat === undefined ? {} : { logFormat: f.logFormat }),
     ...(f.stateKeyEnv === undefined ? {} : { stateKeyEnv: f.stateKeyEnv }),
     ...(f.stateStore === undefined ? {} : { stateStore: f.stateStore }),
     ...(f.audit === undefined ? {} : { audit: { file: f.audit.file, ...stripUndefined({ maxBytes: f.audit.maxBytes, content: f.audit.content }) } }),

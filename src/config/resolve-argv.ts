@@ -4,7 +4,6 @@
 // read by the loader it is given (resolve.ts gives file.ts's; cli/main.ts only for a --config).
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../protocol/errors.js';
-import { LOG_LEVELS, type LogLevel } from '../telemetry/log-levels.js';
 import { tracingPlan, TracingEnvError } from '../telemetry/otel-env.js';
 import { envFromFlags, secretNames, STATE_KEY_ENV } from './child-env.js';
 import * as D from './defaults.js';
@@ -15,6 +14,7 @@ import { buildLimits, LIMIT_ROWS, scaleOf, type LimitOption } from './limits.js'
 import { checkDashValues, parserMessage } from './argv-messages.js';
 import { readKeyFile } from './state-key.js';
 import { heapGrowth } from './heap-growth.js';
+import { logFormat, logLevel } from './logging.js';
 import { integer } from './whole-number.js';
 import type { AuditConfig, LegacyClients, ProxyConfig, Root, SuspendMode, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
 
@@ -44,6 +44,7 @@ const OPTIONS = {
   root: { type: 'string', multiple: true },
   ...FRONT_OPTIONS,
   'log-level': { type: 'string' },
+  'log-format': { type: 'string' },
   audit: { type: 'string' },
   'audit-max-bytes': { type: 'string' },
   'audit-content': { type: 'boolean' },
@@ -160,6 +161,7 @@ export function resolveConfig(
     port: integer('--port', v.port, file?.port ?? D.DEFAULT_PORT, 0, 65535),
     stateKey: v['state-key-file'] !== undefined ? stateKeysFromFile(readKeyFile(v['state-key-file'])) : stateKeys(v['state-key'], env[keyEnv], keyEnv),
     logLevel: logLevel(v['log-level'] ?? file?.logLevel),
+    ...logFormat(v['log-format'], env, file?.logFormat),
     ...advertiseUrl(v['advertise-url']),
     ...stateStore(v['state-store'] ?? file?.stateStore, v['state-store'] !== undefined ? '--state-store' : `${source}: stateStore`),
     ...metricsPort(v['metrics-port'], file?.metricsPort),
@@ -278,12 +280,4 @@ function tracing(env: Record<string, string | undefined>): ProxyConfig['tracing'
     if (err instanceof TracingEnvError) throw new ConfigError(err.message);
     throw err;
   }
-}
-
-function logLevel(raw: string | undefined): LogLevel {
-  if (raw === undefined) return D.DEFAULT_LOG_LEVEL;
-  if (!(LOG_LEVELS as readonly string[]).includes(raw)) {
-    throw new ConfigError(`--log-level: expected one of ${LOG_LEVELS.join(', ')}, got '${raw}'`);
-  }
-  return raw as LogLevel;
 }

@@ -1,5 +1,5 @@
 import type { Root } from '../protocol/json.js';
-import type { LogLevel } from '../telemetry/logger.js';
+import type { LogFormat, LogLevel } from '../telemetry/logger.js';
 import type { TracingPlan } from '../telemetry/otel-env.js';
 import type { LimitValues } from './limits.js';
 import type { ShadowConfig } from './shadow.js';
@@ -121,6 +121,8 @@ export interface ProxyConfig {
    */
   stateKey: { bytes: Uint8Array; keys: Uint8Array[]; generated: boolean };
   logLevel: LogLevel;
+  /** json or pretty as the operator chose (flag, MRTR_LOG_FORMAT, file); absent: pretty on a terminal, else json. */
+  logFormat?: LogFormat;
   /** This instance's base URL as the other instances reach it (forwarding of held calls). */
   advertiseUrl?: URL;
   /** The shared single-use ledger of replay states (redis://); absent: in this process's memory. */

@@ -95,7 +95,7 @@ export class LegacyRoute implements Route {
   /** Reaches the legacy server once; throws if it cannot. */
   async start(): Promise<void> {
     const info = await this.upstream.describe();
-    this.log.info('legacy server reached', { server: info.serverInfo.name, version: info.serverInfo.version, protocolVersion: info.protocolVersion });
+    this.log.debug('legacy server reached', { server: info.serverInfo.name, version: info.serverInfo.version, protocolVersion: info.protocolVersion });
   }
 
   /** With forwarding, a retry another instance owns is relayed byte for byte, so the listener keeps the body. */

@@ -39,7 +39,7 @@ export class ModernHttpRoute implements Route {
   async start(): Promise<void> {
     const s = await this.status();
     if (!s.ready) throw new Error(s.error);
-    this.log.info('modern server reached: relaying as is', { upstream: this.name });
+    this.log.debug('modern server reached: relaying as is', { upstream: this.name });
   }
 
   async handle(req: Request, res: Response, raw: Buffer | undefined): Promise<void> {

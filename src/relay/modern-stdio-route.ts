@@ -50,7 +50,7 @@ export class ModernStdioRoute implements Route {
   async start(): Promise<void> {
     const s = await this.status();
     if (!s.ready) throw new Error(s.error);
-    this.log.info('modern stdio server started: relaying as is', { upstream: this.name });
+    this.log.debug('modern stdio server started: relaying as is', { upstream: this.name });
   }
 
   async handle(req: Request, res: Response): Promise<void> {

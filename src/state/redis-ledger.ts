@@ -12,6 +12,7 @@ export const STORE_DEADLINE_MS = 2000;
 export interface StoreLog {
   warn(message: string, meta?: Record<string, unknown>): void;
   info(message: string, meta?: Record<string, unknown>): void;
+  debug(message: string, meta?: Record<string, unknown>): void;
 }
 
 export class RedisLedger implements ConsumedLedger {
@@ -30,9 +31,12 @@ export class RedisLedger implements ConsumedLedger {
       if (this.state !== 'down') log.warn('state store unreachable: replay retries fail until it is back', { error: err.message });
       this.state = 'down';
     });
+    // The first connection is start-up detail (debug); coming back after a failure is news (info).
     this.client.on('ready', () => {
+      const where = { host: url.hostname, port: url.port || '6379' };
+      if (this.state === 'down') log.info('state store reachable again', where);
+      else log.debug('state store connected', where);
       this.state = 'up';
-      log.info('state store connected', { host: url.hostname, port: url.port || '6379' });
     });
     this.client.connect().catch(() => {});
   }

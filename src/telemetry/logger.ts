@@ -1,18 +1,41 @@
-// Structured logging. Every line goes to stderr as JSON: stdout may belong to a stdio transport.
+// Structured logging. Every line goes to stderr: stdout may belong to a stdio transport. JSON lines
+// for a log collector, or short readable ones for a person at a terminal (pretty-line.ts).
 // Secrets never reach this module: callers log handles, counts and reasons, never keys, states or answers.
 import winston from 'winston';
-import { LOG_LEVELS, type LogLevel } from './log-levels.js';
+import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './log-levels.js';
+import { prettyLine } from './pretty-line.js';
 
-export { LOG_LEVELS, type LogLevel };
+export { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel };
 
 export type Logger = winston.Logger;
 
+/** How lines are written: the format, and whether the level is colored (pretty only). */
+export interface LogStyle {
+  format: LogFormat;
+  color: boolean;
+}
+
+const JSON_LINES: LogStyle = { format: 'json', color: false };
+/** A terminal has the date already; the time to the millisecond orders a start-up or a call. */
+const PRETTY_TIME = 'HH:mm:ss.SSS';
+
 /**
- * `secrets` are blanked out of every string field of every line: a last guard for text the proxy
- * relays but does not write itself (a legacy child's stderr, which could have read the key from
- * the proxy's /proc/PID/environ or command line).
+ * `secrets` are blanked out of every string field of every line, in either format: a last guard
+ * for text the proxy relays but does not write itself (a legacy child's stderr, which could have
+ * read the key from the proxy's /proc/PID/environ or command line).
  */
-export function createLogger(level: LogLevel, secrets: readonly string[] = []): Logger {
+export function createLogger(level: LogLevel, secrets: readonly string[] = [], style: LogStyle = JSON_LINES): Logger {
+  const logger = winston.createLogger({
+    level,
+    format: lineFormat(secrets, style),
+    transports: [new winston.transports.Console({ stderrLevels: [...LOG_LEVELS] })],
+  });
+  skipDisabledLevels(logger);
+  return logger;
+}
+
+/** The winston format that turns an entry into its line (exported for the tests). */
+export function lineFormat(secrets: readonly string[], style: LogStyle): winston.Logform.Format {
   const hidden = secrets.filter((s) => s.length >= 8);
   const redact = winston.format((info) => {
     for (const [k, v] of Object.entries(info)) {
@@ -20,13 +43,28 @@ export function createLogger(level: LogLevel, secrets: readonly string[] = []): 
     }
     return info;
   });
-  const logger = winston.createLogger({
-    level,
-    format: winston.format.combine(redact(), winston.format.timestamp(), winston.format.json()),
-    transports: [new winston.transports.Console({ stderrLevels: [...LOG_LEVELS] })],
-  });
-  skipDisabledLevels(logger);
-  return logger;
+  if (style.format === 'json') return winston.format.combine(redact(), winston.format.timestamp(), winston.format.json());
+  const LEVEL = Symbol.for('level');
+  return winston.format.combine(
+    redact(),
+    winston.format.timestamp({ format: PRETTY_TIME }),
+    ...(style.color ? [winston.format.colorize({ level: true })] : []),
+    winston.format.printf((info) => prettyLine(info, String((info as { [LEVEL]?: unknown })[LEVEL] ?? info.level))),
+  );
+}
+
+/**
+ * The style for this process's stderr: the operator's format if one was given, else pretty on a
+ * terminal and JSON elsewhere (a pipe, a file, a log collector). Color only in pretty lines, on a
+ * terminal that has colors as Node judges it (NO_COLOR, NODE_DISABLE_COLORS and TERM=dumb turn it
+ * off), or where FORCE_COLOR asks for it, as `npm start` does when it relays the lines to a terminal.
+ */
+export function stderrStyle(format: LogFormat | undefined, env: Record<string, string | undefined>): LogStyle {
+  const terminal = process.stderr.isTTY === true;
+  const chosen = format ?? (terminal ? 'pretty' : 'json');
+  if (chosen === 'json') return JSON_LINES;
+  const color = terminal ? process.stderr.hasColors(env) : ['', '1', '2', '3', 'true'].includes(env['FORCE_COLOR'] ?? 'unset');
+  return { format: chosen, color };
 }
 
 /**

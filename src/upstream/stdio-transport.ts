@@ -1,7 +1,10 @@
 // A stdio upstream: one child per legacy session, or the one child of a modern server, started by
 // child-process.ts (minimal environment, own process group, watched). Messages are the v1 SDK's
 // newline-delimited JSON. The child's stderr is relayed into our structured log, and its last
-// lines are kept so that a child that exits says why (exitReport), not only "Connection closed".
+// lines are kept so that a child that exits says why (exitReport), not only "Connection closed"
+// (one that does not answer in time is stopped, so it says why too). What a child writes before
+// its first message (a start-up banner, once per legacy session) is relayed at debug; once it
+// speaks MCP, its stderr is at info.
 import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
@@ -28,6 +31,7 @@ export class StdioTransport implements Transport {
   private readonly lines = new LineReader();
   private readonly tail: string[] = [];
   private exit: string | undefined;
+  private spoken = false;
 
   /** `resources`: the proxy instance's children and the ones it prestarted. */
   constructor(
@@ -59,7 +63,8 @@ export class StdioTransport implements Transport {
       if (early) early.spawned.then(resolve, reject);
       else child.once('spawn', () => resolve());
       createInterface({ input: child.stderr! }).on('line', (line) => {
-        this.log.info('upstream server stderr', { line });
+        if (this.spoken) this.log.info('upstream server stderr', { line });
+        else this.log.debug('upstream server stderr', { line });
         this.tail.push(line);
         if (this.tail.length > STDERR_TAIL_LINES) this.tail.shift();
       });
@@ -119,7 +124,9 @@ export class StdioTransport implements Transport {
   /** One line, one message; a line that is not one is reported and skipped, as the SDK's reader does. */
   private deliver(line: string): void {
     const message = parseMessage(line, this.onerror);
-    if (message !== undefined) this.onmessage?.(message);
+    if (message === undefined) return;
+    this.spoken = true;
+    this.onmessage?.(message);
   }
 }
 

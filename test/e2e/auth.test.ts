@@ -150,7 +150,8 @@ describe('client authentication against an issuer with OpenID Connect discovery 
   it('falls back from RFC 8414 to OpenID Connect discovery', async () => {
     const as = await startAuthServer([ALICE]);
     as.hideRfc8414();
-    const proxy = await startProxy(['--auth-issuer', as.issuer, '--', process.execPath, FIXTURE]);
+    // The discovery that worked is logged at debug.
+    const proxy = await startProxy(['--log-level', 'debug', '--auth-issuer', as.issuer, '--', process.execPath, FIXTURE]);
     try {
       const token = (await as.token(ALICE, { resource: proxy.url })).access_token;
       const r = await rpc(proxy.url, 'tools/list', {}, { headers: { authorization: `Bearer ${token}` } });

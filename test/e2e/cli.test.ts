@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
-import { FIXTURE, PROXY_BIN, startProcess, startProxy } from '../support/processes.js';
+import { FIXTURE, PROXY_BIN, ROOT, startProcess, startProxy } from '../support/processes.js';
+import { until } from '../support/wait.js';
 
 const run = (args: string[], env: NodeJS.ProcessEnv = {}) =>
   spawnSync(process.execPath, [PROXY_BIN, ...args], { encoding: 'utf8', timeout: 20_000, env: { ...process.env, ...env } });
@@ -45,6 +46,8 @@ describe('command line', () => {
       '--max-calls-per-principal',
       '--root',
       '--log-level',
+      '--log-format',
+      'MRTR_LOG_FORMAT',
       '--version',
     ]) {
       assert.ok(r.stdout.includes(opt), `--help mentions ${opt}`);
@@ -75,6 +78,7 @@ describe('command line', () => {
     ['a bad --legacy-clients mode', ['--legacy-clients', 'maybe', '--upstream', 'http://127.0.0.1:1/mcp'], /--legacy-clients: expected pass or reject/],
     ['--stdio with --port', ['--stdio', '--port', '1', '--upstream', 'http://127.0.0.1:1/mcp'], /--stdio serves on stdin\/stdout/],
     ['a bad log level', ['--log-level', 'loud', '--upstream', 'http://127.0.0.1:1/mcp'], /--log-level: expected one of/],
+    ['a bad log format', ['--log-format', 'xml', '--upstream', 'http://127.0.0.1:1/mcp'], /--log-format: expected json or pretty, got 'xml'/],
     ['a root that is not a file URI', ['--root', 'http://x', '--upstream', 'http://127.0.0.1:1/mcp'], /--root: 'http:\/\/x' must be a file:\/\/ URI/],
   ];
   for (const [what, args, message] of usage) {
@@ -105,6 +109,14 @@ describe('command line', () => {
     const r = run(['--port', '0', '--connect-timeout', '2', '--', process.execPath, '-e', 'process.exit(5)']);
     assert.equal(r.status, 1);
     assert.match(r.stderr, /cannot reach the legacy server/);
+  });
+
+  it('quotes what a legacy command that never answers wrote to stderr, which is otherwise logged at debug', () => {
+    const r = run(['--port', '0', '--connect-timeout', '1', '--', process.execPath, '-e', "console.error('set API_KEY first'); setInterval(() => {}, 1000)"]);
+    assert.equal(r.status, 1);
+    // The child is stopped once the connect timeout passed; the error says so and quotes it.
+    assert.match(r.stderr, /"error":"the legacy server [^"]*; its last stderr lines: set API_KEY first[^\n]*"message":"cannot reach the legacy server"/);
+    assert.doesNotMatch(r.stderr, /upstream server stderr/);
   });
 
   it('exits 1 when the port is taken, and leaves no legacy child behind', async () => {
@@ -138,9 +150,9 @@ describe('command line', () => {
     }
   });
 
-  it('sets the heap growth at start and says so, unless it is 0 or node was given the V8 flag', async () => {
+  it('sets the heap growth at start and says so at debug, unless it is 0 or node was given the V8 flag', async () => {
     const lines = async (args: string[], nodeArgs: string[] = []) => {
-      const proxy = await startProxy([...args, '--', process.execPath, FIXTURE], {}, { nodeArgs });
+      const proxy = await startProxy(['--log-level', 'debug', ...args, '--', process.execPath, FIXTURE], {}, { nodeArgs });
       try {
         return proxy.stderr();
       } finally {
@@ -152,7 +164,70 @@ describe('command line', () => {
     assert.doesNotMatch(off, /heap growth/);
     assert.match(
       await lines([], ['--heap-growing-percent=80']),
-      /"flag":"--heap-growing-percent=80","level":"info","message":"heap growth left to node's flag"/,
+      /"flag":"--heap-growing-percent=80","level":"debug","message":"heap growth left to node's flag"/,
     );
+  });
+});
+
+describe('log lines', () => {
+  // The proxy's stderr is a pipe here, as under a service manager or a log collector; nothing in
+  // the test's environment chooses a format or colors.
+  const piped = { MRTR_LOG_FORMAT: undefined, FORCE_COLOR: undefined, NO_COLOR: undefined };
+  const lines = (stderr: string) => stderr.split('\n').filter(Boolean);
+  const parsed = (stderr: string) => lines(stderr).map((l) => JSON.parse(l) as { level: string; message: string });
+
+  it('are JSON when stderr is not a terminal, and a start says one thing at info: where it listens and what it fronts', async () => {
+    const proxy = await startProxy(['--', process.execPath, FIXTURE], piped);
+    try {
+      const started = parsed(proxy.stderr());
+      const info = started.filter((l) => l.level === 'info').map((l) => l.message);
+      assert.equal(info.length, 1, JSON.stringify(started));
+      assert.match(info[0]!, /^listening on http:\/\/127\.0\.0\.1:\d+\/mcp in front of node legacy-server\.js over stdio$/);
+    } finally {
+      await proxy.stop();
+    }
+  });
+
+  it('are JSON and one info line at start with the sample configuration too', async () => {
+    const proxy = await startProxy(['--config', `${ROOT}config/proxy.yaml`], piped);
+    try {
+      const info = parsed(proxy.stderr()).filter((l) => l.level === 'info');
+      assert.deepEqual(
+        info.map((l) => l.message.replace(/:\d+\//, ':PORT/')),
+        ['listening on http://127.0.0.1:PORT/mcp in front of demo (node demo-server.js over stdio)'],
+      );
+    } finally {
+      await proxy.stop();
+    }
+  });
+
+  it('are pretty with --log-format pretty (MRTR_LOG_FORMAT too): time, level, message, key=value, no color off a terminal', async () => {
+    for (const [args, env] of [
+      [['--log-format', 'pretty'], piped],
+      [[], { ...piped, MRTR_LOG_FORMAT: 'pretty' }],
+    ] as const) {
+      const proxy = await startProxy([...args, '--log-level', 'debug', '--', process.execPath, FIXTURE], env);
+      try {
+        const all = lines(proxy.stderr());
+        assert.ok(all.length > 3, proxy.stderr());
+        for (const line of all) assert.match(line, /^\d{2}:\d{2}:\d{2}\.\d{3} (error|warn |info |debug) \S/, line);
+        assert.ok(!proxy.stderr().includes('\u001b'), 'no color codes');
+        assert.match(proxy.stderr(), /(^|\n)\S+ debug heap growth set percent=30\n/);
+        assert.match(
+          proxy.stderr(),
+          /\n\S+ info {2}listening on (http:\/\/127\.0\.0\.1:\d+\/mcp) in front of node legacy-server\.js over stdio url=\1 instance=\S+ upstreams=\["default"\]\n/,
+        );
+        const stderrLine = /debug upstream server stderr upstream=default line="fixture ready on stdio \(pid \d+\)"/;
+        await until(() => stderrLine.test(proxy.stderr()), 5000, "the child's stderr line");
+      } finally {
+        await proxy.stop();
+      }
+    }
+  });
+
+  it('refuses an unknown MRTR_LOG_FORMAT at start', () => {
+    const r = run(['--upstream', 'http://127.0.0.1:1/mcp'], { MRTR_LOG_FORMAT: 'yaml' });
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /MRTR_LOG_FORMAT: expected json or pretty, got 'yaml'/);
   });
 });

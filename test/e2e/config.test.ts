@@ -159,7 +159,8 @@ upstreams:
   stdio-modern: { era: modern, stdio: { command: ${node}, args: [${JSON.stringify(PROXY_BIN)}, --stdio, --, ${node}, ${fixture}] } }
   stdio-probed: { era: auto, stdio: { command: ${node}, args: [${JSON.stringify(PROXY_BIN)}, --stdio, --, ${node}, ${fixture}] } }
 `);
-    proxy = await startProxy(['--config', config]);
+    // At debug: the probe's outcome is a start-up detail.
+    proxy = await startProxy(['--log-level', 'debug', '--config', config]);
   });
   after(async () => {
     await proxy?.stop();

@@ -4,10 +4,10 @@
 // SIGTERM takes down the proxy and every demo server it spawned.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { runClientDemo } from '../../examples/client-demo.js';
+import { alive, descendants } from '../support/process-tree.js';
 
 // dist/test/e2e/demo.test.js -> the project root.
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -15,52 +15,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let demo: ChildProcess | undefined;
 const seen = new Set<number>();
-
-/** pid -> [ppid, args] for every process, via ps (Linux and macOS). */
-function processTable(): Map<number, { ppid: number; args: string }> {
-  const out = execFileSync('ps', ['-A', '-o', 'pid=,ppid=,args='], { encoding: 'utf8' });
-  const table = new Map<number, { ppid: number; args: string }>();
-  for (const line of out.split('\n')) {
-    const m = /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line);
-    if (m) table.set(Number(m[1]), { ppid: Number(m[2]), args: m[3] ?? '' });
-  }
-  return table;
-}
-
-function descendants(pid: number): { pid: number; args: string }[] {
-  const table = processTable();
-  const found: { pid: number; args: string }[] = [];
-  const queue = [pid];
-  while (queue.length > 0) {
-    const parent = queue.shift()!;
-    for (const [child, info] of table) {
-      if (info.ppid !== parent) continue;
-      found.push({ pid: child, args: info.args });
-      queue.push(child);
-    }
-  }
-  return found;
-}
-
-/** Alive and not a zombie (an exited child nobody reaped yet counts as gone). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    try {
-      return !execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' })
-        .trim()
-        .startsWith('Z');
-    } catch {
-      return false;
-    }
-  }
-}
 
 async function waitFor<T>(what: string, ms: number, probe: () => T | undefined): Promise<T> {
   const deadline = Date.now() + ms;

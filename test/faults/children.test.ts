@@ -9,7 +9,8 @@ import { until } from '../support/wait.js';
 
 describe('legacy children', () => {
   it('do not outlive a SIGKILLed proxy, even when they ignore their stdin closing', async () => {
-    const proxy = await startProxy(['--', process.execPath, FIXTURE, '--linger']);
+    // At debug: what a child writes before its first message (its pid here) is a start-up detail.
+    const proxy = await startProxy(['--log-level', 'debug', '--', process.execPath, FIXTURE, '--linger']);
     await until(() => /fixture ready on stdio \(pid \d+\)/.test(proxy.stderr()), 5000, 'a started child');
     const pids = [...proxy.stderr().matchAll(/fixture ready on stdio \(pid (\d+)\)/g)].map((m) => Number(m[1]));
     assert.ok(pids.every(alive), 'the children run');

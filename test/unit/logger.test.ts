@@ -1,8 +1,12 @@
 // The logger: a line below the level costs nothing (it never reaches winston's stream), a line at
 // or above it is written, in the root logger and its children alike, and a changed level applies.
+// Its two line formats (json, pretty), secrets blanked out of both, and the default for stderr.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createLogger } from '../../src/telemetry/logger.js';
+import { createLogger, lineFormat, type LogStyle, stderrStyle } from '../../src/telemetry/logger.js';
+
+const LEVEL = Symbol.for('level');
+const MESSAGE = Symbol.for('message');
 
 describe('logger levels', () => {
   it('does not hand a line below the level to winston, and writes the others', () => {
@@ -40,5 +44,78 @@ describe('logger levels', () => {
     assert.equal(lines.length, 1);
     assert.ok(!lines[0]!.includes(secret));
     assert.match(lines[0]!, /the key is \[redacted\]/);
+  });
+});
+
+/** The line winston would write for one entry, through the logger's own format. */
+function lineOf(style: LogStyle, entry: Record<string, unknown>, secrets: readonly string[] = []): string {
+  const info = lineFormat(secrets, style).transform({ ...entry, [LEVEL]: entry['level'] } as never) as Record<symbol, unknown>;
+  return String(info[MESSAGE]);
+}
+
+const PRETTY: LogStyle = { format: 'pretty', color: false };
+const TIME = /^\d{2}:\d{2}:\d{2}\.\d{3} /;
+
+describe('log line formats', () => {
+  it('pretty: time, the padded level, the message, then key=value on one line', () => {
+    const line = lineOf(PRETTY, { level: 'info', message: 'listening on http://127.0.0.1:8080/mcp', url: 'http://127.0.0.1:8080/mcp', port: 8080, tls: false });
+    assert.match(line, TIME);
+    assert.equal(line.replace(TIME, ''), 'info  listening on http://127.0.0.1:8080/mcp url=http://127.0.0.1:8080/mcp port=8080 tls=false');
+    assert.equal(lineOf(PRETTY, { level: 'debug', message: 'x' }).replace(TIME, ''), 'debug x');
+  });
+
+  it('pretty: quotes values with spaces, writes objects as compact JSON, and stays on one line', () => {
+    const line = lineOf(PRETTY, {
+      level: 'warn',
+      message: 'two\nlines\u001b[31m',
+      line: 'upstream said: hello world',
+      empty: '',
+      eq: 'a=b',
+      upstreams: ['a', 'b'],
+      detail: { nested: { n: 1 }, text: 'x\ny' },
+      none: null,
+      skipped: undefined,
+      error: new Error('boom here'),
+    });
+    assert.ok(!line.includes('\n'), line);
+    assert.ok(!line.includes('\u001b'), 'a control character a legacy server wrote reaches no terminal');
+    assert.equal(
+      line.replace(TIME, ''),
+      'warn  two\\nlines\\u001b[31m line="upstream said: hello world" empty="" eq="a=b" upstreams=["a","b"] detail={"nested":{"n":1},"text":"x\\ny"} none=null error="boom here"',
+    );
+  });
+
+  it('pretty: colors the level only when asked (a terminal), and pads by the visible level', () => {
+    assert.ok(!lineOf(PRETTY, { level: 'warn', message: 'm' }).includes('\u001b'));
+    const colored = lineOf({ format: 'pretty', color: true }, { level: 'warn', message: 'm', k: 'v' });
+    assert.equal(colored.replace(TIME, ''), '\u001b[33mwarn\u001b[39m  m k=v');
+  });
+
+  it('json: one JSON object per line with the fields as they are', () => {
+    const line = lineOf({ format: 'json', color: false }, { level: 'info', message: 'm', upstreams: ['a'], text: 'x y' });
+    assert.ok(!line.includes('\n'));
+    const parsed = JSON.parse(line) as Record<string, unknown>;
+    assert.deepEqual({ ...parsed, timestamp: typeof parsed['timestamp'] }, { level: 'info', message: 'm', upstreams: ['a'], text: 'x y', timestamp: 'string' });
+    assert.ok(!line.includes('\u001b'));
+  });
+
+  it('blanks secrets out in both formats, in the message and in fields', () => {
+    const secret = 's'.repeat(43);
+    for (const format of ['json', 'pretty'] as const) {
+      const line = lineOf({ format, color: false }, { level: 'info', message: `key ${secret}`, line: `env KEY=${secret}` }, [secret]);
+      assert.ok(!line.includes(secret), `${format}: ${line}`);
+      assert.equal(line.split('[redacted]').length - 1, 2, `${format}: ${line}`);
+    }
+  });
+});
+
+describe('the style of stderr', () => {
+  // node --test runs each file with its output piped.
+  it('is JSON off a terminal unless a format is chosen; color only when FORCE_COLOR asks', { skip: process.stderr.isTTY && 'stderr is a terminal' }, () => {
+    assert.deepEqual(stderrStyle(undefined, {}), { format: 'json', color: false });
+    assert.deepEqual(stderrStyle('json', { FORCE_COLOR: '1' }), { format: 'json', color: false });
+    assert.deepEqual(stderrStyle('pretty', {}), { format: 'pretty', color: false });
+    assert.deepEqual(stderrStyle('pretty', { FORCE_COLOR: '1' }), { format: 'pretty', color: true });
+    assert.deepEqual(stderrStyle('pretty', { FORCE_COLOR: '0' }), { format: 'pretty', color: false });
   });
 });

@@ -42,6 +42,13 @@ describe('reloadNotes', () => {
     assert.deepEqual(reloadNotes(running, next), ['--heap-growth takes effect after a restart']);
     assert.equal(afterReload(running, next).heapGrowth, 30);
   });
+
+  it('says the log format waits for a restart, and keeps the running one', () => {
+    const running = config([]);
+    const next = config(['--log-format', 'pretty']);
+    assert.deepEqual(reloadNotes(running, next), ['--log-format takes effect after a restart']);
+    assert.equal(afterReload(running, next).logFormat, undefined);
+  });
 });
 
 describe('afterReload', () => {

@@ -1,0 +1,55 @@
+// The one line the proxy logs at info once it has started: where it serves and what it is in
+// front of, plus the addresses the operator asked for (dashboard, metrics). Every other start-up
+// line is at debug. Each URL in it is followed by a space or ends it, so `listening on (\S+)`
+// finds the endpoint.
+//
+// Upstreams are described without what could hold a secret: a stdio command shows its program
+// and the script it runs (the first argument that names a file), never its other arguments (a
+// `${VAR}` in the file may put a token there); a URL loses its credentials and query.
+import { statSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import type { ProxyConfig, UpstreamTarget } from '../config/types.js';
+
+export interface StartAddresses {
+  /** The HTTP endpoint; undefined when the proxy serves on stdio. */
+  url?: string;
+  dashboard?: string;
+  metrics?: string;
+}
+
+export function startLine(config: ProxyConfig, at: StartAddresses): string {
+  const where = at.url === undefined ? 'serving 2026-07-28 on stdio' : `listening on ${at.url}`;
+  const also = [...(at.dashboard ? [`dashboard at ${at.dashboard}`] : []), ...(at.metrics ? [`metrics on ${at.metrics}`] : [])];
+  return `${where} in front of ${describeUpstreams(config)}${also.length > 0 ? `; also ${also.join(' and ')}` : ''}`;
+}
+
+export function describeUpstreams(config: ProxyConfig): string {
+  const [only, ...more] = config.upstreams;
+  // The command line's upstream has no name of its own.
+  if (only?.name === 'default' && more.length === 0) return describeTarget(only.target);
+  return config.upstreams.map((u) => `${u.name} (${describeTarget(u.target)})`).join(', ');
+}
+
+export function describeTarget(target: UpstreamTarget): string {
+  switch (target.kind) {
+    case 'stdio': {
+      const script = target.args.find((a) => isFile(resolve(target.cwd ?? '.', a)));
+      const program = basename(target.command);
+      return `${script === undefined ? program : `${program} ${basename(script)}`} over stdio`;
+    }
+    case 'http':
+      return bareUrl(target.url);
+    case 'sse':
+      return `${bareUrl(target.url)} over HTTP+SSE`;
+    case 'websocket':
+      return bareUrl(target.url);
+  }
+}
+
+function isFile(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
+}
+
+function bareUrl(url: URL): string {
+  return `${url.protocol}//${url.host}${url.pathname}`;
+}
