@@ -63,10 +63,7 @@ export async function startProxy(config: ProxyConfig, log: Logger, options: Star
       upstreams: config.upstreams.map((u) => u.name),
     });
   }
-  // The Redis client (~0.25 s to load) only when --state-store names a store.
-  const ledger: ConsumedLedger = config.stateStore
-    ? new (await import('../state/redis-ledger.js')).RedisLedger(config.stateStore, log)
-    : new MemoryLedger(systemClock);
+  const ledger = await openLedger(config, log);
   // The CLI's, holding the children it started before the rest of the proxy loaded; else a new one.
   const resources = options.resources ?? new UpstreamResources();
   const audit = config.audit ? createAudit(config.audit, log, systemClock) : undefined;
@@ -189,6 +186,17 @@ export async function startProxy(config: ProxyConfig, log: Logger, options: Star
       await closeUpstreams();
     },
   };
+}
+
+/** The Redis client (~0.25 s to load, and an optional dependency) only when --state-store names a store. */
+async function openLedger(config: ProxyConfig, log: Logger): Promise<ConsumedLedger> {
+  if (!config.stateStore) return new MemoryLedger(systemClock);
+  const { RedisLedger, StoreClientMissing } = await import('../state/redis-ledger.js');
+  try {
+    return await RedisLedger.open(config.stateStore, log);
+  } catch (err) {
+    throw err instanceof StoreClientMissing ? new StartError(err.message) : err;
+  }
 }
 
 /** The start line's addresses as fields of their own, for a log collector. */

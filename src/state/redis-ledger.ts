@@ -2,7 +2,10 @@
 // is consumed by an atomic SET NX with the state's own expiry (PXAT). The client never queues
 // commands while disconnected and every command has a deadline, so an unreachable store makes
 // `consume` reject at once; the bridge then fails the replay retry closed.
-import { createClient } from 'redis';
+//
+// The client package is an optional dependency, loaded here and only for --state-store: an
+// install without it (npm install --omit=optional) serves everything else.
+import type { createClient } from 'redis';
 import type { ConsumedLedger } from './ledger.js';
 
 const KEY_PREFIX = 'mrtr-proxy:consumed:';
@@ -15,13 +18,32 @@ export interface StoreLog {
   debug(message: string, meta?: Record<string, unknown>): void;
 }
 
+/** The redis package cannot be loaded: the message says what to install. */
+export class StoreClientMissing extends Error {
+  override readonly name = 'StoreClientMissing';
+}
+
 export class RedisLedger implements ConsumedLedger {
   private readonly client: ReturnType<typeof createClient>;
   private state: 'connecting' | 'up' | 'down' = 'connecting';
 
+  /** Loads the client package (StoreClientMissing without it), then connects in the background. */
+  static async open(url: URL, log: StoreLog): Promise<RedisLedger> {
+    let redis: typeof import('redis');
+    try {
+      redis = await import('redis');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw err;
+      throw new StoreClientMissing(
+        `--state-store ${url.protocol}// needs the redis package, an optional dependency that is not installed: npm install redis (where mrtr-proxy is installed), or install mrtr-proxy without --omit=optional`,
+      );
+    }
+    return new RedisLedger(redis.createClient, url, log);
+  }
+
   /** Connects in the background: the proxy starts (and holds calls) while the store is down. */
-  constructor(url: URL, log: StoreLog) {
-    this.client = createClient({
+  private constructor(create: typeof createClient, url: URL, log: StoreLog) {
+    this.client = create({
       url: url.href,
       disableOfflineQueue: true,
       socket: { connectTimeout: STORE_DEADLINE_MS, reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 2000) },

@@ -1,7 +1,8 @@
 // The package as a user gets it: `npm pack` of a clean copy of the checkout (prepack builds it),
 // the container image's install step (docker/install.sh) into an empty directory, then
 // `npx mrtr-proxy --help`, the library import with its types, and the installed proxy serving the
-// bundled demo on the machine's Node and on Node 22 and 24 (fetched into .cache).
+// bundled demo on the machine's Node and on Node 22 and 24 (fetched into .cache). Then an install
+// without optional dependencies (no redis): it serves a stdio upstream and refuses --state-store.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -16,6 +17,9 @@ const work = mkdtempSync(join(tmpdir(), 'mrtr-package-'));
 const checkout = join(work, 'checkout');
 const install = join(work, 'install');
 const installed = join(install, 'node_modules', 'mrtr-proxy');
+/** `npm install --omit=optional`: no redis. */
+const slim = join(work, 'slim');
+const slimInstalled = join(slim, 'node_modules', 'mrtr-proxy');
 const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
 
 /** The files a clean checkout has: tracked, or new and not ignored (what the next commit holds). */
@@ -39,6 +43,9 @@ before(() => {
   const [report] = JSON.parse(npm(['pack', '--json', '--pack-destination', work], checkout)) as [{ filename: string; files: { path: string }[] }];
   packed = report.files.map((f) => f.path);
   execFileSync('sh', [join(ROOT, 'docker/install.sh'), join(work, report.filename), install], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 180_000 });
+  mkdirSync(slim);
+  writeFileSync(join(slim, 'package.json'), '{ "name": "mrtr-proxy-slim", "private": true }\n');
+  npm(['install', '--omit=dev', '--omit=optional', '--no-audit', '--no-fund', '--prefer-offline', join(work, report.filename)], slim);
 });
 after(() => rmSync(work, { recursive: true, force: true }));
 
@@ -108,4 +115,38 @@ describe('the packed package', () => {
       }
     });
   }
+});
+
+describe('the package installed without optional dependencies (npm install --omit=optional)', () => {
+  const demo = (dir: string) => ['--', process.execPath, join(dir, 'dist/examples/demo-server.js')];
+  const bin = (dir: string) => join(dir, 'bin', 'mrtr-proxy.js');
+
+  it('has no redis; the full install (the container image) has it and loads it for --state-store', async () => {
+    assert.ok(!existsSync(join(slim, 'node_modules', 'redis')), 'redis left out');
+    assert.ok(existsSync(join(install, 'node_modules', 'redis')), 'docker/install.sh installs redis');
+    // The store need not be up: the proxy starts and connects in the background.
+    const full = await startProxy(['--state-store', 'redis://127.0.0.1:1', ...demo(installed)], {}, { cwd: install, bin: bin(installed) });
+    await full.stop();
+  });
+
+  it('serves a stdio upstream', async () => {
+    const proxy = await startProxy(demo(slimInstalled), {}, { cwd: slim, bin: bin(slimInstalled) });
+    try {
+      const sum = await rpc(proxy.url, 'tools/call', { name: 'add', arguments: { a: 2, b: 3 } });
+      assert.deepEqual(sum.body.result?.['content'], [{ type: 'text', text: '2 + 3 = 5' }]);
+    } finally {
+      await proxy.stop();
+    }
+  });
+
+  it('refuses --state-store redis:// at start, saying what to install', () => {
+    const r = spawnSync(process.execPath, [bin(slimInstalled), '--port', '0', '--state-store', 'redis://127.0.0.1:1', ...demo(slimInstalled)], {
+      cwd: slim,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    assert.equal(r.status, 1, r.stderr);
+    assert.match(r.stderr, /--state-store redis:\/\/ needs the redis package[^"]*: npm install redis/);
+    assert.doesNotMatch(r.stderr, /listening on/);
+  });
 });

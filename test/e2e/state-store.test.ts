@@ -26,7 +26,7 @@ describe('RedisLedger against redis-server', () => {
   });
 
   it('consumes an id once, atomically, until it expires; rejects quickly when the store is gone', { skip: NO_REDIS }, async () => {
-    const ledger = new RedisLedger(new URL(redis.url), createLogger('error'));
+    const ledger = await RedisLedger.open(new URL(redis.url), createLogger('error'));
     try {
       await until(
         async () =>
