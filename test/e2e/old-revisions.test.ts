@@ -12,9 +12,10 @@ const CAPS = { sampling: {} };
 for (const version of ['2024-11-05', '2025-03-26', '2025-06-18']) {
   describe(`a legacy server on ${version}`, () => {
     it('is bridged, and gets a single content block when the client answers with an array', async () => {
-      const proxy = await startProxy(['--', process.execPath, OLD, version]);
+      // At debug: the legacy server reached, with the revision it negotiated.
+      const proxy = await startProxy(['--log-level', 'debug', '--', process.execPath, OLD, version]);
       try {
-        assert.match(proxy.stderr(), new RegExp(`"protocolVersion":"${version}"`));
+        assert.match(proxy.stderr(), new RegExp(`"message":"legacy server reached","protocolVersion":"${version}"`));
         const first = inputRequired(await rpc(proxy.url, 'tools/call', { name: 'sample', arguments: {} }, { caps: CAPS }));
         assert.deepEqual(Object.keys(first.inputRequests), ['sampling-1']);
         const answer = { role: 'assistant', model: 'm', content: [{ type: 'text', text: 'hello' }] };
