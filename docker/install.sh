@@ -1,7 +1,8 @@
 #!/bin/sh
 # Installs a packed mrtr-proxy tarball (npm pack) into DIR with its production dependencies only
-# (the optional one, redis for --state-store, included), and checks that the installed command runs. The container image's install step
-# (Dockerfile); test/e2e/package.test.ts runs the same script without Docker.
+# (the optional one, redis for --state-store, included), and checks that the installed command
+# runs. The container image's install step (Dockerfile); test/e2e/package.test.ts runs the same
+# script without Docker.
 #
 #   sh docker/install.sh mrtr-proxy-0.1.0.tgz /opt/mrtr-proxy
 set -eu

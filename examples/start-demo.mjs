@@ -6,8 +6,8 @@
 // The proxy's log lines go to stderr unchanged: readable ones (--log-format pretty, colored) when
 // our stderr is a terminal, JSON when it is piped or redirected, as the proxy would choose itself
 // were it writing to our stderr rather than to the pipe we read. The guide goes to stdout once the
-// proxy is listening. Ctrl-C (SIGINT) or SIGTERM is passed on to the proxy, which stops the demo server
-// and exits; this script then exits with the proxy's exit code.
+// proxy is listening. Ctrl-C (SIGINT) or SIGTERM is passed on to the proxy, which stops the demo
+// server and exits; this script then exits with the proxy's exit code.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { constants } from 'node:os';

@@ -1,7 +1,7 @@
 // What a reload cannot change while the proxy runs, in words for the log: the listen address,
-// the state keys, --state-store, --advertise-url, --fast-lane, --heap-growth, --log-format, the audit file and the front door (TLS files,
-// CORS, allowed hosts and origins, resource URL, introspection credentials) are set up once, at
-// the start. Pure.
+// the state keys, --state-store, --advertise-url, --fast-lane, --heap-growth, --log-format, the
+// audit file and the front door (TLS files, CORS, allowed hosts and origins, resource URL,
+// introspection credentials) are set up once, at the start. Pure.
 import type { ProxyConfig } from '../config/types.js';
 
 /** What a reload does not change: these keep their running values. */
