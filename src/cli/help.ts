@@ -50,8 +50,6 @@ Options:
   --access-log on|off       one log line per request on stderr at info (default ${D.DEFAULT_ACCESS_LOG})
   --fast-lane on|off        serve plain tools/call requests without the official front's
                             per-request server (same answers, less CPU; default ${D.DEFAULT_FAST_LANE})
-  --heap-growth PERCENT     let the heap grow PERCENT past its live size before a full
-                            collection (10 to 400, 0 for V8's own choice; default ${D.DEFAULT_HEAP_GROWTH})
   --config FILE             several upstreams from a YAML file (see config/proxy.yaml; \${VAR}
                             in it reads the environment); flags override it; saving the file
                             or SIGHUP reloads it

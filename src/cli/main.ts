@@ -13,8 +13,6 @@ import { type CliAction, namesConfigFile, resolveArgv } from '../config/resolve-
 import type { ProxyConfig } from '../config/types.js';
 import { watchConfigFile } from '../config/watch.js';
 import { ConfigError } from '../protocol/errors.js';
-import { applyHeapGrowth, type HeapGrowthOutcome } from '../runtime/heap-growth.js';
-import type { Logger } from '../telemetry/logger.js';
 import { VERSION } from '../version.js';
 import { HELP } from './help.js';
 
@@ -43,22 +41,13 @@ export async function main(argv: readonly string[], env: Record<string, string |
     process.stdout.write(`${VERSION}\n`);
     return;
   }
-  // Before the rest of the proxy loads and its heap grows.
-  const heap = applyHeapGrowth(parsed.config.heapGrowth);
   const resources = prestartLegacyChildren(parsed.config);
-  await run(parsed.config, resolveCli, heap, resources, env);
+  await run(parsed.config, resolveCli, resources, env);
 }
 
-async function run(
-  config: ProxyConfig,
-  reread: () => CliAction,
-  heap: HeapGrowthOutcome,
-  resources: UpstreamResources,
-  env: Record<string, string | undefined>,
-): Promise<void> {
+async function run(config: ProxyConfig, reread: () => CliAction, resources: UpstreamResources, env: Record<string, string | undefined>): Promise<void> {
   const [{ proxyLogger }, { StartError, startProxy }] = await Promise.all([import('../app/proxy-logger.js'), import('../app/running-proxy.js')]);
   const log = proxyLogger(config, env);
-  logHeapGrowth(log, heap);
   const starting = startProxy(config, log, { traceSdk: true, resources });
   // Reloads run one at a time, after the start.
   let reloading: Promise<unknown> = starting.catch(() => undefined);
@@ -119,10 +108,4 @@ async function run(
   }
   process.on('SIGINT', () => void stop('SIGINT', false));
   process.on('SIGTERM', () => void stop('SIGTERM', true));
-}
-
-/** At debug: a person at the terminal has nothing to do about it (--heap-growth documents it). */
-function logHeapGrowth(log: Logger, heap: HeapGrowthOutcome): void {
-  if (heap.kind === 'set') log.debug('heap growth set', { percent: heap.percent });
-  else if (heap.kind === 'operator') log.debug("heap growth left to node's flag", { flag: heap.flag });
 }

@@ -20,10 +20,5 @@ export const DEFAULT_AUDIT_MAX_BYTES = 64 * 1024 * 1024;
 export const DEFAULT_ACCESS_LOG = 'on';
 /** Plain tools/call requests skip the official front's per-request machinery (front/fast-lane.ts). */
 export const DEFAULT_FAST_LANE = 'on';
-/** Percent the old generation may grow past the live heap before a full collection (runtime/heap-growth.ts). */
-export const DEFAULT_HEAP_GROWTH = 30;
-/** Below 10% V8 would collect almost continuously; above 400% is more than V8's own largest factor. */
-export const MIN_HEAP_GROWTH = 10;
-export const MAX_HEAP_GROWTH = 400;
 /** The longest timer Node accepts; the v1 SDK's timeout must never be Infinity (it would fire after 1 ms). */
 export const MAX_TIMER_MS = 2 ** 31 - 1;

@@ -24,7 +24,6 @@ export interface FileConfig {
   metricsPort?: number;
   accessLog?: 'on' | 'off';
   fastLane?: 'on' | 'off';
-  heapGrowth?: number;
   legacyClients?: LegacyClients;
   logLevel?: LogLevel;
   logFormat?: LogFormat;

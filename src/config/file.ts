@@ -16,7 +16,6 @@ import { envFromFile, secretNames } from './child-env.js';
 import { resolveShadow, shadowProblem, shadowSchema } from './shadow.js';
 import { resolveHeaders, upstreamOAuth } from './upstream-credentials.js';
 import { LIMIT_ROWS, type LimitKey } from './limits.js';
-import { HEAP_GROWTH_RANGE, validHeapGrowth } from './heap-growth.js';
 import type { Era, Root, UpstreamTarget } from './types.js';
 
 export { ConfigFileError, limits, withClientAuth, type ConfigSource, type FileConfig } from './file-config.js';
@@ -99,7 +98,6 @@ const fileSchema = z
       .optional(),
     accessLog: z.enum(['on', 'off']).optional(),
     fastLane: z.enum(['on', 'off']).optional(),
-    heapGrowth: z.number().refine(validHeapGrowth, `expected a whole number: ${HEAP_GROWTH_RANGE}`).optional(),
     legacyClients: z.enum(['pass', 'reject']).optional(),
     logLevel: z.enum(LOG_LEVELS as [LogLevel, ...LogLevel[]]).optional(),
     logFormat: z.enum(LOG_FORMATS as [LogFormat, ...LogFormat[]]).optional(),
@@ -179,7 +177,6 @@ function fromFile(f: FileShape, env: Record<string, string | undefined>, from: C
     ...(f.listen?.metricsPort === undefined ? {} : { metricsPort: f.listen.metricsPort }),
     ...(f.accessLog === undefined ? {} : { accessLog: f.accessLog }),
     ...(f.fastLane === undefined ? {} : { fastLane: f.fastLane }),
-    ...(f.heapGrowth === undefined ? {} : { heapGrowth: f.heapGrowth }),
     ...(f.legacyClients === undefined ? {} : { legacyClients: f.legacyClients }),
     ...(f.logLevel === undefined ? {} : { logLevel: f.logLevel }),
     ...(f.logFormat === undefined ? {} : { logFormat: f.logFormat }),

@@ -13,7 +13,6 @@ import { checkExposure, FRONT_OPTIONS, resolveHttpFront, withFlagClientAuth } fr
 import { buildLimits, LIMIT_ROWS, scaleOf, type LimitOption } from './limits.js';
 import { checkDashValues, parserMessage } from './argv-messages.js';
 import { readKeyFile } from './state-key.js';
-import { heapGrowth } from './heap-growth.js';
 import { logFormat, logLevel } from './logging.js';
 import { integer } from './whole-number.js';
 import type { AuditConfig, LegacyClients, ProxyConfig, Root, SuspendMode, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
@@ -32,7 +31,6 @@ const OPTIONS = {
   'metrics-port': { type: 'string' },
   'access-log': { type: 'string' },
   'fast-lane': { type: 'string' },
-  'heap-growth': { type: 'string' },
   upstream: { type: 'string' },
   'state-key': { type: 'string', multiple: true },
   'state-key-file': { type: 'string' },
@@ -167,7 +165,6 @@ export function resolveConfig(
     ...metricsPort(v['metrics-port'], file?.metricsPort),
     accessLog: onOff('--access-log', v['access-log'] ?? file?.accessLog ?? D.DEFAULT_ACCESS_LOG),
     fastLane: onOff('--fast-lane', v['fast-lane'] ?? file?.fastLane ?? D.DEFAULT_FAST_LANE),
-    heapGrowth: heapGrowth(v['heap-growth'], file?.heapGrowth),
     tracing: tracing(env),
     upstreams,
     defaultUpstream,

@@ -133,8 +133,6 @@ export interface ProxyConfig {
   accessLog: boolean;
   /** Plain tools/call requests to legacy upstreams over HTTP take the fast lane (front/fast-lane.ts). */
   fastLane: boolean;
-  /** V8's old-generation growth in percent, 0 for V8's own; set by the command only (runtime/heap-growth.ts). */
-  heapGrowth: number;
   /** From the OTEL_* environment. */
   tracing: TracingPlan;
   upstreams: UpstreamConfig[];

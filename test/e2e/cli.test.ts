@@ -27,7 +27,6 @@ describe('command line', () => {
       '--session-wait',
       '--call-timeout',
       '--gather-window',
-      '--heap-growth',
       '--idle-session-ttl',
       '--connect-timeout',
       '--drain-timeout',
@@ -149,24 +148,6 @@ describe('command line', () => {
       await proxy.stop();
     }
   });
-
-  it('sets the heap growth at start and says so at debug, unless it is 0 or node was given the V8 flag', async () => {
-    const lines = async (args: string[], nodeArgs: string[] = []) => {
-      const proxy = await startProxy(['--log-level', 'debug', ...args, '--', process.execPath, FIXTURE], {}, { nodeArgs });
-      try {
-        return proxy.stderr();
-      } finally {
-        await proxy.stop();
-      }
-    };
-    assert.match(await lines([]), /"message":"heap growth set","percent":30/);
-    const off = await lines(['--heap-growth', '0']);
-    assert.doesNotMatch(off, /heap growth/);
-    assert.match(
-      await lines([], ['--heap-growing-percent=80']),
-      /"flag":"--heap-growing-percent=80","level":"debug","message":"heap growth left to node's flag"/,
-    );
-  });
 });
 
 describe('log lines', () => {
@@ -212,7 +193,6 @@ describe('log lines', () => {
         assert.ok(all.length > 3, proxy.stderr());
         for (const line of all) assert.match(line, /^\d{2}:\d{2}:\d{2}\.\d{3} (error|warn |info |debug) \S/, line);
         assert.ok(!proxy.stderr().includes('\u001b'), 'no color codes');
-        assert.match(proxy.stderr(), /(^|\n)\S+ debug heap growth set percent=30\n/);
         assert.match(
           proxy.stderr(),
           /\n\S+ info {2}listening on (http:\/\/127\.0\.0\.1:\d+\/mcp) in front of node legacy-server\.js over stdio url=\1 instance=\S+ upstreams=\["default"\]\n/,

@@ -36,13 +36,6 @@ describe('reloadNotes', () => {
     assert.equal(afterReload(running, next).fastLane, true);
   });
 
-  it('says the heap growth waits for a restart, and keeps the running one', () => {
-    const running = config([]);
-    const next = config(['--heap-growth', '100']);
-    assert.deepEqual(reloadNotes(running, next), ['--heap-growth takes effect after a restart']);
-    assert.equal(afterReload(running, next).heapGrowth, 30);
-  });
-
   it('says the log format waits for a restart, and keeps the running one', () => {
     const running = config([]);
     const next = config(['--log-format', 'pretty']);
