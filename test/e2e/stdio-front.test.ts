@@ -38,6 +38,34 @@ describe('stdio front', () => {
   it('keeps stdout for MCP messages: logs go to stderr', async () => {
     // The client may be connected before the start-up line has been read from the pipe.
     await until(() => /serving 2026-07-28 on stdio/.test(stderr), 10_000, 'the start-up line on stderr');
+    // Byte for byte, with debug logging on: every stdout line is a JSON-RPC message, every log line is on stderr.
+    const proxy = spawn(process.execPath, proxyArgs(['--log-level', 'debug']), { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    proxy.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    proxy.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    try {
+      const meta = {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+        'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
+      };
+      const call = (id: number, name: string) =>
+        `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: { text: 'out' }, _meta: meta } })}\n`;
+      proxy.stdin.write(call(1, 'echo'));
+      proxy.stdin.write(call(2, 'ask-name'));
+      await until(() => out.split('\n').filter(Boolean).length >= 2, 10_000, 'two answers on stdout');
+      const lines = out.split('\n').filter(Boolean);
+      for (const line of lines) assert.equal((JSON.parse(line) as { jsonrpc?: string }).jsonrpc, '2.0', line);
+      const answers = lines.map((l) => JSON.parse(l) as { id?: number; result?: Record<string, unknown> });
+      assert.deepEqual(answers.find((a) => a.id === 1)?.result?.['content'], [{ type: 'text', text: 'echo: out' }]);
+      assert.equal(answers.find((a) => a.id === 2)?.result?.['resultType'], 'input_required');
+      assert.match(err, /"level":"debug"/, 'the debug lines went to stderr');
+      assert.doesNotMatch(out, /"level":/, 'no log line on stdout');
+    } finally {
+      proxy.stdin.end();
+      await new Promise((r) => proxy.once('exit', r));
+    }
   });
 
   it('applies the same requestState rules', async () => {

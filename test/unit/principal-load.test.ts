@@ -78,7 +78,8 @@ describe('Bridge: per-principal limits', () => {
     const { bridge, sessions } = setup({ maxCalls: 1 });
     const calls = [bridge.call(front()), bridge.call(front())];
     await tick();
+    assert.equal(sessions.length, 2, 'both calls reached the legacy server');
     for (const s of sessions) s.lastCall.resolve({ content: [] });
-    await Promise.all(calls);
+    assert.deepEqual(await Promise.all(calls), [{ content: [] }, { content: [] }]);
   });
 });
