@@ -37,7 +37,7 @@ interface Waiter<S extends PooledSession> {
   resolve(lease: Lease<S>): void;
   reject(err: Error): void;
   cancelTimer: Cancel;
-  /** A runner's: looks again once it has waited as long as a session takes to start. */
+  /** A runner's: looks again once it has waited long enough for a session to be started for it (see place). */
   cancelPatience?: Cancel;
 }
 
@@ -128,8 +128,8 @@ export class SessionPool<S extends PooledSession> {
     await Promise.all(this.closingSessions);
   }
 
-  /** A lease (now or once a session has started), or undefined when the request must queue. */
   /**
+   * A lease (now or once a session has started), or undefined when the request must queue.
    * `waitedMs`: how long the request has queued. A runner that finds every runner slot busy gets
    * a new session only once it has waited twice as long as the latest session took to start: a
    * slot is busy only until its call parks, so a short queue drains sooner than a legacy process
