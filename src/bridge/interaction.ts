@@ -38,7 +38,7 @@ export class Interaction implements SessionHolder {
   private wake: (() => void) | undefined;
   /** The legacy server withdrew a request while the user thinks (no front attached): its timeout fired. */
   onGaveUp: ((waitedMs: number) => void) | undefined;
-  /** Notifications on their way to the front; the final answer waits for them. Made on the first one (issue 10). */
+  /** Notifications on their way to the front; the final answer waits for them. Made on the first one: most calls send none. */
   private relaying: Set<Promise<void>> | undefined;
 
   constructor(

@@ -2,8 +2,7 @@
 // The front opens it (HTTP listener, stdio front) and hands it down explicitly: the official
 // front's handlers, the bridge and the legacy session annotate it without knowing HTTP, and on its
 // end it becomes an access-log line, metrics and the end of its span. Not AsyncLocalStorage: on
-// Node 20 that runs a promise hook for every promise the process creates, 5-9% of a pass-through
-// call's CPU (bench/README.md, issue 10).
+// Node 20 that runs a promise hook for every promise the process creates (docs/performance.md).
 import { performance } from 'node:perf_hooks';
 import type { SpanContext } from '@opentelemetry/api';
 import { type ServeMode, methodLabel } from './labels.js';

@@ -69,9 +69,9 @@ export function stderrStyle(format: LogFormat | undefined, env: Record<string, s
 
 /**
  * winston drops a line below the level only inside its stream, after it has built the entry and
- * written it through the stream's machinery (~3 µs each); the hot path has debug lines that are
- * off in production. Each level's method asks first. Child loggers inherit the methods, and a
- * changed `level` applies at once.
+ * written it through the stream's machinery; the hot path has debug lines that are off in
+ * production. Each level's method asks first (docs/performance.md). Child loggers inherit the
+ * methods, and a changed `level` applies at once.
  */
 function skipDisabledLevels(logger: Logger): void {
   const methods = logger as unknown as Record<LogLevel, (...args: unknown[]) => Logger>;

@@ -51,12 +51,12 @@ export class HttpExchanger {
     const [lib, agent] = url.protocol === 'https:' ? [https, this.agents.https] : [http, this.agents.http];
     // The body goes as bytes: node then writes the request head on its own and flattens it, where
     // a string body is appended to it and the head stays in memory as a rope of ~25 pieces for as
-    // long as the exchange lives (a held call's POST stream: bench/README.md, issue 10).
+    // long as the exchange lives (a held call's POST stream lives as long as its user thinks).
     const payload = body === undefined ? undefined : Buffer.from(body);
     const head = rawHeaders(url, headers, payload?.length);
     const req = lib.request(url, { method, headers: head, agent });
     // Node has written the request head from the list by now; the agent's copy of the options
-    // (kept by its socket listeners for the connection's life) would keep the list: empty it (issue 10).
+    // (kept by its socket listeners for the connection's life) would keep the list: empty it.
     head.length = 0;
     this.live.add(req);
     const response = this.response(req);

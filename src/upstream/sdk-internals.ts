@@ -17,7 +17,7 @@ export function sdkHandlerControllers(client: Client): Map<RequestId, AbortContr
 /**
  * The SDK arms a timer for every request, also for one whose timeout is the longest Node allows
  * (see LegacySession.request: the proxy applies its own timeouts). Such a timer never fires in practice, and a
- * call waiting for its user would keep it, its record and its handler: skip it (issue 10).
+ * call waiting for its user would keep it, its record and its handler: skip it.
  */
 export function armNoTimerForTheLongest(client: Client): void {
   const sdk = client as unknown as { _setupTimeout?: (id: number, timeout: number, ...rest: unknown[]) => void };

@@ -154,7 +154,7 @@ export class LegacySession {
 
   /**
    * `request` without an async function: the returned promise gets one reaction and no suspended
-   * frame, since it waits as long as a waiting user thinks (issue 10).
+   * frame, since it waits as long as a waiting user thinks.
    */
   private send(
     method: string,

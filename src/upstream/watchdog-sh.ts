@@ -2,7 +2,7 @@
 // and behaviour (`+PID` / `-PID` lines; when the pipe from the proxy closes, SIGTERM to every group
 // still listed, SIGKILL after a second to those that were still there; Ctrl-C, SIGTERM and SIGHUP
 // ignored). It starts with the first legacy child, and a `sh` starts in a few milliseconds where a
-// second `node` took ~100 ms of CPU from the legacy child starting beside it (issue 10).
+// second `node` takes CPU from the legacy child starting beside it (docs/performance.md).
 // A PID is digits, not starting with 0 (`-01` would be -1: every process), and not 1.
 
 /** `$0` of the script, so that it can be told apart from legacy children in `ps` (and by the tests). */
