@@ -1,12 +1,12 @@
 // How long the proxy takes to frame and check one large message from a stdio legacy server, in
-// process: the v1 SDK's ReadBuffer (what the stdio transport used) against upstream/line-reader.ts
+// process: the v1 SDK's ReadBuffer (what the stdio transport used) against upstream/transport/line-reader.ts
 // with the JSON-RPC envelope check the transport now applies. The message arrives in 64 KiB
 // chunks, as a pipe delivers it. Not part of `npm run bench`; run it by hand:
 //
 //   npm run build && node dist/bench/framing-probe.js [MiB ...]
 import { ReadBuffer } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import { asMessage } from '../src/upstream/jsonrpc-message.js';
-import { LineReader } from '../src/upstream/line-reader.js';
+import { asMessage } from '../src/upstream/transport/jsonrpc-message.js';
+import { LineReader } from '../src/upstream/transport/line-reader.js';
 
 const PIPE_CHUNK = 64 * 1024;
 const REPEATS = 9;

@@ -6,7 +6,7 @@
 //
 // Split at the dynamic imports, so the part that reads the command line and starts the legacy
 // children stays small and the rest loads while the children start (cli/main.ts). The watchdog
-// is an entry of its own: upstream/child-process.ts finds it next to itself (./watchdog.js).
+// is an entry of its own: upstream/child/child-process.ts finds it next to itself (./watchdog.js).
 // External: what the default configuration never loads (Redis, WebSocket, YAML, the OpenTelemetry
 // SDK); it is loaded from node_modules when used.
 import { readFileSync, rmSync } from 'node:fs';
@@ -53,7 +53,7 @@ const outdir = `${root}dist/bin`;
 rmSync(outdir, { recursive: true, force: true });
 await build({
   absWorkingDir: root,
-  entryPoints: ['dist/src/cli/main.js', 'dist/src/upstream/watchdog.js'],
+  entryPoints: ['dist/src/cli/main.js', 'dist/src/upstream/child/watchdog.js'],
   outdir,
   entryNames: '[name]',
   chunkNames: 'chunk-[hash]',

@@ -1,5 +1,5 @@
 // Starts the first child of every stdio legacy upstream of a configuration at once (see
-// upstream/prestart.ts), so the CLI can load the rest of the proxy while the legacy servers start.
+// upstream/child/prestart.ts), so the CLI can load the rest of the proxy while the legacy servers start.
 // The children belong to the resources the CLI then hands to the proxy it starts.
 import type { ProxyConfig } from '../config/types.js';
 import { UpstreamResources } from '../upstream/resources.js';

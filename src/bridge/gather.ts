@@ -4,7 +4,7 @@
 // closes as soon as the legacy session has been quiet for `quietMs` after its latest request (and the
 // event loop has read whatever had arrived by then), and at the latest `windowMs` (--gather-window)
 // after the first one. A local child that is still running once the quiet period has passed was
-// preempted, not done: the round stays open while it runs (upstream/process-running.ts), within the
+// preempted, not done: the round stays open while it runs (upstream/child/process-running.ts), within the
 // window. Timing alone is all there is over HTTP and WebSocket; there, a wait that ended late means
 // the machine is short of CPU, and a server waiting for a CPU between two sends looks quiet too, so
 // a late wake also keeps the round open for another quiet period (within the window).

@@ -36,7 +36,7 @@ export interface BridgeSession {
   ): Promise<JsonObject>;
 }
 
-/** See upstream/lease.ts: shared runs beside anything, a runner alone among untied calls while it runs, exclusive alone. */
+/** See upstream/pool/lease.ts: shared runs beside anything, a runner alone among untied calls while it runs, exclusive alone. */
 export type LeaseMode = 'exclusive' | 'shared' | 'runner';
 
 export interface SessionLease<S = BridgeSession> {

@@ -10,7 +10,7 @@ import type { Cancel, Clock } from '../runtime/clock.js';
 import { frontRequestOf } from '../telemetry/front-request.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { Upstream } from '../upstream/upstream.js';
-import { startIdleSweeper } from '../upstream/idle-sweep.js';
+import { startIdleSweeper } from '../upstream/pool/idle-sweep.js';
 import { LegacyPump } from './legacy-pump.js';
 
 interface Activity {

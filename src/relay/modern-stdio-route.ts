@@ -11,7 +11,7 @@ import type { Logger } from '../telemetry/logger.js';
 import type { Route, RouteStatus } from '../routing/route.js';
 import { DISCOVER } from '../upstream/probe.js';
 import type { UpstreamResources } from '../upstream/resources.js';
-import { createStdioTransport, type StdioTransport } from '../upstream/stdio-transport.js';
+import { createStdioTransport, type StdioTransport } from '../upstream/transport/stdio-transport.js';
 import { checkNameHeader } from '../protocol/name-header.js';
 import { statusFor } from '../protocol/http-status.js';
 

@@ -5,7 +5,7 @@
 import { isJsonObject, type JsonObject } from '../protocol/json.js';
 import { TARGET_FIELD, isInteractiveMethod } from '../protocol/methods.js';
 import type { HeaderSource } from '../upstream/client-credentials.js';
-import { SseParser } from '../upstream/sse-parser.js';
+import { SseParser } from '../upstream/transport/sse-parser.js';
 import { VERSION } from '../version.js';
 import type { SideOutcome } from './compare.js';
 
@@ -84,7 +84,7 @@ async function fromJson(res: Response, signal: AbortSignal): Promise<unknown> {
 
 async function fromStream(res: Response, id: string, signal: AbortSignal): Promise<unknown> {
   let found: unknown;
-  // The byte-level parser the legacy HTTP transport uses (upstream/sse-parser.ts).
+  // The byte-level parser the legacy HTTP transport uses (upstream/transport/sse-parser.ts).
   const parser = new SseParser({
     onEvent: (event) => {
       if (found !== undefined || !event.data) return;

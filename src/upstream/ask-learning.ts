@@ -11,7 +11,7 @@
 import type { JsonObject } from '../protocol/json.js';
 import { systemClock, type Clock } from '../runtime/clock.js';
 import type { Learning } from './attribution.js';
-import type { LeaseMode } from './lease.js';
+import type { LeaseMode } from './pool/lease.js';
 
 /** Learned keys kept at most; past it every call of a key not known to share is a runner (the safe default). */
 export const MAX_LEARNED_KEYS = 10_000;

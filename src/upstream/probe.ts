@@ -7,7 +7,7 @@ import type { UpstreamTarget } from '../config/types.js';
 import { MODERN_ONLY_CODES } from '../protocol/errors.js';
 import { CLIENT_INFO } from '../version.js';
 import { headerSourceFor } from './client-credentials.js';
-import { signalChild } from './child-process.js';
+import { signalChild } from './child/child-process.js';
 import type { UpstreamResources } from './resources.js';
 
 export type Era = 'modern' | 'legacy';

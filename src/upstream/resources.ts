@@ -2,10 +2,10 @@
 // with it: the watchdog its children are registered with, the children started before the rest of
 // it loaded, the tokens of its upstreams' client credentials, and its HTTP connection pools. Two
 // proxies in one process share none of it.
-import { Children } from './child-process.js';
+import { Children } from './child/child-process.js';
 import { TokenCache } from './client-credentials.js';
-import { HttpAgents } from './http-exchange.js';
-import { Prestarts } from './prestart.js';
+import { HttpAgents } from './transport/http-exchange.js';
+import { Prestarts } from './child/prestart.js';
 
 export class UpstreamResources {
   readonly children = new Children();

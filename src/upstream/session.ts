@@ -12,7 +12,7 @@ import type { JsonObject, ServerRequest } from '../protocol/json.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { FrontRecord } from '../telemetry/ports.js';
 import { CLIENT_INFO } from '../version.js';
-import { StreamGoneError } from './stream-gone.js';
+import { StreamGoneError } from './transport/stream-gone.js';
 import { withTraceContext } from './trace-context.js';
 import { askKey } from './ask-learning.js';
 import { NO_PROVENANCE, routeNotification, routeServerRequest, type InFlight, type Provenance } from './attribution.js';

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { alive, descendants } from '../support/process-tree.js';
 import { until } from '../support/wait.js';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const skip =
   spawnSync('script', ['--version'], { encoding: 'utf8' }).status !== 0 && 'util-linux `script` is not installed: no pseudo-terminal to run npm start in';
 if (skip) process.stderr.write(`SKIPPED test/e2e/demo-terminal.test.ts: ${skip}\n`);

@@ -10,7 +10,7 @@ import { runClientDemo } from '../../examples/client-demo.js';
 import { alive, descendants } from '../support/process-tree.js';
 
 // dist/test/e2e/demo.test.js -> the project root.
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let demo: ChildProcess | undefined;

@@ -9,7 +9,7 @@ import { ConfigFileError, createProxy, type MrtrProxy, StartError } from '../../
 import { FIXTURE, TEST_STATE_KEY } from '../support/processes.js';
 import { ALL_CAPS, inputRequired, rpc } from '../support/rpc.js';
 import { until } from '../support/wait.js';
-import { WATCHDOG_NAME } from '../../src/upstream/watchdog-sh.js';
+import { WATCHDOG_NAME } from '../../src/upstream/child/watchdog-sh.js';
 
 const fixture = { stdio: { command: process.execPath, args: [FIXTURE] } };
 const env = { MRTR_STATE_KEY: TEST_STATE_KEY };

@@ -1,4 +1,4 @@
-// The proxy's Streamable HTTP client transport (src/upstream/streamable-http-transport.ts) against
+// The proxy's Streamable HTTP client transport (src/upstream/transport/streamable-http-transport.ts) against
 // real v1 SDK servers in each way they answer: JSON instead of SSE (such a server cannot send a
 // request inside a call: the v1 SDK drops it, so only plain calls are checked there), a call stream closed mid-call
 // and resumed with Last-Event-ID, a server that dies mid-call, redirects, and DELETE at the end.
@@ -11,8 +11,8 @@ import { connectClient, textOf } from '../support/client.js';
 import { startHttpFixture, startProxy, type ProxyProcess, type Running } from '../support/processes.js';
 import { rpc } from '../support/rpc.js';
 import { until } from '../support/wait.js';
-import { HttpAgents } from '../../src/upstream/http-exchange.js';
-import { StreamableHttpTransport } from '../../src/upstream/streamable-http-transport.js';
+import { HttpAgents } from '../../src/upstream/transport/http-exchange.js';
+import { StreamableHttpTransport } from '../../src/upstream/transport/streamable-http-transport.js';
 
 describe('legacy Streamable HTTP upstream transport', () => {
   describe('a server that answers calls with JSON', () => {

@@ -10,7 +10,7 @@ import { MemoryLedger } from '../../src/state/ledger.js';
 import { createSealer } from '../../src/state/seal.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import type { UpstreamTelemetry } from '../../src/telemetry/ports.js';
-import { SessionPool, type LeaseMode } from '../../src/upstream/pool.js';
+import { SessionPool, type LeaseMode } from '../../src/upstream/pool/pool.js';
 import { testClock } from './clock.js';
 import { FakeSession } from './fake-session.js';
 

@@ -5,7 +5,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { BridgeSession, SessionHolder } from '../../src/bridge/ports.js';
 import { LEGACY } from '../../src/protocol/errors.js';
 import type { JsonObject, ServerRequest } from '../../src/protocol/json.js';
-import type { PooledSession } from '../../src/upstream/pool.js';
+import type { PooledSession } from '../../src/upstream/pool/pool.js';
 
 export interface FakeCall {
   method: string;

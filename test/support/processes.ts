@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { once } from 'node:events';
 
-export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 export const PROXY_BIN = `${ROOT}bin/mrtr-proxy.js`;
 export const FIXTURE = `${ROOT}dist/test/fixtures/legacy-server.js`;
 export const EVERYTHING = `${ROOT}node_modules/@modelcontextprotocol/server-everything/dist/index.js`;
@@ -114,7 +114,7 @@ export function alive(pid: number): boolean {
 
 /**
  * Direct children of a pid (Linux /proc), to check that legacy children do not leak. The proxy's
- * watchdog (src/upstream/watchdog-sh.ts, or watchdog.ts on Windows) is not a legacy child and is left out.
+ * watchdog (src/upstream/child/watchdog-sh.ts, or watchdog.ts on Windows) is not a legacy child and is left out.
  */
 export async function childPids(pid: number): Promise<number[]> {
   const { readFile } = await import('node:fs/promises');
@@ -122,7 +122,7 @@ export async function childPids(pid: number): Promise<number[]> {
     const list = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8');
     const pids = list.trim().split(/\s+/).filter(Boolean).map(Number);
     const commands = await Promise.all(pids.map((p) => readFile(`/proc/${p}/cmdline`, 'utf8').catch(() => '')));
-    // The watchdog (`sh -c SCRIPT mrtr-proxy-watchdog`; dist/src/upstream/watchdog.js or dist/bin/watchdog.js on Windows) is not a legacy child.
+    // The watchdog (`sh -c SCRIPT mrtr-proxy-watchdog`; dist/src/upstream/child/watchdog.js or dist/bin/watchdog.js on Windows) is not a legacy child.
     return pids.filter((_, i) => !/\/watchdog\.js(\0|$)|\0mrtr-proxy-watchdog(\0|$)/.test(commands[i]!));
   } catch {
     return [];

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AskLearner, askKey, interactiveLeaseMode, MAX_LEARNED_KEYS } from '../../src/upstream/ask-learning.js';
 import { NO_PROVENANCE, routeNotification, routeServerRequest, type InFlight, type Learning } from '../../src/upstream/attribution.js';
-import { chooseLease, mayWait, waitingLoad } from '../../src/upstream/lease-choice.js';
+import { chooseLease, mayWait, waitingLoad } from '../../src/upstream/pool/lease-choice.js';
 
 interface H {
   name: string;

@@ -7,7 +7,7 @@ import { ConfigError } from '../../src/protocol/errors.js';
 import type { ProxyConfig } from '../../src/config/types.js';
 import { writeConfig } from '../support/config.js';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { childEnvironment, defaultEnvironment } from '../../src/upstream/child-environment.js';
+import { childEnvironment, defaultEnvironment } from '../../src/upstream/child/child-environment.js';
 
 const KEY = Buffer.alloc(32, 9).toString('base64url');
 

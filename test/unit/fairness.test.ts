@@ -3,7 +3,7 @@
 // sessions and a frozen clock.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { SessionPool, waitingCap } from '../../src/upstream/pool.js';
+import { SessionPool, waitingCap } from '../../src/upstream/pool/pool.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import { expectCode, front, setup, type Asked } from '../support/bridge-setup.js';
 import { testClock } from '../support/clock.js';

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HttpAgents, HttpExchanger, rawHeaders, readText } from '../../src/upstream/http-exchange.js';
+import { HttpAgents, HttpExchanger, rawHeaders, readText } from '../../src/upstream/transport/http-exchange.js';
 
 describe('legacy HTTP exchange headers', () => {
   it('adds Host, the URL userinfo as Basic authorization and the length, as node did for a header table', () => {

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { idleSweepEveryMs } from '../../src/upstream/idle-sweep.js';
+import { idleSweepEveryMs } from '../../src/upstream/pool/idle-sweep.js';
 
 describe('idle sweep cadence', () => {
   it('sweeps every quarter of the TTL, so an idle session closes within 1.25 × TTL', () => {

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { asMessage, isRequest, parseMessage } from '../../src/upstream/jsonrpc-message.js';
+import { asMessage, isRequest, parseMessage } from '../../src/upstream/transport/jsonrpc-message.js';
 
 describe('asMessage', () => {
   it('accepts requests, notifications, results and errors', () => {

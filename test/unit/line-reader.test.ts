@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { LineReader } from '../../src/upstream/line-reader.js';
+import { LineReader } from '../../src/upstream/transport/line-reader.js';
 
 const b = (s: string) => Buffer.from(s, 'utf8');
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import type { LegacyCapabilities } from '../../src/protocol/capabilities.js';
 import type { RootsBinding } from '../../src/protocol/roots.js';
 import { createLogger } from '../../src/telemetry/logger.js';
-import { SessionPool } from '../../src/upstream/pool.js';
+import { SessionPool } from '../../src/upstream/pool/pool.js';
 import { testClock } from '../support/clock.js';
 import { FakeSession, tick } from '../support/fake-session.js';
 

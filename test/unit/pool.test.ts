@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { SessionPool } from '../../src/upstream/pool.js';
+import { SessionPool } from '../../src/upstream/pool/pool.js';
 import { ProxyError } from '../../src/protocol/errors.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import { testClock, type TestClock } from '../support/clock.js';

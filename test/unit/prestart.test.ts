@@ -1,9 +1,9 @@
-// The prestarted legacy children (upstream/prestart.ts): taken once by the target they were started
+// The prestarted legacy children (upstream/child/prestart.ts): taken once by the target they were started
 // for, and ended when nobody takes them. Real child processes, bounded waits.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { UpstreamResources } from '../../src/upstream/resources.js';
-import { StdioTransport } from '../../src/upstream/stdio-transport.js';
+import { StdioTransport } from '../../src/upstream/transport/stdio-transport.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import { sleep, until } from '../support/wait.js';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { childPids, processTreeRunning, statState } from '../../src/upstream/process-running.js';
+import { childPids, processTreeRunning, statState } from '../../src/upstream/child/process-running.js';
 
 const HAS_PROC = existsSync('/proc/self/stat');
 

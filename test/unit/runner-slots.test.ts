@@ -4,7 +4,7 @@
 // sessions and a test clock.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { SessionPool } from '../../src/upstream/pool.js';
+import { SessionPool } from '../../src/upstream/pool/pool.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import { testClock } from '../support/clock.js';
 import { FakeSession } from '../support/fake-session.js';

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createParser } from 'eventsource-parser';
-import { SseParser, type SseEvent } from '../../src/upstream/sse-parser.js';
+import { SseParser, type SseEvent } from '../../src/upstream/transport/sse-parser.js';
 
 /** Feeds `chunks` (strings as UTF-8, or raw bytes) and returns what the parser reported. */
 function parse(chunks: Array<string | Buffer>): { events: SseEvent[]; retries: number[] } {

@@ -4,8 +4,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
-import { classifyErrors, classifyNetworkError, StreamGoneError } from '../../src/upstream/stream-gone.js';
-import { createSseTransport } from '../../src/upstream/sse-transport.js';
+import { classifyErrors, classifyNetworkError, StreamGoneError } from '../../src/upstream/transport/stream-gone.js';
+import { createSseTransport } from '../../src/upstream/transport/sse-transport.js';
 
 const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
 

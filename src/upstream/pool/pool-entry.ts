@@ -1,7 +1,7 @@
 // One pooled session's bookkeeping, the lease handed out on it, and the pool's counts: the plain
 // data half of the pool (pool.ts decides where leases go and opens and closes sessions).
-import type { LegacyCapabilities } from '../protocol/capabilities.js';
-import type { RootsBinding } from '../protocol/roots.js';
+import type { LegacyCapabilities } from '../../protocol/capabilities.js';
+import type { RootsBinding } from '../../protocol/roots.js';
 import type { Lease, LeaseMode, PooledSession, PoolStats } from './lease.js';
 import { mayWait } from './lease-choice.js';
 

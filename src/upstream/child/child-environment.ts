@@ -5,7 +5,7 @@
 //
 // The default is the v1 SDK's `getDefaultEnvironment()` (client/stdio.js, pinned 1.32.2), written
 // out here: importing that module loads the SDK's schemas, which would delay starting the first
-// children (upstream/prestart.ts). test/unit/child-env.test.ts checks the two agree.
+// children (upstream/child/prestart.ts). test/unit/child-env.test.ts checks the two agree.
 
 /** The SDK's DEFAULT_INHERITED_ENV_VARS. */
 const INHERITED =

@@ -10,12 +10,12 @@ import { createInterface } from 'node:readline';
 import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { Logger } from '../telemetry/logger.js';
-import { type ChildTarget, signalChild } from './child-process.js';
+import type { Logger } from '../../telemetry/logger.js';
+import { type ChildTarget, signalChild } from '../child/child-process.js';
 import { parseMessage } from './jsonrpc-message.js';
 import { LineReader } from './line-reader.js';
-import { processTreeRunning } from './process-running.js';
-import type { UpstreamResources } from './resources.js';
+import { processTreeRunning } from '../child/process-running.js';
+import type { UpstreamResources } from '../resources.js';
 
 /** stdin EOF, then SIGTERM after this, then SIGKILL after as long again (as the v1 SDK does). */
 const CLOSE_STEP_MS = 2000;

@@ -14,9 +14,9 @@ import { mediaTypeEssence } from '@modelcontextprotocol/sdk/shared/mediaType.js'
 import { type HttpAgents, HttpExchanger, readText } from './http-exchange.js';
 import { readSseStream, type SseReadOptions, type SseStreamEnd, type SseStreamOwner } from './sse-stream.js';
 import { DEFAULT_RECONNECTION, StreamableHttpError, type ReconnectionOptions } from './streamable-http-errors.js';
-import { errorBody, JSONRPC } from '../protocol/errors.js';
+import { errorBody, JSONRPC } from '../../protocol/errors.js';
 import { classifyNetworkError, StreamGoneError } from './stream-gone.js';
-import { traceHeaders } from './trace-context.js';
+import { traceHeaders } from '../trace-context.js';
 
 export { DEFAULT_RECONNECTION, StreamableHttpError, type ReconnectionOptions } from './streamable-http-errors.js';
 

@@ -10,10 +10,10 @@
 // thinks. The waiting load (a waiting exclusive session counts one, a waiting shared call
 // 1/callsPerSession) stays within `maxWaiting` (`markWaiting` says no beyond it), so abandoned
 // interactions can never take the sessions every other request needs.
-import type { LegacyCapabilities } from '../protocol/capabilities.js';
-import { ProxyError } from '../protocol/errors.js';
-import { sessionKey, type RootsBinding } from '../protocol/roots.js';
-import type { Cancel } from '../runtime/clock.js';
+import type { LegacyCapabilities } from '../../protocol/capabilities.js';
+import { ProxyError } from '../../protocol/errors.js';
+import { sessionKey, type RootsBinding } from '../../protocol/roots.js';
+import type { Cancel } from '../../runtime/clock.js';
 import { DEFAULT_CALLS_PER_SESSION, type Lease, type LeaseMode, type PooledSession, type PoolOptions, type PoolStats } from './lease.js';
 import { chooseLease } from './lease-choice.js';
 import { EntryLease, mayWaitIn, newEntry, poolStats, type Entry, type LeaseHooks } from './pool-entry.js';

@@ -7,10 +7,10 @@
 // session's runner slot while it runs and gives it up while it waits for its client (a parked call
 // cannot ask: its legacy handler waits for the answers). `exclusive`: the session is its alone
 // (a call that asked while another untied call ran, so the runner rule cannot place it).
-import type { LegacyCapabilities } from '../protocol/capabilities.js';
-import type { RootsBinding } from '../protocol/roots.js';
-import type { Clock } from '../runtime/clock.js';
-import type { Logger } from '../telemetry/logger.js';
+import type { LegacyCapabilities } from '../../protocol/capabilities.js';
+import type { RootsBinding } from '../../protocol/roots.js';
+import type { Clock } from '../../runtime/clock.js';
+import type { Logger } from '../../telemetry/logger.js';
 
 export type LeaseMode = 'exclusive' | 'shared' | 'runner';
 
