@@ -30,10 +30,11 @@ after(() => {
 });
 
 test('npm start in a terminal: readable log lines, one at info, then the guide; Ctrl-C stops it', { skip, timeout: 30_000 }, async () => {
-  // What `npm start` runs after building; the terminal is script's, its output our pipe.
+  // What `npm start` runs after building; the terminal is script's, its output our pipe. A person's
+  // terminal: without CI (Node and winston's colors both turn color off where CI is set, as on CI).
   terminal = spawn('script', ['-qfec', `${process.execPath} examples/start-demo.mjs`, '/dev/null'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', TERM: 'xterm-256color', MRTR_LOG_FORMAT: undefined, FORCE_COLOR: undefined, NO_COLOR: undefined },
+    env: { ...process.env, PORT: '0', TERM: 'xterm-256color', CI: undefined, MRTR_LOG_FORMAT: undefined, FORCE_COLOR: undefined, NO_COLOR: undefined },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let out = '';
