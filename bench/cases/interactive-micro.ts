@@ -52,7 +52,7 @@ const benchServer: FakeServer = (call, session) => {
 
 export async function bridgeCosts(n: number): Promise<{ echo: number; ask: number }> {
   const session = new FakeSession({}, benchServer);
-  const lease = { session, release() {}, discard() {}, markWaiting: () => true, markActive: async () => {} };
+  const lease = { session, release() {}, discard() {}, markWaiting: () => true, markParked() {}, markActive: async () => {} };
   const bridge = new Bridge({
     sessions: { acquire: async () => lease, asksRootsOutsideCalls: () => false, operatorRoots: () => [] },
     sealer: createSealer(KEY),

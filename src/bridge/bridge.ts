@@ -249,7 +249,7 @@ export class Bridge {
 
   private async ask(interaction: Interaction, front: BoundCall, pending: PendingInput[]): Promise<JsonObject> {
     this.checkCapabilities(interaction, front, pending);
-    takeWaitingSlot(interaction, (why) => this.finish(interaction, 'cancelled', why));
+    takeWaitingSlot(interaction, this.limits.gatherWindowMs, (why) => this.finish(interaction, 'cancelled', why));
     const round = interaction.nextRound();
     const expiresAt = this.clock.now() + this.limits.interactionTtlMs;
     const requestState = await this.opts.sealer.seal(heldClaims(this.opts, interaction.handle, round, front), expiresAt);

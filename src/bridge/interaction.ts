@@ -6,7 +6,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { JSONRPC, LEGACY } from '../protocol/errors.js';
 import { inputKey, isInputMethod, toInputRequest } from '../protocol/input-requests.js';
 import type { JsonObject, ServerRequest } from '../protocol/json.js';
-import type { Clock } from '../runtime/clock.js';
+import type { Cancel, Clock } from '../runtime/clock.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { FrontRecord } from '../telemetry/ports.js';
 import { GATHER_QUIET_MS, gatherDecision } from './gather.js';
@@ -21,6 +21,8 @@ const LOG_SEVERITY = ['debug', 'info', 'notice', 'warning', 'error', 'critical',
 export class Interaction implements SessionHolder {
   private rounds = 0;
   private isParked = false;
+  /** Waiting for its client, not yet parked: cancels the wait for the session to settle (startWaiting). */
+  private settling: Cancel | undefined;
   /** Ended by the bridge; a runner's handler may still run until its result or the let-go. */
   private ending = false;
   private sentOn: BridgeSession | undefined;
@@ -73,20 +75,45 @@ export class Interaction implements SessionHolder {
   }
 
   /**
-   * Between two rounds the call waits for a person (it parks). Its session may be held that way
-   * only while the pool's share for waiting sessions lasts; false means it must not wait. (Without
-   * a session, as behind a URL-elicitation gate, waiting costs the pool nothing.)
+   * Between two rounds the call waits for a person. Its session may be held that way only while
+   * the pool's share for waiting sessions lasts; false means it must not wait. (Without a session,
+   * as behind a URL-elicitation gate, waiting costs the pool nothing.)
+   *
+   * It parks once its legacy session has been quiet for `settleMs` (the gather window). A round
+   * goes out after a much shorter quiet period (gather.ts), which a server that was short of CPU
+   * between two sends can outlast, so a request it had already sent may still be on its way. Until
+   * it parks the call still counts as running: such a request is routed to it and asked in its next
+   * round, and a runner keeps its session's runner slot, so no other untied call can be taken for
+   * the sender (upstream/attribution.ts). A local child seen asleep has sent all it had (the same
+   * reading that let its round close, gather.ts): such a call parks at once.
    */
-  startWaiting(): boolean {
+  startWaiting(settleMs: number): boolean {
     const ok = this.lease?.markWaiting() ?? true;
-    if (ok) this.isParked = true;
+    if (ok) this.parkWhenQuiet(settleMs);
     return ok;
+  }
+
+  private parkWhenQuiet(settleMs: number): void {
+    this.settling = undefined;
+    const quietFor = this.clock.now() - this.lastRequestAt;
+    if (quietFor < settleMs && this.session?.running?.() !== false) {
+      this.settling = this.clock.after(settleMs - quietFor, () => this.parkWhenQuiet(settleMs));
+      return;
+    }
+    this.isParked = true;
+    this.lease?.markParked();
   }
 
   /** The client's retry arrived: the call works again once this resolves (a runner has its session's runner slot back). */
   async stopWaiting(): Promise<void> {
+    this.stopSettling();
     await this.lease?.markActive();
     this.isParked = false;
+  }
+
+  private stopSettling(): void {
+    this.settling?.();
+    this.settling = undefined;
   }
 
   /** The front request of the current round receives progress and logs until `detachFront`. */
@@ -206,11 +233,14 @@ export class Interaction implements SessionHolder {
    */
   end(reason: string): void {
     const lease = this.lease;
-    if (this.isParked && lease?.mode === 'runner') void lease.markActive().then(() => this.windDown(reason));
+    const waiting = this.isParked || this.settling !== undefined;
+    this.stopSettling();
+    if (waiting && lease?.mode === 'runner') void lease.markActive().then(() => this.windDown(reason));
     else this.windDown(reason);
   }
 
   private windDown(reason: string): void {
+    this.stopSettling();
     this.isParked = false;
     this.ending = true;
     for (const p of this.unanswered()) {
@@ -312,6 +342,7 @@ export class Interaction implements SessionHolder {
   }
 
   private detach(dispose: (lease: SessionLease) => void): void {
+    this.stopSettling();
     const lease = this.lease;
     if (!lease) return;
     this.lease = undefined;

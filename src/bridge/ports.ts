@@ -47,8 +47,10 @@ export interface SessionLease<S = BridgeSession> {
   release(): void;
   /** Closes the session (its state is unknown or spoiled). Idempotent. */
   discard(reason: string): void;
-  /** The holder now waits for a client (a runner gives up its runner slot); false when no more sessions may wait (it must not). */
+  /** The holder now waits for a client; false when no more sessions may wait (it must not). */
   markWaiting(): boolean;
+  /** The waiting holder cannot ask any more (see Interaction.startWaiting): a runner gives up its runner slot. */
+  markParked(): void;
   /** The holder works again, once this resolves (a runner has its session's runner slot back). */
   markActive(): Promise<void>;
 }

@@ -32,9 +32,12 @@ export function refuseUndeclared(
   }
 }
 
-/** Takes a waiting-share slot for a held call; without one, calls `end` and throws `overloaded` / `waiting_limit`. */
-export function takeWaitingSlot(interaction: Interaction, end: (why: string) => void): void {
-  if (interaction.startWaiting()) return;
+/**
+ * Takes a waiting-share slot for a held call (it parks once its session has been quiet for
+ * `settleMs`); without one, calls `end` and throws `overloaded` / `waiting_limit`.
+ */
+export function takeWaitingSlot(interaction: Interaction, settleMs: number, end: (why: string) => void): void {
+  if (interaction.startWaiting(settleMs)) return;
   end('too many interactions are waiting for clients');
   throw new ProxyError(
     'overloaded',

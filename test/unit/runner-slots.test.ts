@@ -1,9 +1,10 @@
 // Runner leases: calls whose legacy requests come untied share a session with parked calls and free
-// calls, one running at a time. Parking gives the slot up; a resumed call waits for it, before any
-// new runner; the pool grows by demand for slots, one session at a time. SessionPool over fake
+// calls, one running at a time. Parking gives the slot up (waiting alone does not); a resumed call
+// waits for it, before any new runner; the pool grows by demand for slots, one session at a time. SessionPool over fake
 // sessions and a test clock.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import type { Lease } from '../../src/upstream/pool/lease.js';
 import { SessionPool } from '../../src/upstream/pool/pool.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import { testClock } from '../support/clock.js';
@@ -19,6 +20,12 @@ const settled = async <T>(p: Promise<T>): Promise<boolean> => {
   for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
   return done;
 };
+
+/** Waits for its client, with nothing more on its way: gives up its runner slot. */
+function park(lease: Lease<FakeSession>): void {
+  lease.markWaiting();
+  lease.markParked();
+}
 
 /** `startMs`: how long each session takes to start, on the test clock. */
 function pool(max = 1, startMs = 0) {
@@ -50,6 +57,7 @@ describe('runner leases', () => {
     for (let i = 0; i < 50; i++) {
       const lease = await p.acquire({}, 'runner');
       assert.equal(lease.markWaiting(), true);
+      lease.markParked();
     }
     assert.equal(started.length, 1);
     const s = p.stats();
@@ -62,10 +70,23 @@ describe('runner leases', () => {
     const second = p.acquire({}, 'runner');
     assert.equal(await settled(second), false, 'the slot is taken');
     assert.equal(p.stats().waiting, 1);
-    first.markWaiting();
+    park(first);
     const lease = await second;
     assert.equal(lease.session, first.session);
     assert.equal(p.stats().runners, 1);
+  });
+
+  it('keeps the slot while a runner waits but is not parked, and resumes it at once', async () => {
+    const { p, waited } = pool();
+    const a = await p.acquire({}, 'runner');
+    assert.equal(a.markWaiting(), true);
+    const b = p.acquire({}, 'runner');
+    assert.equal(await settled(b), false, 'a request a may still have on its way must not be taken for b');
+    assert.equal(p.stats().waitingCalls, 1);
+    assert.equal(await settled(a.markActive()), true, 'answered before it parked: it never gave the slot up');
+    assert.deepEqual(waited, []);
+    park(a);
+    assert.equal((await b).session, a.session);
   });
 
   it('runs shared calls beside a runner', async () => {
@@ -78,14 +99,14 @@ describe('runner leases', () => {
   it("makes a resumed call wait for its session's slot, and serves it before any new runner", async () => {
     const { p, waited, clock } = pool();
     const a = await p.acquire({}, 'runner');
-    a.markWaiting();
+    park(a);
     const b = await p.acquire({}, 'runner');
     const resumed = a.markActive();
     assert.equal(await settled(resumed), false, 'b runs: a waits for the slot');
     assert.equal(p.stats().slotWaits, 1);
     const newcomer = p.acquire({}, 'runner');
     clock.advance(40);
-    b.markWaiting();
+    park(b);
     assert.equal(await settled(resumed), true, 'a has the slot back');
     assert.equal(await settled(newcomer), false, 'the new runner still waits');
     assert.deepEqual(waited, [0.04]);
@@ -96,11 +117,11 @@ describe('runner leases', () => {
   it('resumes at once when the slot is free, and resolves a waiting resume whose lease ends', async () => {
     const { p, waited } = pool();
     const a = await p.acquire({}, 'runner');
-    a.markWaiting();
+    park(a);
     await a.markActive();
     assert.equal(p.stats().runners, 1);
     assert.deepEqual(waited, [], 'no wait recorded');
-    a.markWaiting();
+    park(a);
     const b = await p.acquire({}, 'runner');
     const resumed = a.markActive();
     a.discard('session closed');
@@ -114,7 +135,7 @@ describe('runner leases', () => {
     assert.equal(started.length, 1, 'no session yet: one starts at once');
     const more = [p.acquire({}, 'runner'), p.acquire({}, 'runner'), p.acquire({}, 'runner')];
     assert.equal(await settled(more[0]!), false, 'a slot frees sooner than a session starts');
-    first.markWaiting();
+    park(first);
     assert.equal((await more[0]!).session, first.session, 'the freed slot is taken');
     assert.equal(started.length, 1);
     // Still queued after a start's time: one more session, not one per waiting runner.
@@ -122,7 +143,7 @@ describe('runner leases', () => {
     assert.equal(started.length, 2);
     assert.notEqual(second.session, first.session);
     assert.ok(clock.now() >= 200);
-    second.markWaiting();
+    park(second);
     assert.equal((await more[2]!).session, second.session);
     assert.equal(started.length, 2);
   });
@@ -130,7 +151,7 @@ describe('runner leases', () => {
   it('keeps exclusive leases off sessions with parked runners', async () => {
     const { p, started } = pool(2);
     const runner = await p.acquire({}, 'runner');
-    runner.markWaiting();
+    park(runner);
     const exclusive = await p.acquire({}, 'exclusive');
     assert.notEqual(exclusive.session, runner.session);
     assert.equal(started.length, 2);

@@ -4,8 +4,9 @@
 // Three ways to hold a session. `shared`: the call's legacy requests can be told apart from other
 // calls' (they come tied to it, or it never asks), so it runs beside anything. `runner`: its
 // requests come untied, so it must be the only such call *running* on its session: it takes the
-// session's runner slot while it runs and gives it up while it waits for its client (a parked call
-// cannot ask: its legacy handler waits for the answers). `exclusive`: the session is its alone
+// session's runner slot while it runs and gives it up once it is parked, waiting for its client
+// with nothing more on its way (a parked call cannot ask: its legacy handler waits for the
+// answers). `exclusive`: the session is its alone
 // (a call that asked while another untied call ran, so the runner rule cannot place it).
 import type { LegacyCapabilities } from '../../protocol/capabilities.js';
 import type { RootsBinding } from '../../protocol/roots.js';
@@ -34,14 +35,19 @@ export interface Lease<S extends PooledSession> {
   /** Closes the session (its state is unknown or spoiled). Idempotent. */
   discard(reason: string): void;
   /**
-   * The holder now waits for a client (parks between two rounds); a runner gives up its session's
-   * runner slot. False, and nothing changes, when the sessions allowed to wait are all taken: the
-   * holder must not wait.
+   * The holder now waits for a client (between two rounds). False, and nothing changes, when the
+   * sessions allowed to wait are all taken: the holder must not wait.
    */
   markWaiting(): boolean;
   /**
+   * The waiting holder is parked: its legacy handler waits for the answers and has nothing more on
+   * its way, so it cannot ask. A runner gives up its session's runner slot: the next untied call
+   * may run. Nothing for a holder that is not waiting.
+   */
+  markParked(): void;
+  /**
    * The holder works again (its retry arrived). Resolves once it may run: at once, except for a
-   * runner, which waits for its session's runner slot (answers waiting for a slot go before new
+   * runner that gave up its slot, which waits for it (answers waiting for a slot go before new
    * runners). Also resolves when the lease ends meanwhile.
    */
   markActive(): Promise<void>;

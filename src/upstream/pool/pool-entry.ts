@@ -88,15 +88,18 @@ export class EntryLease<S extends PooledSession> implements Lease<S> {
     if (this.mode === 'exclusive') this.entry.waiting = true;
     else this.entry.sharedWaiting++;
     this.hooks.waits(this.entry, this.mode);
-    // Parked, its legacy handler waits for the answers: the next untied call may run.
-    if (this.slot) this.freeSlot();
     return true;
+  }
+
+  markParked(): void {
+    if (this.waiting && this.slot) this.freeSlot();
   }
 
   markActive(): Promise<void> {
     if (!this.waiting) return Promise.resolve();
     this.stopWaiting();
-    if (this.mode !== 'runner' || this.done) return Promise.resolve();
+    // A runner that never gave up its slot (answered before it was parked) keeps it.
+    if (this.mode !== 'runner' || this.done || this.slot) return Promise.resolve();
     if (!this.entry.runner && this.entry.resuming.length === 0) {
       this.takeSlot();
       return Promise.resolve();
