@@ -1,51 +1,57 @@
-// What the official front's handlers need of the HTTP request they serve, carried on the one
-// per-request channel the v2 SDK passes through to them untouched: `authInfo`, which its node
-// adapter takes from `req.auth`. The auth gate puts the principal there (auth-gate.ts); this adds
-// the request's telemetry record and, for a call the fast lane already ran, its outcome
-// (precomputed.ts). A request nobody authenticated gets an authInfo with no token, no client and no
-// scopes: the SDK reads it only to hand it to the handlers.
-import type { AuthInfo, ServerContext } from '@modelcontextprotocol/server';
+// What the official front's handlers need of the HTTP request they serve: its telemetry record
+// and, for a call the fast lane already ran, its outcome (precomputed.ts). The v2 SDK hands each
+// handler the web `Request` it serves (`ctx.http.req`, the same object its node adapter passed to
+// the handler's `fetch`), so the context is kept against that object for as long as it lives.
+// The request's `authInfo` stays what the auth gate made of it (auth-gate.ts), or absent.
+import type { ServerContext } from '@modelcontextprotocol/server';
 import { type FrontRequest, frontRequestOf } from '../telemetry/front-request.js';
 
-const RECORD_KEY = 'mrtr.frontRequest';
-const PRECOMPUTED_KEY = 'mrtr.precomputed';
+/** One HTTP request's context, made when the front starts serving it. */
+export interface HandlerContext {
+  readonly record: FrontRequest | undefined;
+  /** The fast lane's outcome for the request with this JSON-RPC id, taken once. */
+  precomputed?: { id: string | number; value: unknown } | undefined;
+}
 
-/** The node request (any object the node adapter reads `auth` from). */
-type Carrier = { auth?: AuthInfo };
+/** By the node request, from the moment the front takes it up; by the web Request the SDK made of it. */
+const byNodeRequest = new WeakMap<object, HandlerContext>();
+const byWebRequest = new WeakMap<Request, HandlerContext>();
 
-/** Puts the request's telemetry record where the handlers find it (`recordOfContext`). */
-export function carryToHandlers(req: object): void {
-  const record = frontRequestOf(req);
-  if (record !== undefined) extraOf(req)[RECORD_KEY] = record;
+/** The context of the node request `req` (made on first use, with the request's telemetry record). */
+export function contextOfNode(req: object): HandlerContext {
+  let context = byNodeRequest.get(req);
+  if (context === undefined) {
+    context = { record: frontRequestOf(req) };
+    byNodeRequest.set(req, context);
+  }
+  return context;
+}
+
+/** The SDK made `request` of the node request `req`: its handlers find `req`'s context from it. */
+export function linkWebRequest(req: object, request: Request): void {
+  byWebRequest.set(request, contextOfNode(req));
+}
+
+/** The context of the web Request the SDK serves. */
+export function contextOfRequest(request: Request | undefined): HandlerContext | undefined {
+  return request === undefined ? undefined : byWebRequest.get(request);
 }
 
 /** The telemetry record of the HTTP request a handler serves. */
 export function recordOfContext(ctx: ServerContext): FrontRequest | undefined {
-  return recordOfAuth(ctx.http?.authInfo);
+  return contextOfRequest(ctx.http?.req)?.record;
 }
 
-/** The same, from the authInfo the SDK's entry was given. */
-export function recordOfAuth(authInfo: AuthInfo | undefined): FrontRequest | undefined {
-  return authInfo?.extra?.[RECORD_KEY] as FrontRequest | undefined;
+/** Attaches `value` for the handler of JSON-RPC request `id` of `req` to take once (`takeForHandler`). */
+export function carryForHandler(req: object, id: string | number, value: unknown): void {
+  contextOfNode(req).precomputed = { id, value };
 }
 
-/** Attaches `value` for the handler of this request to take once (`takeForHandler`). */
-export function carryForHandler(req: object, value: unknown): void {
-  extraOf(req)[PRECOMPUTED_KEY] = value;
-}
-
-/** What `carryForHandler` attached to the request `ctx` serves, once, if `accept` takes it. */
-export function takeForHandler<T>(ctx: ServerContext, accept: (value: T) => boolean): T | undefined {
-  const extra = ctx.http?.authInfo?.extra;
-  const value = extra?.[PRECOMPUTED_KEY] as T | undefined;
-  if (extra === undefined || value === undefined || !accept(value)) return undefined;
-  delete extra[PRECOMPUTED_KEY];
-  return value;
-}
-
-function extraOf(carrier: object): Record<string, unknown> {
-  const req = carrier as Carrier;
-  req.auth ??= { token: '', clientId: '', scopes: [] };
-  req.auth.extra ??= {};
-  return req.auth.extra;
+/** What `carryForHandler` attached for the request `ctx` serves, once. */
+export function takeForHandler<T>(ctx: ServerContext): T | undefined {
+  const context = contextOfRequest(ctx.http?.req);
+  const held = context?.precomputed;
+  if (context === undefined || held === undefined || held.id !== ctx.mcpReq.id) return undefined;
+  context.precomputed = undefined;
+  return held.value as T;
 }

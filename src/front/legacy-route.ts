@@ -21,7 +21,7 @@ import { createChangeRelay } from './changes.js';
 import type { Route, RouteStatus } from '../routing/route.js';
 import { forwardIfForeign, type OwnerForwarding } from './owner-forward.js';
 import { FastLane } from './fast-lane.js';
-import { carryToHandlers, recordOfContext } from './handler-context.js';
+import { linkWebRequest, recordOfContext } from './handler-context.js';
 import { createFrontServer, type ForwardObserver } from './server-factory.js';
 import { withErrorStatuses } from './status.js';
 
@@ -79,10 +79,18 @@ export class LegacyRoute implements Route {
       bus,
       onerror: (err) => this.log.debug('front request rejected', { error: err.message }),
     });
-    const serveNode = toNodeHandler(withErrorStatuses(this.handler), { onerror: (err) => this.log.error('front adapter failed', { error: err.message }) });
+    const official = withErrorStatuses(this.handler);
+    const onerror = (err: Error) => this.log.error('front adapter failed', { error: err.message });
+    // An adapter per request: the web Request it makes of `req` is linked to `req`'s context on
+    // its way to the handler (handler-context.ts).
     this.serve = (req, res, body) => {
-      carryToHandlers(req);
-      return serveNode(req, res, body);
+      const linked: typeof official = {
+        fetch: (request, options) => {
+          linkWebRequest(req, request);
+          return official.fetch(request, options);
+        },
+      };
+      return toNodeHandler(linked, { onerror })(req, res, body);
     };
     this.stopRelay = this.upstream.onChange(createChangeRelay(this.handler.notify));
     this.fast = parts.fastLane === false ? undefined : new FastLane(frontDeps);

@@ -9,18 +9,13 @@ import { carryForHandler, takeForHandler } from './handler-context.js';
 
 export type CallOutcome = { ok: true; result: JsonObject } | { ok: false; error: unknown };
 
-interface Precomputed {
-  id: string | number;
-  outcome: CallOutcome;
-}
-
 /** Runs `serve` (the official front for request `id` of `req`) with `outcome` waiting for that request's handler. */
 export function withPrecomputed<T>(req: object, id: string | number, outcome: CallOutcome, serve: () => T): T {
-  carryForHandler(req, { id, outcome } satisfies Precomputed);
+  carryForHandler(req, id, outcome);
   return serve();
 }
 
 /** The outcome the fast lane already has for the request `ctx` serves, once; undefined when there is none. */
 export function takePrecomputed(ctx: ServerContext): CallOutcome | undefined {
-  return takeForHandler<Precomputed>(ctx, (held) => held.id === ctx.mcpReq.id)?.outcome;
+  return takeForHandler<CallOutcome>(ctx);
 }

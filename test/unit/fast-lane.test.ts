@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { declaresParamHeaders, partitionInputResponses, recognizeToolCall, type FastRequestHead } from '../../src/front/fast-call.js';
 import { encodeInputRequired, encodeToolResult } from '../../src/front/fast-result.js';
 import type { AuthInfo, ServerContext } from '@modelcontextprotocol/server';
-import { carryToHandlers, recordOfContext } from '../../src/front/handler-context.js';
+import { linkWebRequest, recordOfContext } from '../../src/front/handler-context.js';
 import { takePrecomputed, withPrecomputed } from '../../src/front/precomputed.js';
 import { FrontRequest, recordFrontRequest } from '../../src/telemetry/front-request.js';
 
@@ -213,33 +213,40 @@ describe('fast lane: encoding an input_required round', () => {
 });
 
 describe('fast lane: handing an outcome to the official front', () => {
-  /** The context the SDK gives the handler of `req` (its node adapter passes `req.auth` through). */
-  const contextOf = (req: { auth?: AuthInfo }, id: number) => ({ http: { authInfo: req.auth }, mcpReq: { id } }) as unknown as ServerContext;
+  /** The web Request the SDK's node adapter made of `req`, as the front links it, and the context the handler gets. */
+  const served = (req: object) => {
+    const request = new Request('http://127.0.0.1/mcp', { method: 'POST' });
+    linkWebRequest(req, request);
+    return (id: number) => ({ http: { req: request }, mcpReq: { id } }) as unknown as ServerContext;
+  };
 
   it('gives the outcome once, to the request it belongs to', async () => {
     const outcome = { ok: true as const, result: { content: [] } };
-    const req: { auth?: AuthInfo } = {};
-    const other: { auth?: AuthInfo } = {};
+    const req = {};
+    const other = {};
     await withPrecomputed(req, 4, outcome, async () => {
       await Promise.resolve();
-      assert.equal(takePrecomputed(contextOf(other, 4)), undefined, 'another HTTP request with the same JSON-RPC id');
-      assert.equal(takePrecomputed(contextOf(req, 5)), undefined, 'another id');
-      assert.equal(takePrecomputed(contextOf(req, 4)), outcome);
-      assert.equal(takePrecomputed(contextOf(req, 4)), undefined, 'taken already');
+      assert.equal(takePrecomputed(served(other)(4)), undefined, 'another HTTP request with the same JSON-RPC id');
+      assert.equal(takePrecomputed(served(req)(5)), undefined, 'another id');
+      assert.equal(takePrecomputed(served(req)(4)), outcome);
+      assert.equal(takePrecomputed(served(req)(4)), undefined, 'taken already');
     });
   });
 
-  it("keeps the auth gate's principal beside it, and carries the request's record", () => {
+  it("carries the request's record and leaves its authInfo as the auth gate made it, or absent", () => {
     const req: { auth?: AuthInfo } = { auth: { token: '', clientId: 'c', scopes: ['s'], extra: { principal: 'alice' } } };
     const record = new FrontRequest('default', 'alice', { method: 'tools/call' }, {});
     recordFrontRequest(req, record);
-    carryToHandlers(req);
+    const handlerOf = served(req);
     withPrecomputed(req, 1, { ok: false, error: new Error('x') }, () => undefined);
-    assert.equal(req.auth?.extra?.['principal'], 'alice');
-    assert.equal(req.auth?.clientId, 'c');
-    assert.equal(recordOfContext(contextOf(req, 1)), record);
+    assert.deepEqual(req.auth, { token: '', clientId: 'c', scopes: ['s'], extra: { principal: 'alice' } });
+    assert.equal(recordOfContext(handlerOf(1)), record);
     const bare: { auth?: AuthInfo } = {};
-    carryToHandlers(bare);
-    assert.equal(bare.auth, undefined, 'nothing to carry: the request stays as it was');
+    recordFrontRequest(bare, record);
+    const bareHandler = served(bare);
+    withPrecomputed(bare, 2, { ok: true, result: { content: [] } }, () => undefined);
+    assert.equal(recordOfContext(bareHandler(2)), record);
+    assert.equal('auth' in bare, false, 'an unauthenticated request is given no authInfo');
+    assert.equal(recordOfContext({ mcpReq: { id: 1 } } as unknown as ServerContext), undefined, 'a request the front did not link');
   });
 });
