@@ -2,10 +2,23 @@
 // set, carrying one or many calls at once. Server-initiated requests go to the interactive call
 // they belong to (attribution.ts decides from their provenance); with none they are answered by the
 // local policy. Legacy `ping` is answered by the SDK itself.
+//
+// The v1 SDK's Client is used through its public API only, for what it does well: the initialize
+// handshake, numbering requests and matching their responses, cancellation, ping. It is connected
+// to the legacy transport through `SdkSide`, which lets the session see each message first: the
+// id of each request it sends, and the server's requests, progress and log lines before the SDK.
 import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CancelledNotificationSchema, McpError, ResultSchema, type JSONRPCRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  CancelledNotificationSchema,
+  McpError,
+  ResultSchema,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  type MessageExtraInfo,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
 import { MAX_TIMER_MS } from '../config/defaults.js';
 import type { LegacyCapabilities } from '../protocol/capabilities.js';
 import type { JsonObject, ServerRequest } from '../protocol/json.js';
@@ -18,7 +31,6 @@ import { askKey } from './ask-learning.js';
 import { NO_PROVENANCE, routeNotification, routeServerRequest, type InFlight, type Provenance } from './attribution.js';
 import { JSONRPC, LEGACY } from '../protocol/errors.js';
 import { ServerRequests } from './server-requests.js';
-import { armNoTimerForTheLongest, nextRequestId, sdkHandlerControllers } from './sdk-internals.js';
 import type { SessionHolder, SessionHooks, UpstreamInfo } from './session-types.js';
 
 export type { SessionHolder, SessionHooks, UpstreamInfo } from './session-types.js';
@@ -46,6 +58,55 @@ function readyOrAborted(ready: Promise<void>, signal: AbortSignal | undefined): 
   });
 }
 
+/** What the session sees of the messages between the SDK's Client and the legacy transport. */
+interface WireWatch {
+  /** A message from the server; true when the session took it (the SDK never sees it). */
+  received(message: JSONRPCMessage, extra: MessageExtraInfo | undefined): boolean;
+  /** A message the SDK is sending, before it goes. */
+  sending(message: JSONRPCMessage): void;
+  /** The revision the SDK negotiated at initialize. */
+  negotiated(version: string): void;
+}
+
+/** The transport as the SDK's Client sees it: the legacy transport, with the session watching both ways. */
+class SdkSide implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
+
+  constructor(
+    private readonly inner: Transport,
+    private readonly watch: WireWatch,
+  ) {}
+
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
+  start(): Promise<void> {
+    this.inner.onmessage = (message, extra) => {
+      if (!this.watch.received(message, extra)) this.onmessage?.(message, extra);
+    };
+    this.inner.onclose = () => this.onclose?.();
+    this.inner.onerror = (error) => this.onerror?.(error);
+    return this.inner.start();
+  }
+
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    this.watch.sending(message);
+    return this.inner.send(message, options);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  setProtocolVersion(version: string): void {
+    this.watch.negotiated(version);
+    this.inner.setProtocolVersion?.(version);
+  }
+}
+
 export class LegacySession {
   readonly id = randomUUID().slice(0, 8);
   /** Receives requests that belong to no call in flight instead of the local answer (the bridge's let-go). */
@@ -62,8 +123,11 @@ export class LegacySession {
   private progressSeq = 0;
   /** Interactive calls in flight, by the id of their legacy request. */
   private readonly calls = new Map<RequestId, InFlight<SessionHolder>>();
-  /** The server's requests being answered (all but ping, once interceptMessages is on). */
+  /** The server's requests being answered (all but ping). */
   private readonly answering: ServerRequests;
+  /** The interactive call whose request the SDK is sending right now (see `send`). */
+  private sendingFor: { call: InFlight<SessionHolder>; id?: RequestId } | undefined;
+  private readonly sdkSide: SdkSide;
 
   private constructor(
     private readonly transport: Transport,
@@ -74,41 +138,41 @@ export class LegacySession {
     this.log = log.child({ session: this.id });
     this.client = new Client(CLIENT_INFO, { capabilities: { ...capabilities } });
     this.answering = new ServerRequests(transport, (err) => this.onTransportError(err));
-    // Only a request that arrives during initialize still goes through the SDK (see interceptMessages).
-    this.client.fallbackRequestHandler = (req, extra) => this.onRequest(req, NO_PROVENANCE, extra.signal);
     this.client.fallbackNotificationHandler = async (n) => {
       if (CHANGE_METHODS.has(n.method)) this.hooks.onChange(n.method, n.params as JsonObject | undefined);
     };
-    // The SDK's cancel handler ignores request id 0 (v1 issue #2283) and would then send a late
-    // response to a request the server withdrew. Abort the handler's signal ourselves for every id.
+    // Every server request but ping is answered by the session, so it also hears every withdrawal.
     this.client.setNotificationHandler(CancelledNotificationSchema, (n) => {
       const id = n.params.requestId;
-      if (id === undefined) return;
-      this.answering.withdraw(id, n.params.reason ?? 'withdrawn by the legacy server');
-      sdkHandlerControllers(this.client)
-        .get(id)
-        ?.abort(n.params.reason ?? 'withdrawn by the legacy server');
+      if (id !== undefined) this.answering.withdraw(id, n.params.reason ?? 'withdrawn by the legacy server');
     });
-    armNoTimerForTheLongest(this.client);
     this.client.onclose = () => this.onClose();
     this.client.onerror = (err) => this.onTransportError(err);
-    // The Client learns the negotiated revision at initialize; keep it for answer shaping.
-    const setVersion = transport.setProtocolVersion?.bind(transport);
-    transport.setProtocolVersion = (v: string) => {
-      this.protocolVersion = v;
-      setVersion?.(v);
-    };
+    this.sdkSide = new SdkSide(transport, {
+      received: (message, extra) => this.receive(message, extra),
+      sending: (message) => {
+        const sending = this.sendingFor;
+        if (sending !== undefined && 'method' in message && 'id' in message) {
+          sending.id = message.id;
+          this.calls.set(message.id, sending.call);
+          this.sendingFor = undefined;
+        }
+      },
+      // Kept for answer shaping.
+      negotiated: (version) => {
+        this.protocolVersion = version;
+      },
+    });
   }
 
   static async connect(transport: Transport, capabilities: LegacyCapabilities, hooks: SessionHooks, log: Logger, timeoutMs: number): Promise<LegacySession> {
     const session = new LegacySession(transport, capabilities, hooks, log);
     try {
-      await session.client.connect(transport, { timeout: timeoutMs });
+      await session.client.connect(session.sdkSide, { timeout: timeoutMs });
     } catch (err) {
       await session.close('initialize failed').catch(() => {});
       throw err;
     }
-    session.interceptMessages();
     const serverInfo = session.client.getServerVersion();
     const caps = session.client.getServerCapabilities();
     if (!serverInfo || !caps) throw new Error('legacy server sent no serverInfo/capabilities');
@@ -162,10 +226,7 @@ export class LegacySession {
     opts: { signal?: AbortSignal; onprogress?: (p: JsonObject) => void; holder?: SessionHolder; untied?: boolean; record?: FrontRecord },
   ): Promise<JsonObject> {
     const options = { timeout: MAX_TIMER_MS, ...(opts.signal ? { signal: opts.signal } : {}) };
-    // The SDK numbers requests synchronously as it sends them: this is the id the call will have.
-    const id = opts.holder ? nextRequestId(this.client) : undefined;
     const call = opts.holder && { holder: opts.holder, key: askKey(method, params), untied: opts.untied ?? true, asked: false };
-    if (id !== undefined && call) this.calls.set(id, call);
     const trace = this.hooks.trace?.(method, opts.record);
     if (trace) params = withTraceContext(params, trace.carrier);
     let token: string | undefined;
@@ -174,15 +235,21 @@ export class LegacySession {
       this.progress.set(token, opts.onprogress);
       params = { ...params, _meta: { ...(params?.['_meta'] as JsonObject | undefined), progressToken: token } };
     }
+    // The SDK sends a request within its request() call, so SdkSide sees it go and the call is
+    // registered under the id the SDK gave it before any answer can arrive.
+    const sending: { call: InFlight<SessionHolder>; id?: RequestId } | undefined = call && { call };
     const done = () => {
       if (token) this.progress.delete(token);
-      if (id !== undefined) this.calls.delete(id);
+      if (sending?.id !== undefined) this.calls.delete(sending.id);
     };
     let sent: Promise<JsonObject>;
+    this.sendingFor = sending;
     try {
       sent = this.client.request({ method, ...(params ? { params } : {}) } as never, ResultSchema, options) as Promise<JsonObject>;
     } catch (err) {
       sent = Promise.reject(err);
+    } finally {
+      this.sendingFor = undefined;
     }
     return sent.then(
       (result) => {
@@ -205,42 +272,37 @@ export class LegacySession {
   }
 
   /**
-   * Progress and logs are taken off the wire before the SDK sees them. The v1 SDK dispatches
-   * notifications a tick later than responses, so the last progress before a result would find its
-   * handler already gone; read here, every notification is handed on in wire order. Server requests
-   * but ping are answered from here (server-requests.ts), routed by where they arrived: the HTTP
-   * transport says which call's stream carried them.
+   * Takes a server message before the SDK sees it (true: taken). Progress and logs: the v1 SDK
+   * dispatches notifications a tick later than responses, so the last progress before a result
+   * would find its handler already gone; read here, every notification is handed on in wire order.
+   * Server requests but ping are answered from here (server-requests.ts), from initialize on,
+   * routed by where they arrived: the HTTP transport says which call's stream carried them.
    */
-  private interceptMessages(): void {
-    const deliver = this.transport.onmessage;
-    if (!deliver) return;
-    this.transport.onmessage = (message, extra) => {
-      const m = message as { method?: string; id?: RequestId; params?: JsonObject };
-      if (m.method !== undefined) {
-        const related = (extra as { relatedRequestId?: RequestId } | undefined)?.relatedRequestId;
-        const provenance: Provenance = related === undefined ? NO_PROVENANCE : { kind: 'call', requestId: related };
-        if (m.id !== undefined) {
-          if (m.method !== 'ping') {
-            const req = message as JSONRPCRequest;
-            this.answering.answer(req, (withdrawn) => this.onRequest(req, provenance, withdrawn));
-            return;
-          }
-        } else if (m.method === 'notifications/progress') {
-          const handler = this.progress.get(String(m.params?.['progressToken']));
-          if (handler && m.params) {
-            const { progressToken: _token, ...rest } = m.params;
-            handler(rest);
-            return;
-          }
-        } else if (m.method === 'notifications/message') {
-          const holder = routeNotification(provenance, this.calls);
-          if (holder && m.params) holder.onLog(m.params);
-          else this.log.debug('legacy log message outside a call', { level: m.params?.['level'] });
-          return;
-        }
-      }
-      deliver.call(this.transport, message, extra);
-    };
+  private receive(message: JSONRPCMessage, extra: MessageExtraInfo | undefined): boolean {
+    const m = message as { method?: string; id?: RequestId; params?: JsonObject };
+    if (m.method === undefined) return false;
+    const related = (extra as { relatedRequestId?: RequestId } | undefined)?.relatedRequestId;
+    const provenance: Provenance = related === undefined ? NO_PROVENANCE : { kind: 'call', requestId: related };
+    if (m.id !== undefined) {
+      if (m.method === 'ping') return false;
+      const req = message as JSONRPCRequest;
+      this.answering.answer(req, (withdrawn) => this.onRequest(req, provenance, withdrawn));
+      return true;
+    }
+    if (m.method === 'notifications/progress') {
+      const handler = this.progress.get(String(m.params?.['progressToken']));
+      if (!handler || !m.params) return false;
+      const { progressToken: _token, ...rest } = m.params;
+      handler(rest);
+      return true;
+    }
+    if (m.method === 'notifications/message') {
+      const holder = routeNotification(provenance, this.calls);
+      if (holder && m.params) holder.onLog(m.params);
+      else this.log.debug('legacy log message outside a call', { level: m.params?.['level'] });
+      return true;
+    }
+    return false;
   }
 
   async notify(method: string, params?: JsonObject): Promise<void> {
