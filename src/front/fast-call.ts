@@ -7,6 +7,7 @@
 // it exactly as before. Pure: no I/O.
 import { classifyInboundRequest, isJSONRPCRequest, isJsonContentType } from '@modelcontextprotocol/server';
 import type { FrontCapabilities } from '../protocol/capabilities.js';
+import { partitionInputResponses } from '../protocol/answers.js';
 import { isJsonObject, type JsonObject } from '../protocol/json.js';
 
 const REVISION = '2026-07-28';
@@ -115,21 +116,6 @@ export class EnvelopeClassifier {
     }
     return modern;
   }
-}
-
-/**
- * The SDK's split of a retry's inputResponses: an entry that is not an object, or that looks like
- * a request or a JSON-RPC response, is dropped (its key listed) so the handler can ask again.
- */
-export function partitionInputResponses(raw: unknown): { accepted: Record<string, JsonObject>; dropped: string[] } {
-  const accepted: Record<string, JsonObject> = {};
-  const dropped: string[] = [];
-  if (!isJsonObject(raw)) return { accepted, dropped };
-  for (const [key, entry] of Object.entries(raw)) {
-    if (!isJsonObject(entry) || 'method' in entry || 'result' in entry) dropped.push(key);
-    else accepted[key] = entry as JsonObject;
-  }
-  return { accepted, dropped };
 }
 
 const paramHeaders = new WeakMap<JsonObject, boolean>();

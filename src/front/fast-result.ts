@@ -3,6 +3,7 @@
 // results whose shape is known to pass the SDK's result schema unchanged are encoded here (text
 // content, isError, an object structuredContent); for anything else this answers undefined and
 // the fast lane hands the result to the official front, which encodes it. Pure.
+import { frontCovers } from '../protocol/capabilities.js';
 import { isJsonObject, type JsonObject } from '../protocol/json.js';
 
 const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
@@ -24,43 +25,11 @@ export function encodeInputRequired(id: string | number, result: JsonObject, ser
   for (const key of Object.keys(result)) if (!INPUT_REQUIRED_KEYS.has(key)) return undefined;
   const { inputRequests, requestState } = result;
   if (result['resultType'] !== 'input_required' || typeof requestState !== 'string' || !isJsonObject(inputRequests)) return undefined;
-  for (const entry of Object.values(inputRequests)) if (!isJsonObject(entry) || !covered(entry, declared)) return undefined;
+  for (const entry of Object.values(inputRequests)) if (!isJsonObject(entry) || !frontCovers(entry, declared)) return undefined;
   return JSON.stringify({ result: { ...result, _meta: { [SERVER_INFO]: serverInfo } }, jsonrpc: '2.0', id });
 }
 
 const INPUT_REQUIRED_KEYS = new Set(['resultType', 'inputRequests', 'requestState']);
-
-/**
- * Whether the client declared what an embedded request needs, by the SDK's rule (a bare
- * `elicitation: {}` meaning form; a declaration that is not an object counting as declared). Not
- * protocol/capabilities.ts's missingCapabilities: the bridge's rule differs at the edges (it reads
- * `elicitation: {url: true}` as form), and where the two differ the lane must answer as the SDK would.
- */
-function covered(entry: Record<string, unknown>, declared: Record<string, unknown>): boolean {
-  const params = entry['params'];
-  // The SDK reads members of any params value; anything but an object or nothing is left to it.
-  if (params !== undefined && !isJsonObject(params)) return false;
-  const p = params;
-  switch (entry['method']) {
-    case 'elicitation/create': {
-      const e = declared['elicitation'];
-      if (e === undefined) return false;
-      if (!isJsonObject(e)) return true;
-      if (p?.['mode'] === 'url') return e['url'] !== undefined;
-      return e['form'] !== undefined || e['url'] === undefined;
-    }
-    case 'sampling/createMessage': {
-      const s = declared['sampling'];
-      if (s === undefined) return false;
-      const tools = p !== undefined && (p['tools'] !== undefined || p['toolChoice'] !== undefined);
-      return !tools || !isJsonObject(s) || s['tools'] !== undefined;
-    }
-    case 'roots/list':
-      return declared['roots'] !== undefined;
-    default:
-      return false;
-  }
-}
 
 function isPlainTextResult(result: JsonObject): boolean {
   for (const key of Object.keys(result)) if (!RESULT_KEYS.has(key)) return false;

@@ -5,6 +5,7 @@
 import { CreateMessageResultWithToolsSchema, ElicitResultSchema, ListRootsResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { elicitationMismatch } from './elicitation-content.js';
 import type { InputMethod } from './input-requests.js';
+import { isJsonObject, type JsonObject } from './json.js';
 
 export interface AskedInput {
   key: string;
@@ -26,6 +27,22 @@ const RESULT_NAMES: Record<InputMethod, string> = {
   'sampling/createMessage': 'CreateMessageResult',
   'roots/list': 'ListRootsResult',
 };
+
+/**
+ * The official v2 front's split of a retry's inputResponses, for the fast lane, which serves a
+ * call without it: an entry that is not an object, or that looks like a request or a JSON-RPC
+ * response, is dropped (its key listed, for partitionAnswers) so the round can be asked again.
+ */
+export function partitionInputResponses(raw: unknown): { accepted: Record<string, JsonObject>; dropped: string[] } {
+  const accepted: Record<string, JsonObject> = {};
+  const dropped: string[] = [];
+  if (!isJsonObject(raw)) return { accepted, dropped };
+  for (const [key, entry] of Object.entries(raw)) {
+    if (!isJsonObject(entry) || 'method' in entry || 'result' in entry) dropped.push(key);
+    else accepted[key] = entry as JsonObject;
+  }
+  return { accepted, dropped };
+}
 
 /**
  * @param responses the retry's inputResponses as received (untrusted)

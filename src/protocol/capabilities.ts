@@ -1,6 +1,7 @@
 // Client capabilities across the two eras. 2026-07-28 declares them per request; a legacy session
-// fixes them at initialize. These functions decide which legacy session a request needs and whether
-// the current request declared what a captured legacy request asks for. Pure.
+// fixes them at initialize. These functions decide which legacy session a request needs, whether
+// the current request declared what a captured legacy request asks for (the bridge's rule), and
+// whether an input_required result may go out (the official front's rule). Pure.
 
 /** The subset of 2026-07-28 ClientCapabilities the bridge cares about. */
 export interface FrontCapabilities {
@@ -85,6 +86,39 @@ export function missingCapabilities(
 
 function needsSamplingTools(params: Record<string, unknown> | undefined): boolean {
   return params?.['tools'] !== undefined || params?.['toolChoice'] !== undefined;
+}
+
+/**
+ * Whether `declared` (a request's client capabilities) covers what an embedded request of an
+ * input_required result needs, by the official v2 front's rule, which it applies to every such
+ * result it sends and does not export; the fast lane, which sends results without it, answers by
+ * the same rule. It differs from missingCapabilities at the edges: a declaration that is not an
+ * object counts as declared, so `elicitation: {url: true}` grants URL mode and not form.
+ */
+export function frontCovers(entry: Record<string, unknown>, declared: Record<string, unknown>): boolean {
+  const params = entry['params'];
+  // The SDK reads members of any params value; anything but an object or nothing is left to it.
+  if (params !== undefined && !isObject(params)) return false;
+  const p = params;
+  switch (entry['method']) {
+    case 'elicitation/create': {
+      const e = declared['elicitation'];
+      if (e === undefined) return false;
+      if (!isObject(e)) return true;
+      if (p?.['mode'] === 'url') return e['url'] !== undefined;
+      return e['form'] !== undefined || e['url'] === undefined;
+    }
+    case 'sampling/createMessage': {
+      const s = declared['sampling'];
+      if (s === undefined) return false;
+      const tools = p !== undefined && (p['tools'] !== undefined || p['toolChoice'] !== undefined);
+      return !tools || !isObject(s) || s['tools'] !== undefined;
+    }
+    case 'roots/list':
+      return declared['roots'] !== undefined;
+    default:
+      return false;
+  }
 }
 
 /** Human-readable name for a requiredCapabilities object, used in -32021 messages. */

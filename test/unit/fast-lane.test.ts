@@ -2,7 +2,8 @@
 // official front), how it encodes a result, and the hand-back of an outcome to the official front.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { declaresParamHeaders, partitionInputResponses, recognizeToolCall, type FastRequestHead } from '../../src/front/fast-call.js';
+import { declaresParamHeaders, recognizeToolCall, type FastRequestHead } from '../../src/front/fast-call.js';
+import { partitionInputResponses } from '../../src/protocol/answers.js';
 import { encodeInputRequired, encodeToolResult } from '../../src/front/fast-result.js';
 import type { AuthInfo, ServerContext } from '@modelcontextprotocol/server';
 import { linkWebRequest, recordOfContext } from '../../src/front/handler-context.js';
