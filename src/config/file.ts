@@ -58,7 +58,7 @@ const upstreamSchema = z
     roots: z.array(root).optional(),
     suspend: suspend.optional(),
     clientAuth: clientAuthSchema.optional(),
-    // Also send some requests to a migrated 2026-07-28 server and compare (README "Shadow comparison").
+    // Also send some requests to a migrated 2026-07-28 server and compare (docs/migration.md, "Shadow comparison").
     shadow: shadowSchema.optional(),
     auth: z
       .strictObject({

@@ -1,5 +1,5 @@
 // The Prometheus metrics of the proxy (prom-client), on a registry of their own. The names and
-// labels are documented in README.md (Operations); label values come from labels.ts or the
+// labels are documented in docs/operations.md (Metrics); label values come from labels.ts or the
 // configuration (upstream names), never from a request. Gauges are read from their owners when
 // scraped, so they cannot drift from what the pool and the bridge hold.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
