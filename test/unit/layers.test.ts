@@ -104,3 +104,27 @@ describe('source layers', () => {
     }
   });
 });
+
+// The unit ring runs its files side by side and must stay fast and deterministic: whatever starts a
+// process or opens a socket is an e2e test.
+describe('the unit ring', () => {
+  const UNIT = join(ROOT, 'test', 'unit');
+  const units = readdirSync(UNIT)
+    .filter((n) => n.endsWith('.test.ts'))
+    .map((n) => join(UNIT, n));
+  const IO_MODULE = /from ['"](node:)?(child_process|net|http|https|http2|dgram|tls|worker_threads|cluster)['"]/;
+  const IO_SUPPORT = /from ['"]\.\.\/support\/(auth-server|otlp-receiver|ports|process-tree)\.js['"]/;
+  const STARTER = /\b(startProcess|startProxy|startHttpFixture)\(/;
+
+  it('starts no process and opens no socket', () => {
+    assert.ok(units.length > 50, 'the unit tests were found');
+    const offenders = units.filter((f) => {
+      const text = readFileSync(f, 'utf8');
+      return IO_MODULE.test(text) || IO_SUPPORT.test(text) || STARTER.test(text);
+    });
+    assert.deepEqual(
+      offenders.map((f) => relative(ROOT, f)),
+      [],
+    );
+  });
+});
