@@ -2,7 +2,9 @@
 // against a legacy server, turning the server's mid-call requests into `input_required` rounds and
 // resuming the suspended call when the retry arrives.
 import { randomUUID } from 'node:crypto';
-import { ProxyError, UpstreamError, type WireError } from '../protocol/errors.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { LEGACY, ProxyError, UpstreamError, type WireError } from '../protocol/errors.js';
+import { type TranslatedError, translateLegacyError } from '../protocol/legacy-errors.js';
 import type { JsonObject } from '../protocol/json.js';
 import { declaresRoots, planRoots } from '../protocol/roots.js';
 import type { Clock } from '../runtime/clock.js';
@@ -11,19 +13,15 @@ import { principalTag } from '../state/principal.js';
 import { NO_TELEMETRY, type TraceOrigin, type UpstreamTelemetry } from '../telemetry/ports.js';
 import type { BoundCall, BridgeLimits, BridgeOptions, FrontCall } from './front-call.js';
 import { Interaction, type PendingInput, type Stop } from './interaction.js';
-import { leaseForCall, type SessionLease } from './ports.js';
+import { type InteractionObserver, leaseForCall, type SessionLease } from './ports.js';
 import { PrincipalLoad } from './principal-load.js';
-import { classifyFailure } from './call-failure.js';
-import { heldClaims } from './held-state.js';
-import { goneError } from './recovery.js';
 import { inputRequired, refuseUndeclared, takeWaitingSlot } from './refusals.js';
-import { checkRetryAnswers, openState } from './retry-checks.js';
+import { checkRetryAnswers, goneError, heldClaims, openState } from './retry.js';
 import { answerWithOperatorRoots, readRootsAnswer, RootsRound, rootsRoundResult } from './roots-round.js';
 import { type Rerun, replayRetry } from './replay-retry.js';
 import { ReplayRun, type ReplayContext } from './replay-run.js';
-import { chooseMode } from './choose-mode.js';
-import { startEvent } from './start-event.js';
 import { SuspensionTable, type EndReason } from './suspensions.js';
+import { chooseMode } from './suspend-mode.js';
 
 export type { BridgeLimits, BridgeOptions, FrontCall } from './front-call.js';
 
@@ -67,7 +65,7 @@ export class Bridge {
 
   async call(front: FrontCall): Promise<JsonObject> {
     const state = front.requestState;
-    // A retry refused for its requestState: `data.reason` says why (recovery.ts).
+    // A retry refused for its requestState: `data.reason` says why (retry.ts).
     const resume = (token: string) =>
       this.resume(front, token).catch((err: unknown) => {
         if (err instanceof ProxyError && (err.code === 'state_invalid' || err.code === 'interaction_gone'))
@@ -297,4 +295,38 @@ export class Bridge {
     interaction.end(why ?? reason);
     this.opts.observer?.onEnd({ handle: interaction.handle, reason, ...(why === undefined ? {} : { why }), ...outcome });
   }
+}
+
+/**
+ * What a legacy call that failed means for its front request. The session ended (or the server
+ * failed without a JSON-RPC error): the call is lost. A -32042 URL-elicitation-required error: the
+ * user must visit URLs first, so the call becomes a round. Any other JSON-RPC error: the call
+ * completed with it, translated for the 2026-07-28 client. `lost`: why the session ended, when the
+ * interaction knows it.
+ */
+export function classifyFailure(error: unknown, lost: string | undefined): CallFailure {
+  if (lost !== undefined || (error instanceof McpError && error.code === LEGACY.CONNECTION_CLOSED)) {
+    return { kind: 'lost', message: `the legacy server session ended during the call (${lost || 'connection closed'})` };
+  }
+  if (!(error instanceof McpError)) {
+    return { kind: 'lost', message: `the legacy server failed during the call: ${(error as Error)?.message ?? String(error)}` };
+  }
+  return translateLegacyError(error.code, error.message, error.data);
+}
+
+export type CallFailure = { kind: 'lost'; message: string } | TranslatedError;
+
+/**
+ * What the observers hear when an interactive call is sent to the legacy server: the call, the
+ * client's capabilities and roots, and for a replayed run its link to the call and the record it
+ * is answered from.
+ */
+function startEvent(handle: string, call: BoundCall, replay: Rerun | undefined): Parameters<InteractionObserver['onStart']>[0] {
+  const { method, params, capabilities, roots } = call;
+  const replayed = replay && {
+    replay: { call: replay.callId, run: replay.round, answers: replay.answers },
+    recorded: replay.record,
+    roundsBefore: replay.round - 1,
+  };
+  return { handle, method, params, mode: replay ? 'replay' : 'hold', capabilities, roots, ...replayed };
 }

@@ -11,7 +11,7 @@ import { decodeRecord } from '../state/replay-record.js';
 import { StateError, type StateClaims } from '../state/seal.js';
 import type { UpstreamTelemetry } from '../telemetry/ports.js';
 import type { BoundCall, FrontCall } from './front-call.js';
-import { goneError, recoveryFor } from './recovery.js';
+import { goneError, recoveryFor } from './retry.js';
 
 export interface RetryAnswers {
   inputResponses?: unknown;

@@ -1,7 +1,11 @@
 // Which way a call waits for the client while a legacy server asks: `hold` keeps the legacy call
 // suspended on its session in this process; `replay` lets it go and runs it again on the retry,
-// answering from the record in requestState. Pure.
+// answering from the record in requestState. The rule (chooseSuspension) is pure; chooseMode feeds
+// it the tool's annotations (from tools/list, when the upstream can tell them) and logs the choice
+// with its reason.
+import type { FrontCapabilities } from '../protocol/capabilities.js';
 import type { InteractiveMethod } from '../protocol/methods.js';
+import type { Logger } from '../telemetry/logger.js';
 
 export type SuspendMode = 'auto' | 'hold' | 'replay';
 
@@ -39,4 +43,29 @@ export function chooseSuspension(method: InteractiveMethod, target: string, poli
   if (hints?.readOnlyHint === true) return { mode: 'replay', why: 'the tool is annotated readOnlyHint' };
   if (hints?.idempotentHint === true) return { mode: 'replay', why: 'the tool is annotated idempotentHint' };
   return { mode: 'hold', why: 'the tool is not annotated read-only or idempotent' };
+}
+
+export interface ModeInputs {
+  method: InteractiveMethod;
+  identity: { target: string };
+  capabilities: FrontCapabilities;
+}
+
+export async function chooseMode(
+  call: ModeInputs,
+  policy: SuspendPolicy,
+  toolHints: ((name: string, caps: FrontCapabilities) => Promise<ToolHints | undefined>) | undefined,
+  log: Logger,
+): Promise<Choice> {
+  let hints: ToolHints | undefined;
+  if (call.method === 'tools/call') {
+    try {
+      hints = await toolHints?.(call.identity.target, call.capabilities);
+    } catch (err) {
+      log.debug('tool annotations unknown: the call is held', { tool: call.identity.target, error: (err as Error).message });
+    }
+  }
+  const choice = chooseSuspension(call.method, call.identity.target, policy, hints);
+  log.debug('suspend mode chosen', { method: call.method, target: call.identity.target, mode: choice.mode, why: choice.why });
+  return choice;
 }

@@ -14,7 +14,6 @@ import { buildLimits, LIMIT_ROWS, scaleOf, type LimitOption } from './limits.js'
 import { checkDashValues, parserMessage } from './argv-messages.js';
 import { readKeyFile } from './state-key.js';
 import { logFormat, logLevel } from './logging.js';
-import { integer } from './whole-number.js';
 import type { AuditConfig, LegacyClients, ProxyConfig, Root, SuspendMode, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
 
 /** One string option per row of the limits table: `--interaction-ttl`, `--max-sessions`, ... */
@@ -277,4 +276,13 @@ function tracing(env: Record<string, string | undefined>): ProxyConfig['tracing'
     if (err instanceof TracingEnvError) throw new ConfigError(err.message);
     throw err;
   }
+}
+
+/** `raw` as a whole number from `min` to `max`; `fallback` when the option was not given. */
+export function integer(flag: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined) return fallback;
+  if (!/^-?\d+$/.test(raw)) throw new ConfigError(`${flag}: expected a whole number, got '${raw}'`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(`${flag}: ${n} is out of range (${min} to ${max})`);
+  return n;
 }

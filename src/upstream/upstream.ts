@@ -10,13 +10,13 @@ import { rootsServed, sessionCapabilities, type RootsBinding } from '../protocol
 import type { Cancel, Clock } from '../runtime/clock.js';
 import type { Logger } from '../telemetry/logger.js';
 import { type FrontRecord, NO_TELEMETRY, type UpstreamTelemetry } from '../telemetry/ports.js';
-import { createHttpTransport } from './transport/http-transport.js';
 import { learnedFor, type Learned } from './learned.js';
 import { SessionPool, waitingCap, type Lease, type LeaseMode, type PoolStats } from './pool/pool.js';
 import { LegacySession, type SessionHooks, type UpstreamInfo } from './session.js';
 import type { UpstreamResources } from './resources.js';
 import { createSseTransport } from './transport/sse-transport.js';
 import { createStdioTransport, StdioTransport } from './transport/stdio-transport.js';
+import { createHttpTransport } from './transport/streamable-http-transport.js';
 import { ToolSchemas } from './tool-schemas.js';
 import { startIdleSweeper } from './pool/idle-sweep.js';
 import { WsClientTransport } from './transport/ws-transport.js';

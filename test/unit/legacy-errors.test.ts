@@ -1,6 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { LEGACY } from '../../src/protocol/errors.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { classifyFailure } from '../../src/bridge/bridge.js';
 import { stripSdkPrefix, translateLegacyError } from '../../src/protocol/legacy-errors.js';
 
 describe('stripSdkPrefix', () => {
@@ -92,5 +94,32 @@ describe('translateLegacyError', () => {
   it('passes ordinary codes through without inventing data', () => {
     const t = translateLegacyError(-32603, 'boom', undefined);
     assert.deepEqual(t, { kind: 'error', error: { code: -32603, message: 'boom' } });
+  });
+});
+
+describe('classifyFailure (what a failed legacy call means for its front request)', () => {
+  it('is lost when the interaction knows the session ended, whatever the error', () => {
+    const failure = classifyFailure(new McpError(-32602, 'bad'), 'the child exited with code 1');
+    assert.deepEqual(failure, { kind: 'lost', message: 'the legacy server session ended during the call (the child exited with code 1)' });
+  });
+
+  it('is lost when the SDK reports the connection closed, or the error is not a JSON-RPC error', () => {
+    assert.deepEqual(classifyFailure(new McpError(LEGACY.CONNECTION_CLOSED, 'Connection closed'), undefined), {
+      kind: 'lost',
+      message: 'the legacy server session ended during the call (connection closed)',
+    });
+    assert.deepEqual(classifyFailure(new Error('socket hang up'), undefined), {
+      kind: 'lost',
+      message: 'the legacy server failed during the call: socket hang up',
+    });
+  });
+
+  it('completes with the translated error otherwise, and turns a URL-elicitation-required error into a round', () => {
+    const failure = classifyFailure(new McpError(-32002, 'Resource not found'), undefined);
+    assert.deepEqual(failure, translateLegacyError(-32002, new McpError(-32002, 'Resource not found').message, undefined));
+    assert.equal(failure.kind, 'error');
+    const elicitations = [{ mode: 'url', elicitationId: 'e1', url: 'https://example.com/consent', message: 'Consent' }];
+    const url = classifyFailure(new McpError(LEGACY.URL_ELICITATION_REQUIRED, 'visit', { elicitations }), undefined);
+    assert.equal(url.kind, 'url_required');
   });
 });

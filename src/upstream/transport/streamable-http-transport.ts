@@ -13,12 +13,12 @@ import { asMessage, isRequest, parseMessage } from './jsonrpc-message.js';
 import { mediaTypeEssence } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import { type HttpAgents, HttpExchanger, readText } from './http-exchange.js';
 import { readSseStream, type SseReadOptions, type SseStreamEnd, type SseStreamOwner } from './sse-stream.js';
-import { DEFAULT_RECONNECTION, StreamableHttpError, type ReconnectionOptions } from './streamable-http-errors.js';
 import { errorBody, JSONRPC } from '../../protocol/errors.js';
 import { classifyNetworkError, StreamGoneError } from './stream-gone.js';
 import { traceHeaders } from '../trace-context.js';
-
-export { DEFAULT_RECONNECTION, StreamableHttpError, type ReconnectionOptions } from './streamable-http-errors.js';
+import type { UpstreamTarget } from '../../config/types.js';
+import { headerSourceFor } from '../client-credentials.js';
+import type { UpstreamResources } from '../resources.js';
 
 interface StreamOptions extends SseReadOptions {
   /** A resumed request's id: its replayed response is delivered under it. */
@@ -27,6 +27,37 @@ interface StreamOptions extends SseReadOptions {
   owed?: Set<RequestId>;
   /** The request whose response stream this is: what its server requests and notifications relate to. */
   related?: RequestId;
+}
+
+/** An HTTP answer of the legacy server's that is not a usable MCP answer. */
+export class StreamableHttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(`Streamable HTTP error: ${message}`);
+    this.name = 'StreamableHttpError';
+  }
+}
+
+export interface ReconnectionOptions {
+  initialDelayMs: number;
+  maxDelayMs: number;
+  growFactor: number;
+  maxRetries: number;
+}
+
+/** A dead upstream should fail the session quickly; the pool replaces it. */
+export const DEFAULT_RECONNECTION: ReconnectionOptions = { initialDelayMs: 500, maxDelayMs: 5000, growFactor: 1.5, maxRetries: 2 };
+
+/**
+ * The transport for a legacy Streamable HTTP upstream: one legacy session (Mcp-Session-Id) per
+ * pooled connection. Nothing from the front request (headers, credentials) is passed on: the proxy
+ * is its own client upstream, with the headers the configuration names for this upstream and, with
+ * `auth`, its own OAuth token.
+ */
+export function createHttpTransport(target: Extract<UpstreamTarget, { kind: 'http' }>, resources: UpstreamResources): StreamableHttpTransport {
+  return new StreamableHttpTransport(target.url, resources.agents, headerSourceFor(target, resources.tokens));
 }
 
 /** The request whose stream carried a message, if any. */
