@@ -1,4 +1,4 @@
-// Case 5: shared legacy sessions (issue 10, targets 4 and 6), measured against the exclusive layout
+// Case 5: shared legacy sessions, measured against the exclusive layout
 // in the same run. (a) N concurrent interactive calls (`ask-name`, each with its own greeting and
 // answer, checked for cross-talk) against one legacy Streamable HTTP server: legacy sessions used.
 // (b) 16 concurrent pass-through calls over stdio: legacy child processes and RSS of the proxy and

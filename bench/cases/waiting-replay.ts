@@ -1,4 +1,4 @@
-// Case 5: waiting users in replay mode (issue 9). A replayed call lets its legacy call go as soon as
+// Case 3b: waiting users in replay mode. A replayed call lets its legacy call go as soon as
 // the server asks, so a user who is thinking should cost the proxy nothing: no legacy session, no
 // child process, memory back at idle. N users are left waiting (their requestStates kept by the
 // client, never retried) and the proxy's heap and RSS after a full GC are compared with idle, in the

@@ -2,7 +2,7 @@
 // legacy session of a proxy instance (as fetch's global pool shares them), the request written in one piece,
 // same-origin redirects followed the way the v1 SDK follows them.
 // The v1 SDK's own transport goes through fetch and WHATWG streams, which costs more CPU per call
-// than the rest of the proxy's pass-through work (see bench/README.md).
+// than the rest of the proxy's pass-through work (docs/performance.md).
 import http from 'node:http';
 import https from 'node:https';
 import { isWithinOrigin } from '@modelcontextprotocol/sdk/shared/transport.js';
