@@ -1,18 +1,18 @@
 // The fast lane of a legacy route: a plain tools/call (recognized by fast-call.ts) is run through
 // the bridge and answered here, without building the official front's per-request server, web
-// Request and Response. Everything the official front does to such a request is done or known to
-// pass (see fast-call.ts); every other request, and every outcome this lane does not encode itself
-// (errors, unusual results or input requests), goes through the official front, the latter
-// with the outcome attached so the call is not run twice (precomputed.ts). `--fast-lane off`
-// turns it off; test/e2e/fast-lane.test.ts checks both paths answer alike.
+// Request and Response. Everything the official front checks before its handler is done or known
+// to pass for such a request (fast-call.ts), and every outcome is encoded by the official front's
+// rules (fast-result.ts), so a request this lane takes is answered here and nowhere else. Every
+// other request goes to the official front. `--fast-lane off` turns the lane off;
+// test/e2e/fast-lane.test.ts checks both paths answer alike.
 import type { Request, Response } from 'express';
 import type { JsonObject } from '../protocol/json.js';
 import { frontRequestOf } from '../telemetry/front-request.js';
 import { principalOfRequest } from './auth-gate.js';
 import { recognizeToolCall, type FastRequestHead } from './fast-call.js';
-import { encodeInputRequired, encodeToolResult } from './fast-result.js';
-import { type CallOutcome, withPrecomputed } from './precomputed.js';
+import { type CallOutcome, encodeToolCallAnswer } from './fast-result.js';
 import { type FrontDeps, frontCapabilities, runInteractive } from './server-factory.js';
+import { frontWireError } from './wire-errors.js';
 
 const STANDARD_HEADERS = ['mcp-protocol-version', 'mcp-method', 'mcp-name'] as const;
 const NO_NOTIFICATIONS = async () => {};
@@ -20,11 +20,8 @@ const NO_NOTIFICATIONS = async () => {};
 export class FastLane {
   constructor(private readonly deps: FrontDeps) {}
 
-  /**
-   * Serves `body` if it is a request this lane takes; false leaves it, untouched, to the caller.
-   * `official` serves the request through the official front (used for outcomes not encoded here).
-   */
-  async serve(req: Request, res: Response, body: unknown, official: () => Promise<void>): Promise<boolean> {
+  /** Serves `body` if it is a request this lane takes; false leaves it, untouched, to the caller. */
+  async serve(req: Request, res: Response, body: unknown): Promise<boolean> {
     const upstream = this.deps.upstream;
     const call = recognizeToolCall(headOf(req), body, (tool) => upstream.toolSchemas.get(tool) as JsonObject | undefined);
     if (call === undefined) return false;
@@ -54,21 +51,16 @@ export class FastLane {
       );
       outcome = { ok: true, result };
     } catch (error) {
-      outcome = { ok: false, error };
+      outcome = { ok: false, error: frontWireError(error, this.deps.log) };
     }
     res.off('close', onClose);
-    const encoded = outcome.ok ? this.encode(call.id, outcome.result, info.serverInfo as unknown as JsonObject, call.capabilities) : undefined;
-    if (encoded === undefined) {
-      await withPrecomputed(req, call.id, outcome, official);
-      return true;
+    const answer = encodeToolCallAnswer(call.id, outcome, info.serverInfo as unknown as JsonObject, call.capabilities as JsonObject);
+    if (record) {
+      record.fastLane = true;
+      if (answer.code !== undefined) record.error(answer.code);
     }
-    if (record) record.fastLane = true;
-    if (!res.destroyed) res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(encoded) }).end(encoded);
+    if (!res.destroyed) res.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(answer.body) }).end(answer.body);
     return true;
-  }
-
-  private encode(id: string | number, result: JsonObject, serverInfo: JsonObject, declared: Record<string, unknown>): string | undefined {
-    return result['resultType'] === 'input_required' ? encodeInputRequired(id, result, serverInfo, declared) : encodeToolResult(id, result, serverInfo);
   }
 }
 

@@ -81,7 +81,7 @@ export class LegacyRoute implements Route {
     });
     const official = withErrorStatuses(this.handler);
     const onerror = (err: Error) => this.log.error('front adapter failed', { error: err.message });
-    // An adapter per request: the web Request it makes of `req` is linked to `req`'s context on
+    // An adapter per request: the web Request it makes of `req` is linked to `req`'s record on
     // its way to the handler (handler-context.ts).
     this.serve = (req, res, body) => {
       const linked: typeof official = {
@@ -125,7 +125,7 @@ export class LegacyRoute implements Route {
     if (msg?.method === 'subscriptions/listen') await this.holdResourceSubscriptions(msg.params, req, res);
     if (msg?.method === 'tools/call') {
       await this.learnToolSchema(msg.params, req);
-      if (this.fast && (await this.fast.serve(req, res, body, () => this.serve(req, res, body)))) return;
+      if (this.fast && (await this.fast.serve(req, res, body))) return;
     }
     await this.serve(req, res, body);
   }

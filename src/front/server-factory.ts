@@ -13,7 +13,6 @@ import type { Logger } from '../telemetry/logger.js';
 import type { UpstreamInfo } from '../upstream/session.js';
 import type { Upstream } from '../upstream/upstream.js';
 import { PRINCIPAL_KEY } from './auth-gate.js';
-import { takePrecomputed } from './precomputed.js';
 import { toProtocolError } from './wire-errors.js';
 
 export interface FrontDeps {
@@ -133,12 +132,6 @@ export interface InteractiveRequest {
 
 async function interactiveFromSdk(method: InteractiveMethod, params: JsonObject, ctx: ServerContext, deps: FrontDeps): Promise<JsonObject> {
   const record = deps.recordOf?.(ctx);
-  // A call the fast lane already ran: answer with its outcome (front/precomputed.ts).
-  const pre = takePrecomputed(ctx);
-  if (pre !== undefined) {
-    if (pre.ok) return withContent(method, pre.result);
-    throw toProtocolError(pre.error, deps.log, record);
-  }
   const meta = ctx.mcpReq._meta as JsonObject | undefined;
   const progressToken = meta?.['progressToken'];
   const level = envelope(ctx, 'logLevel');

@@ -2,7 +2,7 @@
 // which codes and why), and tells telemetry the error code. A stream that already started keeps its 200.
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
 import { errorCodeOf, statusForCode } from '../protocol/http-status.js';
-import { contextOfRequest } from './handler-context.js';
+import { recordOfRequest } from './handler-context.js';
 
 export function withErrorStatuses(handler: McpHttpHandler): Pick<McpHttpHandler, 'fetch'> {
   return {
@@ -11,7 +11,7 @@ export function withErrorStatuses(handler: McpHttpHandler): Pick<McpHttpHandler,
       if (!(response.headers.get('content-type') ?? '').includes('application/json')) return response;
       const body = await response.text();
       const code = errorCodeOf(body);
-      if (code !== undefined) contextOfRequest(request)?.record?.error(code);
+      if (code !== undefined) recordOfRequest(request)?.error(code);
       const status = response.status === 200 ? (statusForCode(code) ?? 200) : response.status;
       return new Response(body, { status, headers: response.headers });
     },

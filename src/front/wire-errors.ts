@@ -9,12 +9,13 @@ import type { Logger } from '../telemetry/logger.js';
 
 /** `record`: the front request answered with it, whose telemetry learns the code. */
 export function toProtocolError(err: unknown, log: Logger, record: FrontRequest | undefined): ProtocolError {
-  const wire = wireErrorOf(err, log);
+  const wire = frontWireError(err, log);
   record?.error(wire.code);
   return new ProtocolError(wire.code, wire.message, wire.data);
 }
 
-function wireErrorOf(err: unknown, log: Logger): WireError {
+/** The wire error a front answers `err` with (the fast lane writes it itself); internal faults are logged. */
+export function frontWireError(err: unknown, log: Logger): WireError {
   if (err instanceof ProtocolError) return { code: err.code, message: err.message, data: err.data };
   if (err instanceof ProxyError) return toWireError(err);
   if (err instanceof UpstreamError) return err.wire;

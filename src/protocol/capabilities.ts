@@ -89,36 +89,49 @@ function needsSamplingTools(params: Record<string, unknown> | undefined): boolea
 }
 
 /**
- * Whether `declared` (a request's client capabilities) covers what an embedded request of an
- * input_required result needs, by the official v2 front's rule, which it applies to every such
- * result it sends and does not export; the fast lane, which sends results without it, answers by
- * the same rule. It differs from missingCapabilities at the edges: a declaration that is not an
- * object counts as declared, so `elicitation: {url: true}` grants URL mode and not form.
+ * What an embedded request of an input_required result requires of the client, by the official v2
+ * front's rule (its `requiredClientCapabilitiesForInputRequest`, which it applies to every such
+ * result it sends and does not export); undefined for a method that is no input request. The fast
+ * lane, which sends results itself, goes by the same rule. `params` is read as the SDK reads it:
+ * a params of null throws there as it does in the SDK.
  */
-export function frontCovers(entry: Record<string, unknown>, declared: Record<string, unknown>): boolean {
-  const params = entry['params'];
-  // The SDK reads members of any params value; anything but an object or nothing is left to it.
-  if (params !== undefined && !isObject(params)) return false;
-  const p = params;
-  switch (entry['method']) {
-    case 'elicitation/create': {
-      const e = declared['elicitation'];
-      if (e === undefined) return false;
-      if (!isObject(e)) return true;
-      if (p?.['mode'] === 'url') return e['url'] !== undefined;
-      return e['form'] !== undefined || e['url'] === undefined;
-    }
-    case 'sampling/createMessage': {
-      const s = declared['sampling'];
-      if (s === undefined) return false;
-      const tools = p !== undefined && (p['tools'] !== undefined || p['toolChoice'] !== undefined);
-      return !tools || !isObject(s) || s['tools'] !== undefined;
-    }
+export function frontRequirement(method: string, params: unknown): Record<string, unknown> | undefined {
+  const p = params as Record<string, unknown> | undefined;
+  switch (method) {
+    case 'elicitation/create':
+      return p?.['mode'] === 'url' ? { elicitation: { url: {} } } : { elicitation: { form: {} } };
+    case 'sampling/createMessage':
+      return p !== undefined && (p['tools'] !== undefined || p['toolChoice'] !== undefined) ? { sampling: { tools: {} } } : { sampling: {} };
     case 'roots/list':
-      return declared['roots'] !== undefined;
+      return { roots: {} };
     default:
-      return false;
+      return undefined;
   }
+}
+
+/**
+ * The part of `required` (from frontRequirement) that `declared` does not declare, by the official
+ * front's rule (its `missingClientCapabilities`); undefined when all is declared. It differs from
+ * missingCapabilities at the edges: a declared value that is not an object declares every member,
+ * so `elicitation: {url: true}` grants URL mode and not form, and a bare `elicitation` is form.
+ */
+export function frontMissing(required: Record<string, unknown>, declared: Record<string, unknown>): Record<string, unknown> | undefined {
+  const missing: Record<string, unknown> = {};
+  for (const [capability, requirement] of Object.entries(required)) {
+    const value = declared[capability];
+    if (value === undefined) {
+      missing[capability] = requirement;
+      continue;
+    }
+    if (!isObject(requirement) || !isObject(value)) continue;
+    const members: Record<string, unknown> = {};
+    for (const [member, need] of Object.entries(requirement)) {
+      const implied = capability === 'elicitation' && member === 'form' && value['form'] === undefined && value['url'] === undefined;
+      if (value[member] === undefined && !implied) members[member] = need;
+    }
+    if (Object.keys(members).length > 0) missing[capability] = members;
+  }
+  return Object.keys(missing).length > 0 ? missing : undefined;
 }
 
 /** Human-readable name for a requiredCapabilities object, used in -32021 messages. */

@@ -1,10 +1,11 @@
-// The fast lane answers exactly as the official front does (issue 10): two proxies in front of the
+// The fast lane answers exactly as the official front does: two proxies in front of the
 // same legacy server, one with the fast lane (the default) and one with `--fast-lane off`, get the
 // same requests. Each answer's status, content type and JSON-RPC body must agree (requestState is
 // sealed per proxy, so it is compared by shape). The corpus covers what the fast lane takes (plain
-// calls, retries) and what it must leave to the official front (header, envelope and params
-// faults, streams, unusual results, errors, input_required rounds); the access log says which
-// lane answered, so a case that silently stopped taking the fast lane fails too.
+// calls and retries, with every kind of outcome: results of each shape, malformed results, errors,
+// input_required rounds) and what it must leave to the official front (header, envelope and params
+// faults, streams); the access log says which lane answered, so a case that silently stopped
+// taking the fast lane fails too.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
@@ -32,6 +33,8 @@ interface Case {
   fast: boolean;
   /** Refused before the route (no access-log line to read). */
   unlogged?: true;
+  /** The JSON-RPC error code both must answer with. */
+  code?: number;
 }
 
 function envelope(caps: Record<string, unknown>): Record<string, unknown> {
@@ -109,6 +112,7 @@ describe('the fast lane answers as the official front does', () => {
   async function both(c: Case, forOfficial: Case = c): Promise<[Answer, Answer]> {
     const [a, b] = await Promise.all([send(fast.url, c), send(official.url, forOfficial)]);
     assert.deepEqual(comparable(a), comparable(b), `${c.name}: the two fronts disagree`);
+    if (c.code !== undefined) assert.equal((a.body as { error?: { code: number } }).error?.code, c.code, `${c.name}: ${JSON.stringify(a.body)}`);
     if (c.unlogged) return [a, b];
     const line = await lastLine();
     assert.equal(line['lane'], c.fast ? 'fast' : undefined, `${c.name}: answered by the ${line['lane'] === 'fast' ? 'fast lane' : 'official front'}`);
@@ -123,7 +127,9 @@ describe('the fast lane answers as the official front does', () => {
     { name: 'arguments of the wrong type for the tool (isError)', params: { name: 'echo', arguments: { text: 5 } }, fast: true },
     { name: 'an unknown tool', params: { name: 'no-such-tool', arguments: {} }, fast: true },
     { name: 'content-less result with structuredContent', params: { name: 'no-content', arguments: {} }, fast: true },
-    { name: 'result with _meta and an extra key', params: { name: 'structured', arguments: {} }, fast: false },
+    { name: 'result with _meta and an extra key', params: { name: 'structured', arguments: {} }, fast: true },
+    { name: 'image and resource-link content, a text block with annotations', params: { name: 'mixed-content', arguments: {} }, fast: true },
+    { name: 'a result no revision allows (-32602)', params: { name: 'malformed-result', arguments: {} }, fast: true, code: -32602 },
     { name: 'Mcp-Name missing', params: echo, headers: { 'mcp-name': undefined }, fast: false },
     { name: 'Mcp-Name names another tool', params: echo, headers: { 'mcp-name': 'other' }, fast: false },
     { name: 'Mcp-Name in Base64', params: echo, headers: { 'mcp-name': '=?base64?ZWNobw==?=' }, fast: false },
@@ -146,7 +152,7 @@ describe('the fast lane answers as the official front does', () => {
     { name: 'arguments that are not an object', params: { name: 'echo', arguments: ['hi'] }, fast: false },
     { name: 'a name that is not a string', params: { name: 5 }, headers: { 'mcp-name': '5' }, fast: false },
     { name: 'a requestState that is not a string', params: { ...echo, requestState: 5 }, fast: false },
-    { name: 'a requestState nobody issued', params: { ...echo, requestState: 'forged' }, fast: false },
+    { name: 'a requestState nobody issued (an error)', params: { ...echo, requestState: 'forged' }, fast: true, code: -32602 },
     { name: 'a question without the capability for it', params: { name: 'ask-name', arguments: {} }, caps: {}, fast: true },
     { name: 'a question (input_required)', params: { name: 'ask-name', arguments: {} }, fast: true },
     { name: 'a URL question', params: { name: 'ask-url', arguments: {} }, caps: { elicitation: { url: {} } }, fast: true },
@@ -192,7 +198,7 @@ describe('the fast lane answers as the official front does', () => {
       return { ...ask, requestState, inputResponses: { [Object.keys(inputRequests)[0]!]: response } };
     };
     const wrapped = { jsonrpc: '2.0', id: 1, result: { action: 'accept', content: { name: 'Ada' } } };
-    const [ra] = await both({ name: 'wrapped', params: answer(a, wrapped), fast: false }, { name: 'wrapped', params: answer(b, wrapped), fast: false });
+    const [ra] = await both({ name: 'wrapped', params: answer(a, wrapped), fast: true }, { name: 'wrapped', params: answer(b, wrapped), fast: true });
     assert.equal((ra.body as { error: { code: number } }).error.code, -32602);
     // The same round can still be answered properly, and that retry takes the fast lane.
     const good = { action: 'accept', content: { name: 'Ada' } };

@@ -1,13 +1,12 @@
 // The fast lane's pure parts: which tools/call requests it takes (everything else is left to the
-// official front), how it encodes a result, and the hand-back of an outcome to the official front.
+// official front), and how it encodes every outcome of one, as the official front does.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { declaresParamHeaders, recognizeToolCall, type FastRequestHead } from '../../src/front/fast-call.js';
 import { partitionInputResponses } from '../../src/protocol/answers.js';
-import { encodeInputRequired, encodeToolResult } from '../../src/front/fast-result.js';
+import { type CallOutcome, encodeToolCallAnswer, inputRequiredRefusal } from '../../src/front/fast-result.js';
 import type { AuthInfo, ServerContext } from '@modelcontextprotocol/server';
 import { linkWebRequest, recordOfContext } from '../../src/front/handler-context.js';
-import { takePrecomputed, withPrecomputed } from '../../src/front/precomputed.js';
 import { FrontRequest, recordFrontRequest } from '../../src/telemetry/front-request.js';
 
 const REV = '2026-07-28';
@@ -123,50 +122,104 @@ describe('fast lane: recognizing a plain tools/call', () => {
   });
 });
 
-describe('fast lane: encoding a result', () => {
-  const info = { name: 'legacy', version: '1' };
-  const encoded = (result: Record<string, unknown>, id: string | number = 3) => {
-    const text = encodeToolResult(id, result, info);
-    return text === undefined ? undefined : (JSON.parse(text) as Record<string, unknown>);
-  };
+const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
+const info = { name: 'legacy', version: '1' };
+/** The answer for `outcome`, its body parsed. */
+const answerTo = (outcome: CallOutcome, declared: Record<string, unknown> = {}, id: string | number = 3) => {
+  const a = encodeToolCallAnswer(id, outcome, info, declared);
+  return { status: a.status, code: a.code, body: JSON.parse(a.body) as Record<string, unknown> };
+};
+const resultOf = (result: Record<string, unknown>) => answerTo({ ok: true, result }).body['result'];
 
+describe('fast lane: encoding a result', () => {
   it('adds resultType and the server identity, in a JSON-RPC response', () => {
-    assert.deepEqual(encoded({ content: [{ type: 'text', text: 'hi' }] }, 'x'), {
-      jsonrpc: '2.0',
-      id: 'x',
-      result: { content: [{ type: 'text', text: 'hi' }], resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': info } },
+    assert.deepEqual(answerTo({ ok: true, result: { content: [{ type: 'text', text: 'hi' }] } }, {}, 'x'), {
+      status: 200,
+      code: undefined,
+      body: { result: { content: [{ type: 'text', text: 'hi' }], resultType: 'complete', _meta: { [SERVER_INFO]: info } }, jsonrpc: '2.0', id: 'x' },
     });
   });
 
-  it('keeps isError, an object structuredContent and an explicit complete resultType', () => {
-    const r = encoded({ content: [], isError: true, structuredContent: { n: 1 }, resultType: 'complete' })?.['result'];
-    assert.deepEqual(r, {
+  it('keeps isError, structuredContent, an explicit resultType and other keys', () => {
+    assert.deepEqual(resultOf({ content: [], isError: true, structuredContent: [1], resultType: 'complete', 'x-extra': 1 }), {
       content: [],
       isError: true,
-      structuredContent: { n: 1 },
+      structuredContent: [1],
       resultType: 'complete',
-      _meta: { 'io.modelcontextprotocol/serverInfo': info },
+      'x-extra': 1,
+      _meta: { [SERVER_INFO]: info },
     });
   });
 
-  const unusual: Array<[string, Record<string, unknown>]> = [
-    ['an input_required round', { resultType: 'input_required', inputRequests: {}, requestState: 's' }],
-    ['a result _meta', { content: [], _meta: { a: 1 } }],
-    ['an unknown key', { content: [], 'x-extra': true }],
-    ['no content', { structuredContent: {} }],
-    ['content that is not an array', { content: 'hi' }],
-    ['an image block', { content: [{ type: 'image', data: 'AA==', mimeType: 'image/png' }] }],
-    ['a text block with annotations', { content: [{ type: 'text', text: 'hi', annotations: { priority: 1 } }] }],
-    ['a text block whose text is not a string', { content: [{ type: 'text', text: 5 }] }],
-    ['isError that is not a boolean', { content: [], isError: 'yes' }],
-    ['structuredContent that is an array', { content: [], structuredContent: [1] }],
-    ['structuredContent with an own __proto__ key', { content: [], structuredContent: JSON.parse('{"__proto__": 1}') }],
+  it("adds the server identity to the result's own _meta, and keeps one the result already names", () => {
+    assert.deepEqual(resultOf({ content: [], _meta: { a: 1 } })?.['_meta' as never], { a: 1, [SERVER_INFO]: info });
+    const own = { name: 'other', version: '2' };
+    assert.deepEqual(resultOf({ content: [], _meta: { [SERVER_INFO]: own } })?.['_meta' as never], { [SERVER_INFO]: own });
+    assert.deepEqual(
+      resultOf({ content: [], _meta: { [SERVER_INFO]: 5, b: 2 } })?.['_meta' as never],
+      { b: 2, [SERVER_INFO]: info },
+      'a malformed one is dropped by the schema',
+    );
+  });
+
+  it('sends content blocks as the SDK parses them: unknown members dropped, other kinds kept', () => {
+    assert.deepEqual(
+      resultOf({
+        content: [
+          { type: 'text', text: 'hi', extra: 1 },
+          { type: 'image', data: 'AA==', mimeType: 'image/png' },
+        ],
+      })?.['content' as never],
+      [
+        { type: 'text', text: 'hi' },
+        { type: 'image', data: 'AA==', mimeType: 'image/png' },
+      ],
+    );
+  });
+
+  it('drops tasks from a capabilities member, as the SDK does on every result', () => {
+    assert.deepEqual(resultOf({ content: [], capabilities: { tasks: {}, tools: {} } })?.['capabilities' as never], { tools: {} });
+  });
+
+  const invalid: Array<[string, Record<string, unknown>, string]> = [
+    ['content that is not an array', { content: 'hi' }, 'expected array'],
+    ['a block of no known kind', { content: [{ type: 'video' }] }, 'invalid_union'],
+    ['isError that is not a boolean', { content: [], isError: 'yes' }, 'expected boolean'],
   ];
-  for (const [what, result] of unusual) it(`leaves ${what} to the official front`, () => assert.equal(encoded(result), undefined));
+  for (const [what, result, says] of invalid)
+    it(`answers ${what} with -32602 (in-band), naming the fault`, () => {
+      const a = answerTo({ ok: true, result });
+      assert.equal(a.status, 200);
+      assert.equal(a.code, -32602);
+      const error = a.body['error'] as { code: number; message: string };
+      assert.equal(error.code, -32602);
+      assert.match(error.message, /^Invalid tools\/call result: \[/);
+      assert.ok(error.message.includes(says), error.message);
+    });
+});
+
+describe('fast lane: encoding an error', () => {
+  it('writes the wire error in-band, with its data', () => {
+    assert.deepEqual(answerTo({ ok: false, error: { code: -32603, message: 'boom' } }, {}, 9), {
+      status: 200,
+      code: -32603,
+      body: { jsonrpc: '2.0', id: 9, error: { code: -32603, message: 'boom' } },
+    });
+    assert.deepEqual(answerTo({ ok: false, error: { code: -32602, message: 'bad', data: { reason: 'r' } } }).body['error'], {
+      code: -32602,
+      message: 'bad',
+      data: { reason: 'r' },
+    });
+  });
+
+  it('answers -32002 as -32602, and gives -32601 and -32021 their HTTP statuses', () => {
+    assert.equal(answerTo({ ok: false, error: { code: -32002, message: 'gone' } }).code, -32602);
+    assert.equal(answerTo({ ok: false, error: { code: -32601, message: 'no' } }).status, 404);
+    assert.equal(answerTo({ ok: false, error: { code: -32021, message: 'caps' } }).status, 400);
+  });
 });
 
 describe('fast lane: encoding an input_required round', () => {
-  const info = { name: 'legacy', version: '1' };
   const round = (inputRequests: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
     resultType: 'input_required',
     inputRequests,
@@ -178,42 +231,55 @@ describe('fast lane: encoding an input_required round', () => {
   const sample = { method: 'sampling/createMessage', params: { messages: [], maxTokens: 5 } };
   const sampleTools = { method: 'sampling/createMessage', params: { messages: [], maxTokens: 5, tools: [] } };
   const roots = { method: 'roots/list' };
-  const encodes = (inputRequests: Record<string, unknown>, declared: Record<string, unknown>) =>
-    encodeInputRequired(1, round(inputRequests), info, declared) !== undefined;
+  /** What the SDK's gate says of the round: undefined (it goes out), or the refusal's code and requiredCapabilities. */
+  const gate = (inputRequests: Record<string, unknown>, declared: Record<string, unknown>) => {
+    const refusal = inputRequiredRefusal(round(inputRequests), declared);
+    return refusal && { code: refusal.code, missing: (refusal.data as { requiredCapabilities?: unknown } | undefined)?.requiredCapabilities };
+  };
 
   it('adds the server identity, in a JSON-RPC response', () => {
-    assert.deepEqual(JSON.parse(encodeInputRequired(1, round({ q: form }), info, { elicitation: {} })!), {
-      jsonrpc: '2.0',
-      id: 1,
-      result: { resultType: 'input_required', inputRequests: { q: form }, requestState: 's', _meta: { 'io.modelcontextprotocol/serverInfo': info } },
+    assert.deepEqual(answerTo({ ok: true, result: round({ q: form }) }, { elicitation: {} }, 1), {
+      status: 200,
+      code: undefined,
+      body: { result: { resultType: 'input_required', inputRequests: { q: form }, requestState: 's', _meta: { [SERVER_INFO]: info } }, jsonrpc: '2.0', id: 1 },
     });
   });
 
-  it('encodes only what the declared capabilities cover, as the SDK reads them', () => {
-    assert.equal(encodes({ q: form }, { elicitation: {} }), true, 'a bare elicitation means form');
-    assert.equal(encodes({ q: form }, { elicitation: { form: {} } }), true);
-    assert.equal(encodes({ q: form }, { elicitation: { url: {} } }), false, 'url only');
-    assert.equal(encodes({ q: url }, { elicitation: { url: {} } }), true);
-    assert.equal(encodes({ q: url }, { elicitation: {} }), false);
-    assert.equal(encodes({ q: sample }, { sampling: {} }), true);
-    assert.equal(encodes({ q: sampleTools }, { sampling: {} }), false);
-    assert.equal(encodes({ q: sampleTools }, { sampling: { tools: {} } }), true);
-    assert.equal(encodes({ q: roots }, { roots: {} }), true);
-    assert.equal(encodes({ q: roots }, {}), false);
-    assert.equal(encodes({ a: form, b: roots }, { elicitation: {} }), false, 'every request must be covered');
-    assert.equal(encodes({ q: { method: 'ping' } }, { elicitation: {}, sampling: {}, roots: {} }), false, 'not an input request');
-    assert.equal(encodes({ q: 'x' }, { elicitation: {} }), false);
-    assert.equal(encodes({ q: { method: 'sampling/createMessage', params: null } }, { sampling: {} }), false, 'params that are not an object');
+  it('lets out only what the declared capabilities cover, as the SDK reads them', () => {
+    assert.equal(gate({ q: form }, { elicitation: {} }), undefined, 'a bare elicitation means form');
+    assert.equal(gate({ q: form }, { elicitation: { form: {} } }), undefined);
+    assert.equal(gate({ q: form }, { elicitation: true }), undefined, 'a declaration that is not an object declares every mode');
+    assert.deepEqual(gate({ q: form }, { elicitation: { url: {} } }), { code: -32021, missing: { elicitation: { form: {} } } }, 'url only');
+    assert.equal(gate({ q: url }, { elicitation: { url: {} } }), undefined);
+    assert.deepEqual(gate({ q: url }, { elicitation: {} }), { code: -32021, missing: { elicitation: { url: {} } } });
+    assert.equal(gate({ q: sample }, { sampling: {} }), undefined);
+    assert.deepEqual(gate({ q: sampleTools }, { sampling: {} }), { code: -32021, missing: { sampling: { tools: {} } } });
+    assert.equal(gate({ q: sampleTools }, { sampling: { tools: {} } }), undefined);
+    assert.equal(gate({ q: roots }, { roots: {} }), undefined);
+    assert.deepEqual(gate({ q: roots }, {}), { code: -32021, missing: { roots: {} } });
+    assert.deepEqual(gate({ a: form, b: roots }, { elicitation: {} }), { code: -32021, missing: { roots: {} } }, 'every request must be covered');
   });
 
-  it('leaves unusual rounds to the official front', () => {
-    assert.equal(encodeInputRequired(1, round({ q: form }, { _meta: {} }), info, { elicitation: {} }), undefined);
-    assert.equal(encodeInputRequired(1, round({ q: form }, { requestState: 5 }), info, { elicitation: {} }), undefined);
-    assert.equal(encodeInputRequired(1, { ...round({ q: form }), resultType: 'complete' }, info, { elicitation: {} }), undefined);
+  it('answers an uncovered round with -32021 and HTTP 400, naming the request', () => {
+    const a = answerTo({ ok: true, result: round({ q: roots }) }, {});
+    assert.equal(a.status, 400);
+    assert.deepEqual(a.body['error'], {
+      code: -32021,
+      message: "Cannot request input 'q' (roots/list): the request's client capabilities do not declare the required capability",
+      data: { requiredCapabilities: { roots: {} } },
+    });
+  });
+
+  it('refuses, as the SDK does, rounds no revision defines', () => {
+    assert.equal(gate({ q: { method: 'ping' } }, { elicitation: {}, sampling: {}, roots: {} })?.code, -32603, 'not an input request');
+    assert.equal(gate({ q: 'x' }, { elicitation: {} })?.code, -32603);
+    assert.equal(gate({ q: { method: 'sampling/createMessage', params: null } }, { sampling: {} })?.code, -32603, 'params of null');
+    assert.equal(inputRequiredRefusal({ resultType: 'input_required', inputRequests: {} }, {})?.code, -32603, 'neither inputRequests nor requestState');
+    assert.equal(inputRequiredRefusal({ resultType: 'input_required', requestState: 's' }, {}), undefined, 'a requestState alone');
   });
 });
 
-describe('fast lane: handing an outcome to the official front', () => {
+describe('fast lane: the record of a request the official front serves', () => {
   /** The web Request the SDK's node adapter made of `req`, as the front links it, and the context the handler gets. */
   const served = (req: object) => {
     const request = new Request('http://127.0.0.1/mcp', { method: 'POST' });
@@ -221,32 +287,16 @@ describe('fast lane: handing an outcome to the official front', () => {
     return (id: number) => ({ http: { req: request }, mcpReq: { id } }) as unknown as ServerContext;
   };
 
-  it('gives the outcome once, to the request it belongs to', async () => {
-    const outcome = { ok: true as const, result: { content: [] } };
-    const req = {};
-    const other = {};
-    await withPrecomputed(req, 4, outcome, async () => {
-      await Promise.resolve();
-      assert.equal(takePrecomputed(served(other)(4)), undefined, 'another HTTP request with the same JSON-RPC id');
-      assert.equal(takePrecomputed(served(req)(5)), undefined, 'another id');
-      assert.equal(takePrecomputed(served(req)(4)), outcome);
-      assert.equal(takePrecomputed(served(req)(4)), undefined, 'taken already');
-    });
-  });
-
   it("carries the request's record and leaves its authInfo as the auth gate made it, or absent", () => {
     const req: { auth?: AuthInfo } = { auth: { token: '', clientId: 'c', scopes: ['s'], extra: { principal: 'alice' } } };
     const record = new FrontRequest('default', 'alice', { method: 'tools/call' }, {});
     recordFrontRequest(req, record);
     const handlerOf = served(req);
-    withPrecomputed(req, 1, { ok: false, error: new Error('x') }, () => undefined);
     assert.deepEqual(req.auth, { token: '', clientId: 'c', scopes: ['s'], extra: { principal: 'alice' } });
     assert.equal(recordOfContext(handlerOf(1)), record);
     const bare: { auth?: AuthInfo } = {};
     recordFrontRequest(bare, record);
-    const bareHandler = served(bare);
-    withPrecomputed(bare, 2, { ok: true, result: { content: [] } }, () => undefined);
-    assert.equal(recordOfContext(bareHandler(2)), record);
+    assert.equal(recordOfContext(served(bare)(2)), record);
     assert.equal('auth' in bare, false, 'an unauthenticated request is given no authInfo');
     assert.equal(recordOfContext({ mcpReq: { id: 1 } } as unknown as ServerContext), undefined, 'a request the front did not link');
   });
