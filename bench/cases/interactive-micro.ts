@@ -6,7 +6,7 @@ import { createSealer } from '../../src/state/seal.js';
 import { MemoryLedger } from '../../src/state/ledger.js';
 import { fingerprint } from '../../src/state/fingerprint.js';
 import { createLogger } from '../../src/telemetry/logger.js';
-import { systemClock } from '../../src/runtime/clock.js';
+import { systemClock } from '../../src/clock.js';
 import { FakeSession, type FakeServer } from '../../test/support/fake-session.js';
 import { ALL_CAPS, type Json } from '../lib/http.js';
 import { TEST_STATE_KEY } from '../lib/procs.js';

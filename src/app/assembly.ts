@@ -10,7 +10,7 @@ import type { Route } from '../routing/route.js';
 import { LegacyClientSessions } from '../relay/legacy-client-sessions.js';
 import { ModernHttpRoute } from '../relay/modern-http-route.js';
 import { ModernStdioRoute } from '../relay/modern-stdio-route.js';
-import type { Clock } from '../runtime/clock.js';
+import type { Clock } from '../clock.js';
 import type { ConsumedLedger } from '../state/ledger.js';
 import type { Sealer } from '../state/seal.js';
 import { legacyCapabilitiesFor } from '../protocol/capabilities.js';

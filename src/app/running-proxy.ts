@@ -13,7 +13,7 @@ import type { ProxyConfig } from '../config/types.js';
 import { createFrontDoor, type FrontDoor } from '../front/front-door.js';
 import { type HttpFront, startHttpListener } from '../front/http.js';
 import { startStdioFront } from '../front/stdio.js';
-import { systemClock } from '../runtime/clock.js';
+import { systemClock } from '../clock.js';
 import { forwardKey } from '../state/forward-auth.js';
 import { type ConsumedLedger, MemoryLedger } from '../state/ledger.js';
 import { localUserPrincipal } from '../state/principal.js';

@@ -1,6 +1,6 @@
 // The audit as the composition root sees it: one writer for the file, one recorder per upstream.
 import type { AuditConfig } from '../config/types.js';
-import type { Clock } from '../runtime/clock.js';
+import type { Clock } from '../clock.js';
 import type { Logger } from '../telemetry/logger.js';
 import { AuditRecorder } from './recorder.js';
 import { AuditWriter } from './writer.js';

@@ -1,7 +1,7 @@
 // What the live view shows of the bridges: interactive calls in flight, the ones waiting for
 // their client (by tool, with age and round) and the most recent rounds. In memory, shapes only
 // (method names and input keys, never what was asked or answered); listeners hear of each change.
-import type { Clock } from '../runtime/clock.js';
+import type { Clock } from '../clock.js';
 import type { Observer } from './observers.js';
 import { targetOf } from './record.js';
 

@@ -3,7 +3,7 @@
 // It runs on the bridge's hot path, so it only copies shapes into memory; the sink writes later.
 import type { InteractionObserver } from '../protocol/interaction-observer.js';
 import type { JsonObject } from '../protocol/json.js';
-import type { Clock } from '../runtime/clock.js';
+import type { Clock } from '../clock.js';
 import { inputMethodOf } from '../protocol/input-requests.js';
 import { describeAnswer, describeAsk, outcomeOf, targetOf, type AuditedRequest, type AuditRecord, type ReplayRunInfo } from './record.js';
 

@@ -7,7 +7,7 @@ import { LEGACY, ProxyError, UpstreamError, type WireError } from '../protocol/e
 import { type TranslatedError, translateLegacyError } from '../protocol/legacy-errors.js';
 import type { JsonObject } from '../protocol/json.js';
 import { declaresRoots, planRoots } from '../protocol/roots.js';
-import type { Clock } from '../runtime/clock.js';
+import type { Clock } from '../clock.js';
 import { fingerprint } from '../state/fingerprint.js';
 import { principalTag } from '../state/principal.js';
 import { NO_TELEMETRY, type TraceOrigin, type UpstreamTelemetry } from '../telemetry/ports.js';

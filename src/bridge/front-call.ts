@@ -3,7 +3,7 @@
 import type { FrontCapabilities } from '../protocol/capabilities.js';
 import type { JsonObject, Root } from '../protocol/json.js';
 import type { InteractiveMethod } from '../protocol/methods.js';
-import type { Clock } from '../runtime/clock.js';
+import type { Clock } from '../clock.js';
 import type { RequestIdentity } from '../state/fingerprint.js';
 import type { ConsumedLedger } from '../state/ledger.js';
 import type { Sealer } from '../state/seal.js';

@@ -8,7 +8,7 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { JSONRPC } from '../protocol/errors.js';
 import type { JsonObject, ServerRequest } from '../protocol/json.js';
-import type { Clock } from '../runtime/clock.js';
+import type { Clock } from '../clock.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { SessionHolder, SessionLease } from './ports.js';
 

@@ -7,7 +7,7 @@ import { adaptAnswer } from '../protocol/answers.js';
 import { inputPosition } from '../protocol/input-requests.js';
 import type { JsonObject, Root } from '../protocol/json.js';
 import { nextRecord, recordedAnswer, shapeDigest, type RecordEntry } from '../protocol/replay-match.js';
-import type { Clock } from '../runtime/clock.js';
+import type { Clock } from '../clock.js';
 import { fingerprint } from '../state/fingerprint.js';
 import { encodeRecord } from '../state/replay-record.js';
 import type { Sealer } from '../state/seal.js';

@@ -11,7 +11,7 @@ import { inspectUpstream } from '../report/inspect.js';
 import { buildReport, type Declared, type ReportModel } from '../report/model.js';
 import { renderHtml } from '../report/render-html.js';
 import { renderMarkdown } from '../report/render-md.js';
-import { systemClock } from '../runtime/clock.js';
+import { systemClock } from '../clock.js';
 import { createLogger, type LogFormat, stderrStyle } from '../telemetry/logger.js';
 
 export const REPORT_HELP = `Usage: mrtr-proxy report [--audit FILE...] (--upstream URL | -- COMMAND [ARGS...] | --config FILE)

@@ -5,7 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 import { decodeJsonBody } from '../protocol/json-body.js';
 import { JSONRPC } from '../protocol/errors.js';
-import type { Cancel, Clock } from '../runtime/clock.js';
+import type { Cancel, Clock } from '../clock.js';
 
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 

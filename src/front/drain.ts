@@ -5,7 +5,7 @@
 import type { Request, Response } from 'express';
 import { errorBody, JSONRPC } from '../protocol/errors.js';
 import { requestIdOf } from '../protocol/request-id.js';
-import type { Clock } from '../runtime/clock.js';
+import type { Clock } from '../clock.js';
 
 export const SHUTTING_DOWN = 'mrtr-proxy is shutting down; send the request again (another instance, or this one once restarted)';
 

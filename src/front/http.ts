@@ -8,7 +8,7 @@ import { errorBody, JSONRPC } from '../protocol/errors.js';
 import type { FrontTelemetry } from '../telemetry/front-telemetry.js';
 import { limits } from '../config/file-config.js';
 import { requestIdOf } from '../protocol/request-id.js';
-import { systemClock, type Clock } from '../runtime/clock.js';
+import { systemClock, type Clock } from '../clock.js';
 import { DrainGate } from './drain.js';
 import type { Logger } from '../telemetry/logger.js';
 import { ANONYMOUS } from '../state/principal.js';

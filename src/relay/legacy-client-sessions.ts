@@ -6,7 +6,7 @@ import type { Request, Response } from 'express';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { errorBody, JSONRPC, LEGACY } from '../protocol/errors.js';
-import type { Cancel, Clock } from '../runtime/clock.js';
+import type { Cancel, Clock } from '../clock.js';
 import { frontRequestOf } from '../telemetry/front-request.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { Upstream } from '../upstream/upstream.js';

@@ -4,7 +4,7 @@
 import type { UpstreamConfig } from '../config/types.js';
 import { legacyCapabilitiesFor } from '../protocol/capabilities.js';
 import type { JsonObject } from '../protocol/json.js';
-import type { Clock } from '../runtime/clock.js';
+import type { Clock } from '../clock.js';
 import type { Logger } from '../telemetry/logger.js';
 import { probeEra } from '../upstream/probe.js';
 import { UpstreamResources } from '../upstream/resources.js';

@@ -8,7 +8,7 @@ import { auditedDifference, type ShadowRecord } from '../audit/shadow-record.js'
 import { parseIgnorePath, type PathStep, type ShadowConfig } from '../config/shadow.js';
 import type { ProxyConfig } from '../config/types.js';
 import type { JsonObject } from '../protocol/json.js';
-import type { Clock } from '../runtime/clock.js';
+import type { Clock } from '../clock.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { ProxyMetrics } from '../telemetry/metrics.js';
 import { headerSourceFor, type TokenCache } from '../upstream/client-credentials.js';

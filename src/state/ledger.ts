@@ -1,7 +1,7 @@
 // The single-use ledger of replay states: a replayed call's requestState may be consumed once, by
 // its id, and the entry lives exactly as long as the state could still open. In memory by default
 // (one instance); redis-ledger.ts shares it between instances.
-import type { Clock } from '../runtime/clock.js';
+import type { Clock } from '../clock.js';
 
 export interface ConsumedLedger {
   /**

@@ -9,7 +9,7 @@
 // finds out and the others wait for it, briefly, rather than queue for runner slots a tool that
 // never asks does not need.
 import type { JsonObject } from '../protocol/json.js';
-import { systemClock, type Clock } from '../runtime/clock.js';
+import { systemClock, type Clock } from '../clock.js';
 import type { Learning } from './attribution.js';
 import type { LeaseMode } from './pool/lease.js';
 

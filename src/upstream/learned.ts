@@ -1,7 +1,7 @@
 // What the proxy learns of a legacy server, per upstream configuration (after a reload the server
 // may differ): what it asks outside calls, and which calls asked without provenance.
 import type { UpstreamConfig } from '../config/types.js';
-import type { Clock } from '../runtime/clock.js';
+import type { Clock } from '../clock.js';
 import type { Logger } from '../telemetry/logger.js';
 import { AskLearner } from './ask-learning.js';
 import { OutsideCalls } from './outside-calls.js';

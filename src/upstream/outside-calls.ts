@@ -4,7 +4,7 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonObject, Root } from '../protocol/json.js';
 import { answerLocally } from '../protocol/local-answers.js';
-import type { Clock } from '../runtime/clock.js';
+import type { Clock } from '../clock.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { SessionHooks } from './session.js';
 

@@ -7,7 +7,7 @@ import type { UpstreamConfig, UpstreamTarget } from '../config/types.js';
 import { capabilityKey, type LegacyCapabilities } from '../protocol/capabilities.js';
 import type { JsonObject, Root } from '../protocol/json.js';
 import { rootsServed, sessionCapabilities, type RootsBinding } from '../protocol/roots.js';
-import type { Cancel, Clock } from '../runtime/clock.js';
+import type { Cancel, Clock } from '../clock.js';
 import type { Logger } from '../telemetry/logger.js';
 import { type FrontRecord, NO_TELEMETRY, type UpstreamTelemetry } from '../telemetry/ports.js';
 import { learnedFor, type Learned } from './learned.js';

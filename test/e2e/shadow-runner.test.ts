@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import type { ShadowRecord } from '../../src/audit/shadow-record.js';
 import type { ShadowConfig } from '../../src/config/shadow.js';
 import type { ProxyConfig, UpstreamConfig } from '../../src/config/types.js';
-import { systemClock } from '../../src/runtime/clock.js';
+import { systemClock } from '../../src/clock.js';
 import { TokenCache } from '../../src/upstream/client-credentials.js';
 import { ShadowComparisons } from '../../src/shadow/shadow.js';
 import { createLogger } from '../../src/telemetry/logger.js';

@@ -1,7 +1,7 @@
 // A clock for tests: time stands still except when the test advances it or a timer fires (a timer
 // that fires moves the clock to its due time). Timers still run on real time, so code under test
 // that waits a few milliseconds behaves as in production, while TTLs and expiries are exact.
-import type { Cancel, Clock } from '../../src/runtime/clock.js';
+import type { Cancel, Clock } from '../../src/clock.js';
 
 export interface TestClock extends Clock {
   advance(ms: number): number;

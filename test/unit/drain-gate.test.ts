@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import type { Request, Response } from 'express';
 import { DrainGate } from '../../src/front/drain.js';
-import { systemClock } from '../../src/runtime/clock.js';
+import { systemClock } from '../../src/clock.js';
 
 function request(method: string, mcpMethod?: string): Request {
   return { method, get: (h: string) => (h.toLowerCase() === 'mcp-method' ? mcpMethod : undefined) } as unknown as Request;

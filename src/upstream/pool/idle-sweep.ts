@@ -1,7 +1,7 @@
 // How often idle legacy sessions are looked for. A session idle for the TTL is closed at the next
 // sweep, so the sweep runs every quarter of the TTL: it closes within 1.25 × TTL, and never more
 // than 30 s late.
-import type { Cancel, Clock } from '../../runtime/clock.js';
+import type { Cancel, Clock } from '../../clock.js';
 
 const MIN_SWEEP_MS = 250;
 const MAX_SWEEP_MS = 30_000;

@@ -10,7 +10,7 @@
 // (a call that asked while another untied call ran, so the runner rule cannot place it).
 import type { LegacyCapabilities } from '../../protocol/capabilities.js';
 import type { RootsBinding } from '../../protocol/roots.js';
-import type { Clock } from '../../runtime/clock.js';
+import type { Clock } from '../../clock.js';
 import type { Logger } from '../../telemetry/logger.js';
 
 export type LeaseMode = 'exclusive' | 'shared' | 'runner';

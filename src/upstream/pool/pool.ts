@@ -13,7 +13,7 @@
 import type { LegacyCapabilities } from '../../protocol/capabilities.js';
 import { ProxyError } from '../../protocol/errors.js';
 import { sessionKey, type RootsBinding } from '../../protocol/roots.js';
-import type { Cancel } from '../../runtime/clock.js';
+import type { Cancel } from '../../clock.js';
 import { DEFAULT_CALLS_PER_SESSION, type Lease, type LeaseMode, type PooledSession, type PoolOptions, type PoolStats } from './lease.js';
 import { chooseLease } from './lease-choice.js';
 import { EntryLease, mayWaitIn, newEntry, poolStats, type Entry, type LeaseHooks } from './pool-entry.js';
