@@ -41,7 +41,7 @@ export function encodeToolCallAnswer(id: string | number, outcome: CallOutcome, 
 /**
  * The SDK's `Protocol` answering a handler's throw (`encodeErrorCode`: -32002 is -32602 on this
  * revision), with the HTTP status the official front gives it (in-band 200, re-statused as
- * front/status.ts does).
+ * official-front.ts does).
  */
 function errorAnswer(id: string | number, error: WireError): EncodedAnswer {
   const code = error.code === LEGACY.RESOURCE_NOT_FOUND ? JSONRPC.INVALID_PARAMS : error.code;

@@ -21,9 +21,8 @@ import { createChangeRelay } from './changes.js';
 import type { Route, RouteStatus } from '../routing/route.js';
 import { forwardIfForeign, type OwnerForwarding } from './owner-forward.js';
 import { FastLane } from './fast-lane.js';
-import { linkWebRequest, recordOfContext } from './handler-context.js';
+import { linkWebRequest, recordOfContext, withErrorStatuses } from './official-front.js';
 import { createFrontServer, type ForwardObserver } from './server-factory.js';
-import { withErrorStatuses } from './status.js';
 
 /** What the composition root hands a legacy route: the upstream, its bridge, the legacy-client relay. */
 export interface LegacyRouteParts {
@@ -82,7 +81,7 @@ export class LegacyRoute implements Route {
     const official = withErrorStatuses(this.handler);
     const onerror = (err: Error) => this.log.error('front adapter failed', { error: err.message });
     // An adapter per request: the web Request it makes of `req` is linked to `req`'s record on
-    // its way to the handler (handler-context.ts).
+    // its way to the handler (official-front.ts).
     this.serve = (req, res, body) => {
       const linked: typeof official = {
         fetch: (request, options) => {

@@ -23,7 +23,7 @@ export interface FrontDeps {
   principal: string;
   /** Told of each forwarded request once it was answered (the shadow comparison); must not block. */
   forwards?: ForwardObserver | undefined;
-  /** The telemetry record of the request a handler serves (the front hands it down: handler-context.ts, stdio.ts). */
+  /** The telemetry record of the request a handler serves (the front hands it down: official-front.ts, stdio.ts). */
   recordOf?: ((ctx: ServerContext) => FrontRequest | undefined) | undefined;
 }
 

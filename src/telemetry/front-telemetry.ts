@@ -2,7 +2,7 @@
 // request, see frontRequestOf; on stdio found by its id), and when its response ends it is
 // counted, timed, logged (access log) and its span ended. Over HTTP, error codes of
 // bodies written with express's res.json (the proxy's own refusals) are read on the way out; the
-// SDK's and the bridge's are noted where they are made (front/status.ts, front/wire-errors.ts).
+// SDK's and the bridge's are noted where they are made (front/official-front.ts, front/wire-errors.ts).
 // On stdio a request ends with the response carrying its id.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { accessLogFields, createPrincipalHasher, writeAccessLog, type PrincipalHasher } from './access-log.js';

@@ -6,7 +6,7 @@ import { declaresParamHeaders, recognizeToolCall, type FastRequestHead } from '.
 import { partitionInputResponses } from '../../src/protocol/answers.js';
 import { type CallOutcome, encodeToolCallAnswer, inputRequiredRefusal } from '../../src/front/fast-result.js';
 import type { AuthInfo, ServerContext } from '@modelcontextprotocol/server';
-import { linkWebRequest, recordOfContext } from '../../src/front/handler-context.js';
+import { linkWebRequest, recordOfContext } from '../../src/front/official-front.js';
 import { FrontRequest, recordFrontRequest } from '../../src/telemetry/front-request.js';
 
 const REV = '2026-07-28';
