@@ -4,8 +4,9 @@
 // same issues as its 2026-07-28 codec). The rest of the SDK's steps for a tools/call result are not
 // exported, so they are restated here (the capability rule in protocol/capabilities.ts), each
 // beside the SDK function it follows: the input_required gate, the deleted-fields, resultType and
-// serverInfo stamps, the error code and the HTTP status of an error. test/e2e/fast-lane.test.ts sends every kind of outcome through both
-// paths and compares the answers, so a change in the SDK's rules fails there. Pure.
+// serverInfo stamps, the error code and the HTTP status of an error. test/e2e/fast-lane.test.ts
+// sends every kind of outcome through both paths and compares the answers, so a change in the
+// SDK's rules fails there. Pure.
 import { SERVER_INFO_META_KEY, specTypeSchemas } from '@modelcontextprotocol/server';
 import { frontMissing, frontRequirement } from '../protocol/capabilities.js';
 import { errorBody, JSONRPC, LEGACY, type WireError } from '../protocol/errors.js';

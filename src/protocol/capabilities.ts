@@ -112,8 +112,8 @@ export function frontRequirement(method: string, params: unknown): Record<string
 /**
  * The part of `required` (from frontRequirement) that `declared` does not declare, by the official
  * front's rule (its `missingClientCapabilities`); undefined when all is declared. It differs from
- * missingCapabilities at the edges: a declared value that is not an object declares every member,
- * so `elicitation: {url: true}` grants URL mode and not form, and a bare `elicitation` is form.
+ * missingCapabilities at the edges: any value counts as declared (`elicitation: true` declares every
+ * mode, `elicitation: {url: true}` URL mode and not form), and a bare `elicitation: {}` is form.
  */
 export function frontMissing(required: Record<string, unknown>, declared: Record<string, unknown>): Record<string, unknown> | undefined {
   const missing: Record<string, unknown> = {};
