@@ -24,7 +24,6 @@ import { ProxyApp } from './proxy-app.js';
 import { afterReload, reloadNotes } from './reload-notes.js';
 import { type StartAddresses, startLine } from './start-line.js';
 import { UpstreamResources } from '../upstream/resources.js';
-import { warmIssuers } from './warm-issuers.js';
 
 export interface StartOptions {
   /** Start the OpenTelemetry SDK from OTEL_* (the CLI); a library's host program starts its own. */
@@ -212,4 +211,20 @@ export function listenFailure(host: string, port: number, err: NodeJS.ErrnoExcep
   if (err.code === 'EACCES') return `${where}: permission denied (ports below 1024 need privileges); choose a port of 1024 or above`;
   if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') return `${where}: no such local address; check --host`;
   return `${where}: ${err.message}`;
+}
+
+/**
+ * Discovers every configured authorization server at start and on reload, so a wrong issuer
+ * shows in the log at once, not at the first request (which would get 503 until it is reachable).
+ * Only a failure is worth a person's attention; a discovery that worked is at debug.
+ */
+function warmIssuers(config: ProxyConfig, verifier: TokenVerifier | undefined, log: Logger): void {
+  if (!verifier) return;
+  const issuers = new Set(config.upstreams.flatMap((u) => (u.clientAuth ? [u.clientAuth.issuer] : [])));
+  for (const issuer of issuers) {
+    verifier.warm(issuer).then(
+      () => log.debug('authorization server discovered', { issuer }),
+      (err: Error) => log.warn('authorization server not reachable yet; requests are refused with 503 until it is', { issuer, error: err.message }),
+    );
+  }
 }

@@ -3,8 +3,7 @@
 // within that upstream's drain timeout. Streams that never end by design (a legacy client's GET
 // stream, subscriptions/listen) are not waited for: closing the listener ends them.
 import type { Request, Response } from 'express';
-import { errorBody, JSONRPC } from '../protocol/errors.js';
-import { requestIdOf } from '../protocol/request-id.js';
+import { errorBody, JSONRPC, requestIdOf } from '../protocol/errors.js';
 import type { Clock } from '../clock.js';
 
 export const SHUTTING_DOWN = 'mrtr-proxy is shutting down; send the request again (another instance, or this one once restarted)';

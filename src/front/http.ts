@@ -4,10 +4,9 @@
 // Anything else, unknown paths included, gets a JSON-RPC-shaped error, never express's HTML.
 import type { AddressInfo } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { errorBody, JSONRPC } from '../protocol/errors.js';
+import { errorBody, JSONRPC, requestIdOf } from '../protocol/errors.js';
 import type { FrontTelemetry } from '../telemetry/front-telemetry.js';
 import { limits } from '../config/file-config.js';
-import { requestIdOf } from '../protocol/request-id.js';
 import { systemClock, type Clock } from '../clock.js';
 import { DrainGate } from './drain.js';
 import type { Logger } from '../telemetry/logger.js';

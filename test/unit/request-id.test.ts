@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { requestIdOf } from '../../src/protocol/request-id.js';
+import { requestIdOf } from '../../src/protocol/errors.js';
 
 describe('requestIdOf', () => {
   it('reads a string or number id of one request', () => {
