@@ -83,13 +83,13 @@ export function inputRequiredRefusal(result: JsonObject, declared: JsonObject): 
   if (!hasInputRequests) return undefined;
   try {
     for (const [key, entry] of Object.entries(inputRequests)) {
-      const method = isJsonObject(entry) ? entry['method'] : undefined;
-      if (!isJsonObject(entry) || typeof method !== 'string') {
+      if (!isJsonObject(entry) || typeof entry['method'] !== 'string') {
         return {
           code: JSONRPC.INTERNAL_ERROR,
           message: `Handler for tools/call returned an invalid input request '${key}': each inputRequests entry must be an embedded elicitation/create, sampling/createMessage, or roots/list request`,
         };
       }
+      const method = entry['method'];
       const required = frontRequirement(method, entry['params']);
       if (required === undefined) {
         return {
