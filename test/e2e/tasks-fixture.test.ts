@@ -19,8 +19,10 @@ describe('the legacy tasks fixture (2025-11-25 tasks, v1 SDK)', () => {
     client = new Client({ name: 'fixture-check', version: '1' }, { capabilities: { elicitation: { form: {} } } });
     client.setRequestHandler(ElicitRequestSchema, async (req) => {
       asked.push(req.params.message);
-      const field = Object.keys((req.params as { requestedSchema: { properties: object } }).requestedSchema.properties)[0]!;
-      return { action: 'accept', content: { [field]: 'Ada' } };
+      const [field, spec] = Object.entries(
+        (req.params as { requestedSchema: { properties: Record<string, { type: string }> } }).requestedSchema.properties,
+      )[0]!;
+      return { action: 'accept', content: { [field]: spec.type === 'boolean' ? true : 'Ada' } };
     });
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [TASKS_FIXTURE], stderr: 'ignore' }));
   });
@@ -68,9 +70,16 @@ describe('the legacy tasks fixture (2025-11-25 tasks, v1 SDK)', () => {
   });
 
   it('sends a question inside a task on the task stream and completes with the answer', async () => {
-    const seen = await run('confirm_delete', { path: '/tmp/x' });
+    const seen = await run('confirm_delete', { filename: '/tmp/x' });
     assert.ok(asked.includes('Delete /tmp/x?'), JSON.stringify(asked));
-    assert.match((seen.at(-1)!['result'] as { content: Array<{ text: string }> }).content[0]!.text, /deleted: \{"confirm":"Ada"\}/);
+    assert.match((seen.at(-1)!['result'] as { content: Array<{ text: string }> }).content[0]!.text, /deleted: \{"confirm":true\}/);
+  });
+
+  it("asks test_tool_with_task's question before the task exists, then runs the task with the answer", async () => {
+    const seen = await run('test_tool_with_task');
+    assert.ok(asked.includes('Your name?'), JSON.stringify(asked));
+    assert.equal(seen[0]!.type, 'taskCreated');
+    assert.match((seen.at(-1)!['result'] as { content: Array<{ text: string }> }).content[0]!.text, /Hello, Ada!/);
   });
 
   it('ends cancelled when cancelled while running', async () => {
