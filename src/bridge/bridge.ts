@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { LEGACY, ProxyError, UpstreamError, type WireError } from '../protocol/errors.js';
 import { type TranslatedError, translateLegacyError } from '../protocol/legacy-errors.js';
-import type { JsonObject } from '../protocol/json.js';
+import { isJsonObject, type JsonObject } from '../protocol/json.js';
 import { declaresRoots, planRoots } from '../protocol/roots.js';
 import type { Clock } from '../clock.js';
 import { fingerprint } from '../state/fingerprint.js';
@@ -22,6 +22,9 @@ import { type Rerun, replayRetry } from './replay-retry.js';
 import { ReplayRun, type ReplayContext } from './replay-run.js';
 import { SuspensionTable, type EndReason } from './suspensions.js';
 import { chooseMode } from './suspend-mode.js';
+import { DEFAULT_TASK_TTL_MS, TaskTable } from './tasks/task-table.js';
+import { legacyTaskCreated } from './tasks/task-wire.js';
+import { legacyCapabilitiesFor } from '../protocol/capabilities.js';
 
 export type { BridgeLimits, BridgeOptions, FrontCall } from './front-call.js';
 
@@ -39,12 +42,23 @@ export class Bridge {
   private readonly telemetry: UpstreamTelemetry;
   /** Each interaction's first-round span, which its later rounds link to. */
   private readonly origins = new WeakMap<Interaction | RootsRound, TraceOrigin>();
+  /** The legacy tasks this bridge's calls created, translated for the tasks extension. */
+  readonly tasks: TaskTable;
 
   constructor(private readonly opts: BridgeOptions) {
     this.clock = opts.clock;
     this.limits = { ...opts.limits };
     this.telemetry = opts.telemetry ?? NO_TELEMETRY;
     this.stopSweeper = this.clock.every(EXPIRY_SWEEP_MS, () => this.expire());
+    this.tasks = new TaskTable({
+      sealer: opts.sealer,
+      instance: opts.instance,
+      upstream: opts.upstream,
+      advertiseUrl: opts.advertiseUrl,
+      operatorRoots: () => opts.sessions.operatorRoots(),
+      clock: opts.clock,
+      log: opts.log,
+    });
     this.replay = {
       ...opts,
       telemetry: this.telemetry,
@@ -94,11 +108,13 @@ export class Bridge {
     const open = [...this.suspended.items(), ...this.active];
     for (const i of open) this.finish(i, 'cancelled', 'the proxy is shutting down');
     if (open.length > 0) this.opts.log.info('interactions ended: the proxy is shutting down', { count: open.length });
+    this.tasks.close();
   }
 
   private async begin(front: FrontCall): Promise<JsonObject> {
     this.telemetry.roundServed(front.record, 0, undefined);
     if (this.needsRootsRound(front)) return this.askRoots(front, new RootsRound(randomUUID()));
+    if (front.task) return this.startTask(front);
     if ((await chooseMode(front, this.limits.suspend, this.opts.toolHints, this.opts.log)).mode === 'replay')
       return this.rerun({ call: front, record: [], round: 1, callId: randomUUID(), answers: new Map() });
     const lease = await leaseForCall(this.opts.sessions, front);
@@ -108,6 +124,16 @@ export class Bridge {
       return this.askRoots(front, new RootsRound(randomUUID()));
     }
     return this.startCall(front, lease);
+  }
+
+  /**
+   * A call that may become a legacy task: sent task-augmented on a session of its own, since the
+   * task will belong to that session. Questions the server asks before it creates the task are
+   * rounds like any call's (held: a replay would create a second task).
+   */
+  private async startTask(front: BoundCall): Promise<JsonObject> {
+    const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive', front.roots);
+    return this.startCall({ ...front, params: { ...front.params, task: { ttl: DEFAULT_TASK_TTL_MS } } }, lease);
   }
 
   private needsRootsRound(front: FrontCall): boolean {
@@ -142,6 +168,7 @@ export class Bridge {
     const claimed = this.suspended.claim(round.handle, r, this.clock.now());
     if (!claimed.ok) throw goneError(claimed);
     if (roots === undefined) return this.askRoots(front, round);
+    if (front.task) return this.startTask({ ...front, roots });
     const lease = await leaseForCall(this.opts.sessions, front, roots);
     return this.startCall({ ...front, roots }, lease, this.origins.get(round));
   }
@@ -226,9 +253,14 @@ export class Bridge {
 
   private async settle(interaction: Interaction, front: BoundCall, stop: Stop): Promise<JsonObject> {
     switch (stop.kind) {
-      case 'complete':
+      case 'complete': {
+        const created = isJsonObject(interaction.call.params['task']) ? legacyTaskCreated(stop.result) : undefined;
+        const lease = created && interaction.takeTaskLease();
         this.finish(interaction, 'completed', undefined, { result: stop.result });
-        return stop.result;
+        if (created === undefined) return stop.result;
+        if (!lease) throw new ProxyError('upstream_failed', 'the legacy server created the task, but its session ended at once');
+        return await this.tasks.adopt(lease, created, front);
+      }
       case 'error':
         return await this.failed(interaction, front, stop.error, stop.lost);
       case 'input':

@@ -29,6 +29,12 @@ export interface FrontCall {
   signal: AbortSignal;
   /** The front request's telemetry record (its span is the parent of the legacy requests made for it). */
   record?: FrontRecord;
+  /**
+   * Run as a legacy task (tools/call of a tool with task support, from a client that declared the
+   * tasks extension; see tasks/task-wire.ts): sent task-augmented, held (never replayed), and on a
+   * session of its own, which the task keeps.
+   */
+  task?: boolean;
 }
 
 /** A front call with the roots its session serves, once the client gave them (sealed in every later round). */

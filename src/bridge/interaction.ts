@@ -5,7 +5,7 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { JSONRPC, LEGACY } from '../protocol/errors.js';
 import { inputKey, isInputMethod, toInputRequest } from '../protocol/input-requests.js';
-import type { JsonObject, ServerRequest } from '../protocol/json.js';
+import { isJsonObject, type JsonObject, type ServerRequest } from '../protocol/json.js';
 import type { Cancel, Clock } from '../clock.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { FrontRecord } from '../telemetry/ports.js';
@@ -13,6 +13,7 @@ import { GATHER_QUIET_MS, gatherDecision } from './gather.js';
 import { LET_GO_QUIET_MS, settleThenRelease } from './let-go.js';
 import type { FrontSink, LegacyCall, Outcome, PendingInput, Stop, UrlConsent } from './interaction-types.js';
 import type { BridgeSession, SessionHolder, SessionLease } from './ports.js';
+import { legacyTaskCreated } from './tasks/task-wire.js';
 
 export type { FrontSink, LegacyCall, Outcome, PendingInput, Stop, UrlConsent } from './interaction-types.js';
 
@@ -35,6 +36,8 @@ export class Interaction implements SessionHolder {
   private readonly pending = new Map<string, PendingInput>();
   private outcome: Outcome | undefined;
   private lease: SessionLease | undefined;
+  /** A task-augmented call answered with a task: its session, kept for the task (see takeTaskLease). */
+  private taskLease: SessionLease | undefined;
   /** Cancels the legacy call (the SDK then sends notifications/cancelled). */
   private callAbort: AbortController | undefined;
   private wake: (() => void) | undefined;
@@ -232,6 +235,8 @@ export class Interaction implements SessionHolder {
    * the slot back; one that has not within the let-go quiet period is cancelled and let go.
    */
   end(reason: string): void {
+    // A task nobody took (its client went away first): closing its session ends the legacy task.
+    this.takeTaskLease()?.discard(`the task's request ended first: ${reason}`);
     const lease = this.lease;
     const waiting = this.isParked || this.settling !== undefined;
     this.stopSettling();
@@ -337,8 +342,20 @@ export class Interaction implements SessionHolder {
       else this.refuse(p.key, JSONRPC.INTERNAL_ERROR, 'the call that asked for this has ended');
     }
     const healthy = !this.lease?.session.closed;
-    this.detach((lease) => (healthy ? lease.release() : lease.discard('session closed during the call')));
+    if (healthy && outcome.kind === 'complete' && isJsonObject(this.call.params['task']) && legacyTaskCreated(outcome.result)) {
+      // The legacy task belongs to this session: whoever takes the task takes the session with it.
+      this.stopSettling();
+      this.taskLease = this.lease;
+      this.lease = undefined;
+    } else this.detach((lease) => (healthy ? lease.release() : lease.discard('session closed during the call')));
     this.poke();
+  }
+
+  /** The session of the legacy task this call created, for the task to keep; once. */
+  takeTaskLease(): SessionLease | undefined {
+    const lease = this.taskLease;
+    this.taskLease = undefined;
+    return lease;
   }
 
   private detach(dispose: (lease: SessionLease) => void): void {

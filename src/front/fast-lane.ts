@@ -6,6 +6,7 @@
 // other request goes to the official front. `--fast-lane off` turns the lane off;
 // test/e2e/fast-lane.test.ts checks both paths answer alike.
 import type { Request, Response } from 'express';
+import { declaresTasks } from '../bridge/tasks/task-wire.js';
 import type { JsonObject } from '../protocol/json.js';
 import { frontRequestOf } from '../telemetry/front-request.js';
 import { principalOfRequest } from './auth-gate.js';
@@ -24,7 +25,8 @@ export class FastLane {
   async serve(req: Request, res: Response, body: unknown): Promise<boolean> {
     const upstream = this.deps.upstream;
     const call = recognizeToolCall(headOf(req), body, (tool) => upstream.toolSchemas.get(tool) as JsonObject | undefined);
-    if (call === undefined) return false;
+    // A call that may become a task goes to the official front, whose handlers run the tasks extension.
+    if (call === undefined || declaresTasks(call.capabilities)) return false;
     // A server that cannot be described (or has no tools) gets the official front's own answer.
     const info = await upstream.describe().catch(() => undefined);
     if (info === undefined || !('tools' in frontCapabilities(info))) return false;

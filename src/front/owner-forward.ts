@@ -41,7 +41,7 @@ export async function forwardIfForeign(f: OwnerForwarding, req: Request, res: Re
   if (!isInteractiveMethod(msg?.method) || typeof token !== 'string') return false;
   const claims = await f.sealer.inspect(token).catch(() => undefined);
   // Unreadable states, replayed calls and this instance's own calls are the bridge's to answer.
-  if (!claims || claims.k === 'replay' || claims.i === f.instance) return false;
+  if (!claims || claims.k === 'replay' || claims.k === 'task' || claims.i === f.instance) return false;
   const path = req.originalUrl.split('?')[0]!;
   if (req.header(FORWARD_HEADER) !== undefined) {
     if (!verifyForward(f.keys, req.header(FORWARD_HEADER), f.now(), path, raw)) {

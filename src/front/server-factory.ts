@@ -4,7 +4,7 @@
 import { McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import type { Bridge } from '../bridge/bridge.js';
 import { legacyCapabilitiesFor, type FrontCapabilities } from '../protocol/capabilities.js';
-import type { JsonObject } from '../protocol/json.js';
+import { isJsonObject, type JsonObject } from '../protocol/json.js';
 import type { InteractiveMethod } from '../protocol/methods.js';
 import { upstreamParams } from '../protocol/params.js';
 import type { RequestIdentity } from '../state/fingerprint.js';
@@ -13,7 +13,18 @@ import type { Logger } from '../telemetry/logger.js';
 import type { UpstreamInfo } from '../upstream/session.js';
 import type { Upstream } from '../upstream/upstream.js';
 import { PRINCIPAL_KEY } from './auth-gate.js';
+import { registerTaskMethods } from './task-methods.js';
 import { toProtocolError } from './wire-errors.js';
+import {
+  declaresTasks,
+  dispatchToolCall,
+  legacyRunsToolTasks,
+  TASKS_EXTENSION,
+  TASKS_REQUIREMENT,
+  taskSupportOf,
+  type ToolCallDispatch,
+} from '../bridge/tasks/task-wire.js';
+import { ProxyError } from '../protocol/errors.js';
 
 export interface FrontDeps {
   bridge: Bridge;
@@ -40,10 +51,16 @@ const PASSTHROUGH: Record<string, readonly string[]> = {
 };
 const INTERACTIVE: Record<string, InteractiveMethod> = { tools: 'tools/call', prompts: 'prompts/get', resources: 'resources/read' };
 
-/** What the front advertises: the legacy server's capabilities minus legacy tasks. */
+/**
+ * What the front advertises: the legacy server's capabilities, its 2025-11-25 tasks turned into the
+ * tasks extension when it runs tools as tasks (the 2026-07-28 Tool has no task support field: the
+ * server decides per call, see bridge/tasks/task-wire.ts).
+ */
 export function frontCapabilities(info: UpstreamInfo): JsonObject {
   const { tasks: _tasks, ...rest } = info.capabilities;
-  return rest;
+  if (!legacyRunsToolTasks(info.capabilities)) return rest;
+  const extensions = isJsonObject(rest['extensions']) ? rest['extensions'] : {};
+  return { ...rest, extensions: { ...extensions, [TASKS_EXTENSION]: {} } };
 }
 
 /**
@@ -82,6 +99,15 @@ export function createFrontServer(info: UpstreamInfo, deps: FrontDeps): McpServe
   for (const [capability, method] of Object.entries(INTERACTIVE)) {
     if (!(capability in capabilities)) continue;
     handle(method, (req, ctx) => interactiveFromSdk(method, req.params ?? {}, ctx, deps));
+  }
+  if (legacyRunsToolTasks(info.capabilities)) {
+    registerTaskMethods(mcp, {
+      tasks: deps.bridge.tasks,
+      log: deps.log,
+      principalOf: (ctx) => principalOf(ctx) ?? deps.principal,
+      capabilitiesOf: clientCapabilities,
+      recordOf: deps.recordOf,
+    });
   }
   // Vendor methods go through untouched.
   server.fallbackRequestHandler = async (req, ctx) => forward(req.method, req.params as JsonObject | undefined, ctx, deps);
@@ -162,6 +188,7 @@ async function interactiveFromSdk(method: InteractiveMethod, params: JsonObject,
  */
 export async function runInteractive(method: InteractiveMethod, params: JsonObject, req: InteractiveRequest, deps: FrontDeps): Promise<JsonObject> {
   req.record?.served('interactive');
+  const task = method === 'tools/call' && (await taskDispatch(params, req, deps)) === 'task';
   const result = await deps.bridge.call({
     method,
     params: upstreamParams(params) ?? {},
@@ -178,13 +205,38 @@ export async function runInteractive(method: InteractiveMethod, params: JsonObje
     },
     signal: req.signal,
     record: req.record,
+    ...(task ? { task } : {}),
   });
   return withContent(method, result);
 }
 
-/** A 2026-07-28 tools/call result must carry `content`; some legacy servers omit it. */
+/**
+ * Whether a tools/call runs as a legacy task (bridge/tasks/task-wire.ts dispatchToolCall). Only a
+ * server that runs tools as tasks has its tool's task support looked up; a `required` tool from a
+ * client without the extension is refused here, before anything reaches the legacy server.
+ */
+async function taskDispatch(params: JsonObject, req: InteractiveRequest, deps: FrontDeps): Promise<ToolCallDispatch> {
+  const info = await deps.upstream.describe();
+  if (!legacyRunsToolTasks(info.capabilities) || req.requestState !== undefined) return 'call';
+  const name = String(params['name'] ?? '');
+  const execution = await deps.upstream.toolExecution(name, legacyCapabilitiesFor(req.capabilities), req.record);
+  const dispatch = dispatchToolCall(taskSupportOf({ execution }), declaresTasks(req.capabilities));
+  if (dispatch === 'refuse') {
+    throw new ProxyError(
+      'capability_missing',
+      `tool '${name}' runs only as a task, which needs the ${TASKS_EXTENSION} extension the request's client capabilities do not declare`,
+      {
+        requiredCapabilities: TASKS_REQUIREMENT,
+      },
+    );
+  }
+  return dispatch;
+}
+
+/** A 2026-07-28 tools/call result must carry `content`; some legacy servers omit it. A task handle has none. */
 function withContent(method: InteractiveMethod, result: JsonObject): JsonObject {
-  if (method === 'tools/call' && result['resultType'] !== 'input_required' && !Array.isArray(result['content'])) return { ...result, content: [] };
+  const kind = result['resultType'];
+  if (method === 'tools/call' && kind !== 'input_required' && kind !== 'task' && !Array.isArray(result['content'])) return { ...result, content: [] };
   return result;
 }
 

@@ -53,7 +53,8 @@ export type ProxyErrorCode =
   | 'upstream_failed' // the legacy server or its transport failed during the call
   | 'timeout' // the proxy's own per-call timeout fired
   | 'declined' // the user declined input the legacy server cannot do without
-  | 'store_unavailable'; // the shared single-use ledger cannot be reached (replay retries fail closed)
+  | 'store_unavailable' // the shared single-use ledger cannot be reached (replay retries fail closed)
+  | 'task_unknown'; // a task id that names no task this proxy holds for the caller (tasks extension)
 
 const WIRE_CODE: Record<ProxyErrorCode, number> = {
   state_invalid: JSONRPC.INVALID_PARAMS,
@@ -67,6 +68,7 @@ const WIRE_CODE: Record<ProxyErrorCode, number> = {
   timeout: JSONRPC.INTERNAL_ERROR,
   declined: JSONRPC.INVALID_PARAMS,
   store_unavailable: JSONRPC.INTERNAL_ERROR,
+  task_unknown: JSONRPC.INVALID_PARAMS,
 };
 
 export class ProxyError extends Error {

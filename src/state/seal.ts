@@ -34,10 +34,11 @@ export interface StateClaims {
   rt?: Root[];
   /**
    * `replay`: the call was let go and runs again on the retry, on any instance (the fields below
-   * say how); absent for a call held by instance `i`.
+   * say how); `task`: not a requestState but a task id (tasks/task-table.ts), held by instance `i`;
+   * absent for a call held by instance `i`.
    */
-  k?: 'replay';
-  /** Replay: the upstream (route name) the call belongs to. */
+  k?: 'replay' | 'task';
+  /** Replay and task: the upstream (route name) the call or task belongs to. */
   u?: string;
   /** Replay: the compressed record of questions and answers (state/replay-record.ts). */
   x?: string;
@@ -47,7 +48,7 @@ export interface StateClaims {
   e?: number;
   /** Replay: the call's id, the same in every state of one call: it links the call's runs in the audit. */
   c?: string;
-  /** Hold: the owner's advertised base URL, where other instances forward the retry. */
+  /** Hold and task: the owner's advertised base URL, where other instances forward the retry. */
   o?: string;
 }
 
@@ -114,6 +115,8 @@ export function createSealer(keys: Uint8Array | readonly Uint8Array[], now: () =
     },
     async open(token, expect) {
       const claims = await this.inspect(token);
+      // A task id is no requestState, whoever holds it.
+      if (claims.k === 'task') throw new StateError('wrong_request');
       if (claims.k === 'replay') {
         if (claims.u !== expect.upstream) throw new StateError('wrong_request');
       } else if (claims.i !== expect.instance) throw new StateError('foreign_instance');
@@ -175,6 +178,10 @@ function claimsOf(p: Record<string, unknown>): StateClaims {
     return { ...claims, o: p['o'] };
   }
   const { k, u, x, lv, e, c } = p;
+  if (k === 'task') {
+    if (typeof u !== 'string' || (p['o'] !== undefined && typeof p['o'] !== 'string')) throw new StateError('malformed');
+    return { ...claims, k, u, ...(p['o'] === undefined ? {} : { o: p['o'] as string }) };
+  }
   if (k !== 'replay' || typeof u !== 'string' || typeof x !== 'string' || typeof lv !== 'string' || typeof e !== 'number') throw new StateError('malformed');
   if (c !== undefined && typeof c !== 'string') throw new StateError('malformed');
   return { ...claims, k, u, x, lv, e, ...(c === undefined ? {} : { c }) };

@@ -19,6 +19,7 @@ const KNOWN_METHODS: ReadonlySet<string> = new Set([
   'completion/complete',
   'logging/setLevel',
   'tasks/get',
+  'tasks/update',
   'tasks/result',
   'tasks/list',
   'tasks/cancel',
@@ -62,7 +63,7 @@ export function inputLabel(method: string): InputLabel | undefined {
 }
 
 /** How the proxy served a front request (the access log's `mode`). */
-export type ServeMode = 'interactive' | 'passthrough' | 'legacy-client' | 'relay' | 'local';
+export type ServeMode = 'interactive' | 'task' | 'passthrough' | 'legacy-client' | 'relay' | 'local';
 
 /** How one shadow comparison ended (mrtr_shadow_comparisons_total's `outcome`). */
 export type ShadowOutcomeLabel = 'match' | 'differ' | 'candidate_error' | 'skipped';

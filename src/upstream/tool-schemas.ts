@@ -7,6 +7,8 @@ export class ToolSchemas {
   private readonly schemas = new Map<string, JsonObject>();
   /** Each tool's `annotations` (readOnlyHint, idempotentHint, ...), for the suspend mode `auto`. */
   private readonly annotations = new Map<string, JsonObject>();
+  /** Each tool's 2025-11-25 `execution` (its task support), for the tasks extension. */
+  private readonly executions = new Map<string, JsonObject>();
   /** Capability sets whose full tool list was read since the last change (lists vary by set). */
   private readonly listed = new Set<string>();
   private generation = 0;
@@ -19,12 +21,14 @@ export class ToolSchemas {
         this.schemas.set(tool['name'], tool['inputSchema'] as JsonObject);
       }
       if (typeof tool['name'] === 'string' && isJsonObject(tool['annotations'])) this.annotations.set(tool['name'], tool['annotations']);
+      if (typeof tool['name'] === 'string' && isJsonObject(tool['execution'])) this.executions.set(tool['name'], tool['execution']);
     }
   }
 
   invalidate(): void {
     this.schemas.clear();
     this.annotations.clear();
+    this.executions.clear();
     this.listed.clear();
     this.generation++;
   }
@@ -35,6 +39,10 @@ export class ToolSchemas {
 
   annotationsOf(name: string): JsonObject | undefined {
     return this.annotations.get(name);
+  }
+
+  executionOf(name: string): JsonObject | undefined {
+    return this.executions.get(name);
   }
 
   /** The schema of `name`, reading the whole tool list for `capabilityKey` once if it is unknown. */

@@ -131,6 +131,12 @@ export class Upstream {
     return this.toolSchemas.annotationsOf(name);
   }
 
+  /** A tool's 2025-11-25 `execution` (task support), listing the tools if it is not known yet. */
+  async toolExecution(name: string, caps: LegacyCapabilities, record?: FrontRecord): Promise<JsonObject | undefined> {
+    await this.toolInputSchema(name, caps, record);
+    return this.toolSchemas.executionOf(name);
+  }
+
   /** Reference-counted legacy resources/subscribe on the control session (made for front request `record`). */
   async subscribe(uri: string, record?: FrontRecord): Promise<void> {
     const n = this.subscriptions.get(uri) ?? 0;

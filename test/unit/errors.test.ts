@@ -57,6 +57,7 @@ describe('toWireError', () => {
     interaction_gone: -32602,
     input_invalid: -32602,
     capability_missing: -32021,
+    task_unknown: -32602,
     upstream_unavailable: -32603,
     overloaded: -32603,
     store_unavailable: -32603,
