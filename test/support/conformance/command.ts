@@ -34,6 +34,7 @@ export function conformanceArgs(url: string, resultsDir: string, opts: Conforman
     else args.push('--suite', opts.suite ?? 'all');
     args.push('--spec-version', opts.specVersion ?? '2026-07-28');
   }
+  if (opts.force) args.push('--force');
   if (opts.scenarioTimeoutMs !== undefined) args.push('--timeout', String(opts.scenarioTimeoutMs));
   if (opts.expectedFailures !== undefined) args.push('--expected-failures', opts.expectedFailures);
   return args;

@@ -62,6 +62,8 @@ export interface ConformanceOptions {
   specVersion?: string;
   /** `--requirements <revision>`: exactly the scenarios that revision requires (plus not-scored ones). */
   requirements?: string;
+  /** `--force`: run a scenario the chosen spec version would skip (the extension scenarios, such as tasks). */
+  force?: boolean;
   /** `--timeout` per scenario in ms (the CLI's default is 30000). */
   scenarioTimeoutMs?: number;
   /** `--expected-failures <path>` (a YAML baseline); changes the exit code, not the counts. */
