@@ -182,10 +182,11 @@ export function compatSuite(c: CompatCase): void {
       assert.ok(direct.tools.length + direct.prompts.length + direct.resources.length > 0, 'the server offers something');
     });
 
-    it('describes the server with its capabilities minus legacy tasks', async () => {
+    it('describes the server with its capabilities, legacy tasks as the tasks extension', async () => {
       const d = (await rpc(p.proxy.url, 'server/discover', {}, { caps: {} })).body.result!;
-      const { tasks: _tasks, ...caps } = p.capabilities;
-      assert.deepEqual(d['capabilities'], caps);
+      const { tasks, ...caps } = p.capabilities;
+      const toolTasks = (tasks as { requests?: { tools?: { call?: object } } } | undefined)?.requests?.tools?.call !== undefined;
+      assert.deepEqual(d['capabilities'], toolTasks ? { ...caps, extensions: { 'io.modelcontextprotocol/tasks': {} } } : caps);
     });
 
     for (const call of c.calls) {
