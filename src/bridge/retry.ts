@@ -12,13 +12,12 @@
 // user may be asked again); `fix` means the round is still open, so correct inputResponses and retry
 // with the same requestState. Reasons without an action (a reused, foreign-principal or misapplied
 // state) are client bugs, not something to retry. Pure.
-import { adaptAnswer, partitionAnswers } from '../protocol/answers.js';
+import { adaptAnswer, type AskedInput, partitionAnswers } from '../protocol/answers.js';
 import { ProxyError } from '../protocol/errors.js';
 import type { JsonObject } from '../protocol/json.js';
 import { fingerprint } from '../state/fingerprint.js';
 import { StateError, type Sealer, type StateClaims } from '../state/seal.js';
 import type { BoundCall } from './front-call.js';
-import type { PendingInput } from './interaction.js';
 import { MISS_MESSAGES, type MissResult } from './suspensions.js';
 
 /** What a held round's requestState seals. */
@@ -65,7 +64,7 @@ export async function openState(sealer: Sealer, token: string, expect: Parameter
 }
 
 /** Each answer adapted to the legacy request it answers, keyed as asked. */
-export function shapeAnswers(asked: readonly PendingInput[], answers: Iterable<[string, unknown]>, version: string): Map<string, JsonObject> {
+export function shapeAnswers(asked: readonly AskedInput[], answers: Iterable<[string, unknown]>, version: string): Map<string, JsonObject> {
   const shaped = new Map<string, JsonObject>();
   for (const [key, answer] of answers) {
     const method = asked.find((a) => a.key === key)!.method;
@@ -81,7 +80,7 @@ export function shapeAnswers(asked: readonly PendingInput[], answers: Iterable<[
  * for the legacy revision, and the keys left unanswered. Throws `input_invalid` (nothing consumed).
  */
 export function checkRetryAnswers(
-  asked: readonly PendingInput[],
+  asked: readonly AskedInput[],
   retry: { inputResponses?: unknown; droppedInputKeys?: readonly string[] },
   version: string,
 ): { answers: ReadonlyMap<string, unknown>; shaped: Map<string, JsonObject>; missing: string[] } {

@@ -10,7 +10,7 @@ import { declaresTasks, TASKS_EXTENSION, TASKS_REQUIREMENT } from '../bridge/tas
 import { partitionInputResponses } from '../protocol/answers.js';
 import type { FrontCapabilities } from '../protocol/capabilities.js';
 import { ProxyError } from '../protocol/errors.js';
-import type { JsonObject } from '../protocol/json.js';
+import { isJsonObject, type JsonObject } from '../protocol/json.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { FrontRequest } from '../telemetry/front-request.js';
 import { toProtocolError } from './wire-errors.js';
@@ -51,16 +51,13 @@ export function registerTaskMethods(mcp: McpServer, deps: TaskMethodDeps): void 
   server.setRequestHandler('tasks/cancel', { params: TaskParams }, (params, ctx) => serve(ctx, (p) => deps.tasks.cancel(params.taskId, p)));
   server.setRequestHandler('tasks/update', { params: UpdateParams }, (params, ctx) =>
     serve(ctx, (p) => {
+      if (params.inputResponses !== undefined && !isJsonObject(params.inputResponses)) {
+        throw new ProxyError('input_invalid', 'inputResponses must be an object keyed by the inputRequests keys', { action: 'fix' });
+      }
       // The SDK lifts inputResponses off the params of the methods it knows; here they may still be in place.
       const given = params.inputResponses !== undefined ? partitionInputResponses(params.inputResponses) : undefined;
       const responses = given?.accepted ?? ctx.mcpReq.inputResponses ?? {};
       const dropped = given?.dropped ?? ctx.mcpReq.droppedInputResponseKeys ?? [];
-      if (
-        params.inputResponses !== undefined &&
-        (typeof params.inputResponses !== 'object' || params.inputResponses === null || Array.isArray(params.inputResponses))
-      ) {
-        throw new ProxyError('input_invalid', 'inputResponses must be an object keyed by the inputRequests keys', { action: 'fix' });
-      }
       return deps.tasks.update(params.taskId, p, responses, dropped);
     }),
   );

@@ -5,13 +5,13 @@
 // tasks/update answers it, and tasks/get reports `input_required` only while the proxy actually
 // holds one. The tasks/result answer ends the task.
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { adaptAnswer, partitionAnswers } from '../../protocol/answers.js';
-import { type FrontCapabilities, elicitationModes } from '../../protocol/capabilities.js';
-import { JSONRPC, LEGACY, ProxyError, type WireError } from '../../protocol/errors.js';
+import { describeCapabilities, type FrontCapabilities, missingCapabilities } from '../../protocol/capabilities.js';
+import { JSONRPC, LEGACY, type WireError } from '../../protocol/errors.js';
 import { inputKey, isInputMethod, type InputMethod, toInputRequest } from '../../protocol/input-requests.js';
 import type { JsonObject, Root, ServerRequest } from '../../protocol/json.js';
 import { operatorRootsAnswer, declaresRoots } from '../../protocol/roots.js';
 import type { BridgeSession, SessionHolder, SessionLease } from '../ports.js';
+import { checkRetryAnswers } from '../retry.js';
 import type { Clock } from '../../clock.js';
 import type { Logger } from '../../telemetry/logger.js';
 import { isTerminal, legacyEnd, type LegacyEnd, type LegacyTask, readLegacyTask, type TaskStatus, type TaskView } from './task-wire.js';
@@ -68,10 +68,6 @@ export class TranslatedTask implements SessionHolder {
     return this.ended?.status ?? (this.open.size > 0 ? 'input_required' : 'working');
   }
 
-  get terminal(): boolean {
-    return this.ended !== undefined;
-  }
-
   /** What tasks/get answers. A running task asks the legacy server for its status message and times. */
   async view(): Promise<TaskView> {
     if (this.ended === undefined && this.open.size === 0) await this.refresh();
@@ -81,24 +77,11 @@ export class TranslatedTask implements SessionHolder {
   /** Delivers answers to the questions they name; keys of questions not (or no longer) open are ignored. */
   update(inputResponses: unknown, dropped: readonly string[]): void {
     if (this.ended !== undefined) return;
-    const asked = [...this.open.values()];
-    const split = partitionAnswers(
-      asked,
-      inputResponses,
-      dropped.filter((k) => this.open.has(k)),
-    );
-    if (!split.ok) throw new ProxyError('input_invalid', split.message, { ...(split.key ? { key: split.key } : {}), action: 'fix' });
-    const shaped = new Map<Parked, JsonObject>();
-    for (const [key, answer] of split.answers) {
-      const p = this.open.get(key)!;
-      const adapted = adaptAnswer(p.method, answer, this.session.negotiatedVersion);
-      if (!adapted.ok) throw new ProxyError('input_invalid', `inputResponses['${key}']: ${adapted.message}`, { key, action: 'fix' });
-      shaped.set(p, adapted.result as JsonObject);
-    }
-    // Checked whole before any is delivered: a bad answer loses none of the others.
-    for (const [p, result] of shaped) {
-      this.open.delete(p.key);
-      p.resolve(result);
+    // Checked whole (as a retry's answers are) before any is delivered: a bad answer loses none of the others.
+    const { shaped } = checkRetryAnswers([...this.open.values()], { inputResponses, droppedInputKeys: dropped }, this.session.negotiatedVersion);
+    for (const [key, result] of shaped) {
+      this.open.get(key)!.resolve(result);
+      this.open.delete(key);
     }
     if (shaped.size > 0) this.opts.log.debug('task questions answered', { task: this.legacyId, answered: shaped.size, open: this.open.size });
   }
@@ -132,9 +115,11 @@ export class TranslatedTask implements SessionHolder {
     if (!isInputMethod(method)) return Promise.reject(new McpError(JSONRPC.METHOD_NOT_FOUND, `${method} is not something a 2026-07-28 client can be asked`));
     const local = operatorRootsAnswer(method, declaresRoots(this.opts.capabilities), this.opts.operatorRoots);
     if (local !== undefined) return Promise.resolve(local as unknown as JsonObject);
-    const missing = this.undeclared(method, request.params);
-    if (missing !== undefined)
-      return Promise.reject(new McpError(method === 'sampling/createMessage' ? LEGACY.SAMPLING_REJECTED : JSONRPC.INVALID_REQUEST, missing));
+    const missing = missingCapabilities(method, request.params, this.opts.capabilities);
+    if (missing !== undefined) {
+      const why = `the client did not declare ${describeCapabilities(missing)}`;
+      return Promise.reject(new McpError(method === 'sampling/createMessage' ? LEGACY.SAMPLING_REJECTED : JSONRPC.INVALID_REQUEST, why));
+    }
     return new Promise<JsonObject>((resolve, reject) => {
       const key = inputKey(method, this.seq++);
       this.open.set(key, { key, method, request: toInputRequest(method, request.params), resolve, reject });
@@ -148,18 +133,6 @@ export class TranslatedTask implements SessionHolder {
   }
 
   // ---
-
-  private undeclared(method: InputMethod, params: JsonObject | undefined): string | undefined {
-    const caps = this.opts.capabilities;
-    if (method === 'sampling/createMessage' && caps.sampling === undefined) return 'the client did not declare sampling';
-    if (method === 'roots/list' && caps.roots === undefined) return 'the client did not declare roots';
-    if (method === 'elicitation/create') {
-      const modes = elicitationModes(caps);
-      const url = params?.['mode'] === 'url';
-      if (url ? !modes.url : !modes.form) return `the client did not declare ${url ? 'URL' : 'form'} elicitation`;
-    }
-    return undefined;
-  }
 
   private snapshot(): TaskView {
     const ended = this.ended;
