@@ -143,13 +143,11 @@ const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 
 /** A legacy tool result for the 2026-07-28 wire: the related-task `_meta` goes (tasks/get's taskId says it). */
 export function inlinedResult(result: JsonObject): JsonObject {
-  const meta = result['_meta'];
-  const { resultType: _type, ...rest } = result;
-  if (!isJsonObject(meta) || !(RELATED_TASK in meta)) return Array.isArray(rest['content']) ? rest : { ...rest, content: [] };
+  const { resultType: _type, _meta: meta, ...bare } = result;
+  const inlined: JsonObject = Array.isArray(bare['content']) ? bare : { ...bare, content: [] };
+  if (!isJsonObject(meta) || !(RELATED_TASK in meta)) return meta === undefined ? inlined : { ...inlined, _meta: meta };
   const { [RELATED_TASK]: _related, ...otherMeta } = meta;
-  const { _meta: _dropped, ...bare } = rest;
-  const content = Array.isArray(bare['content']) ? {} : { content: [] };
-  return Object.keys(otherMeta).length === 0 ? { ...bare, ...content } : { ...bare, ...content, _meta: otherMeta };
+  return Object.keys(otherMeta).length === 0 ? inlined : { ...inlined, _meta: otherMeta };
 }
 
 /** How a legacy task ended, read from its final status and what tasks/result gave. */
