@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { LEGACY, ProxyError, UpstreamError, type WireError } from '../protocol/errors.js';
 import { type TranslatedError, translateLegacyError } from '../protocol/legacy-errors.js';
-import { isJsonObject, type JsonObject } from '../protocol/json.js';
+import type { JsonObject } from '../protocol/json.js';
 import { declaresRoots, planRoots } from '../protocol/roots.js';
 import type { Clock } from '../clock.js';
 import { fingerprint } from '../state/fingerprint.js';
@@ -23,7 +23,6 @@ import { ReplayRun, type ReplayContext } from './replay-run.js';
 import { SuspensionTable, type EndReason } from './suspensions.js';
 import { chooseMode } from './suspend-mode.js';
 import { DEFAULT_TASK_TTL_MS, TaskTable } from './tasks/task-table.js';
-import { legacyTaskCreated } from './tasks/task-wire.js';
 import { legacyCapabilitiesFor } from '../protocol/capabilities.js';
 
 export type { BridgeLimits, BridgeOptions, FrontCall } from './front-call.js';
@@ -254,7 +253,7 @@ export class Bridge {
   private async settle(interaction: Interaction, front: BoundCall, stop: Stop): Promise<JsonObject> {
     switch (stop.kind) {
       case 'complete': {
-        const created = isJsonObject(interaction.call.params['task']) ? legacyTaskCreated(stop.result) : undefined;
+        const created = interaction.createdTask;
         const lease = created && interaction.takeTaskLease();
         this.finish(interaction, 'completed', undefined, { result: stop.result });
         if (created === undefined) return stop.result;

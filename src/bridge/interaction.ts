@@ -13,7 +13,7 @@ import { GATHER_QUIET_MS, gatherDecision } from './gather.js';
 import { LET_GO_QUIET_MS, settleThenRelease } from './let-go.js';
 import type { FrontSink, LegacyCall, Outcome, PendingInput, Stop, UrlConsent } from './interaction-types.js';
 import type { BridgeSession, SessionHolder, SessionLease } from './ports.js';
-import { legacyTaskCreated } from './tasks/task-wire.js';
+import { type LegacyTask, legacyTaskCreated } from './tasks/task-wire.js';
 
 export type { FrontSink, LegacyCall, Outcome, PendingInput, Stop, UrlConsent } from './interaction-types.js';
 
@@ -38,6 +38,7 @@ export class Interaction implements SessionHolder {
   private lease: SessionLease | undefined;
   /** A task-augmented call answered with a task: its session, kept for the task (see takeTaskLease). */
   private taskLease: SessionLease | undefined;
+  private created: LegacyTask | undefined;
   /** Cancels the legacy call (the SDK then sends notifications/cancelled). */
   private callAbort: AbortController | undefined;
   private wake: (() => void) | undefined;
@@ -342,13 +343,19 @@ export class Interaction implements SessionHolder {
       else this.refuse(p.key, JSONRPC.INTERNAL_ERROR, 'the call that asked for this has ended');
     }
     const healthy = !this.lease?.session.closed;
-    if (healthy && outcome.kind === 'complete' && isJsonObject(this.call.params['task']) && legacyTaskCreated(outcome.result)) {
+    if (outcome.kind === 'complete' && isJsonObject(this.call.params['task'])) this.created = legacyTaskCreated(outcome.result);
+    if (healthy && this.created !== undefined) {
       // The legacy task belongs to this session: whoever takes the task takes the session with it.
       this.stopSettling();
       this.taskLease = this.lease;
       this.lease = undefined;
     } else this.detach((lease) => (healthy ? lease.release() : lease.discard('session closed during the call')));
     this.poke();
+  }
+
+  /** The legacy task a task-augmented call created, once it answered with one. */
+  get createdTask(): LegacyTask | undefined {
+    return this.created;
   }
 
   /** The session of the legacy task this call created, for the task to keep; once. */

@@ -1,10 +1,9 @@
 // The tasks one proxy instance holds for one upstream, and the ids clients know them by. An id is
 // sealed like a requestState (state/seal.ts: encrypted and authenticated), naming the task, this
 // instance, the upstream, the principal and, with --advertise-url, where this instance is reached:
-// a forged or foreign id is an unknown task, another principal's id is not found, and over HTTP
-// another instance forwards a request for it here (front/owner-forward.ts). The tasks themselves
-// live in this process: a request for one reaching an instance that restarted, or an instance
-// nobody can forward to, is told the task is gone (-32602).
+// a forged or foreign id is an unknown task, and another principal's id is not found. The tasks
+// themselves live in this process: a request for one reaching another instance, or this one after
+// a restart, is told the task is gone (-32602); nothing forwards it to its owner yet.
 import { randomUUID } from 'node:crypto';
 import type { SessionLease } from '../ports.js';
 import type { Clock } from '../../clock.js';
@@ -37,12 +36,11 @@ export interface TaskTableOptions {
 
 interface Entry {
   task: TranslatedTask;
-  principal: string;
   /** When the task and its result are dropped. */
   expiresAt: number;
 }
 
-/** The reasons a task id does not lead to a task here; each is -32602 on the wire. */
+/** What a forged, foreign or another principal's id is told (-32602): nothing of whose it is. */
 const UNKNOWN = 'unknown taskId';
 
 export class TaskTable {
@@ -51,10 +49,6 @@ export class TaskTable {
 
   constructor(private readonly opts: TaskTableOptions) {
     this.stopSweeper = opts.clock.every(SWEEP_MS, () => this.sweep());
-  }
-
-  get size(): number {
-    return this.tasks.size;
   }
 
   /**
@@ -88,7 +82,7 @@ export class TaskTable {
       log: this.opts.log.child({ task: handle }),
       onEnd: (status) => this.opts.log.info('task ended', { task: handle, status }),
     });
-    this.tasks.set(handle, { task, principal: front.principal, expiresAt });
+    this.tasks.set(handle, { task, expiresAt });
     this.opts.log.info('task created', { task: handle, principal: principalTag(front.principal), legacyTask: legacy.taskId });
     return createTaskResult({
       taskId,
