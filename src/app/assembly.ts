@@ -12,6 +12,7 @@ import { ModernHttpRoute } from '../relay/modern-http-route.js';
 import { ModernStdioRoute } from '../relay/modern-stdio-route.js';
 import type { Clock } from '../clock.js';
 import type { ConsumedLedger } from '../state/ledger.js';
+import type { TaskStore } from '../state/task-store.js';
 import type { Sealer } from '../state/seal.js';
 import { legacyCapabilitiesFor } from '../protocol/capabilities.js';
 import type { Logger } from '../telemetry/logger.js';
@@ -25,6 +26,8 @@ export interface AssemblyDeps {
   sealer: Sealer;
   /** Consumed replay states, shared by every upstream (state ids are unique). */
   ledger: ConsumedLedger;
+  /** --state-store: where tasks are written for every instance to read; absent: each task only in its instance. */
+  taskStore?: TaskStore;
   /** --advertise-url: held states name it so other instances forward their retries here. */
   advertiseUrl?: string;
   /** Keys authenticating forwards between instances (from the state keys); absent: no forwarding. */
@@ -67,6 +70,8 @@ export async function assemble(config: UpstreamConfig, deps: AssemblyDeps): Prom
   if (config.era === 'auto') deps.log.debug('upstream era probed', { upstream: config.name, era });
   const log = deps.log.child({ upstream: config.name });
   if (era === 'legacy') return assembleLegacy(config, deps, log);
+  // The proxy's tasks wrap legacy calls; a modern server's tools/call passes through untouched.
+  if (config.tasks) throw new Error(`upstreams.${config.name}.tasks: the server speaks 2026-07-28 and runs its own tasks; remove tasks:, or set era: legacy`);
   const route = config.target.kind === 'stdio' ? new ModernStdioRoute(config, log, deps.resources) : new ModernHttpRoute(config, log, deps.resources);
   return { route, reconfigure: async () => false, close: () => route.close() };
 }
@@ -80,6 +85,7 @@ function assembleLegacy(config: UpstreamConfig, deps: AssemblyDeps, log: Logger)
     instance: `${deps.instance}/${config.name}`,
     upstream: config.name,
     ledger: deps.ledger,
+    ...(deps.taskStore === undefined ? {} : { taskStore: deps.taskStore }),
     ...(deps.advertiseUrl === undefined ? {} : { advertiseUrl: deps.advertiseUrl }),
     toolHints: (name, caps) => upstream.toolAnnotations(name, legacyCapabilitiesFor(caps)),
     limits: config,
@@ -97,7 +103,14 @@ function assembleLegacy(config: UpstreamConfig, deps: AssemblyDeps, log: Logger)
   });
   const clients = deps.legacyClients === 'pass' ? new LegacyClientSessions(upstream, config.maxSessions, config.idleSessionTtlMs, log, deps.clock) : undefined;
   const forwarding = deps.forwardKeys
-    ? { instance: `${deps.instance}/${config.name}`, sealer: deps.sealer, keys: deps.forwardKeys, now: () => deps.clock.now(), log }
+    ? {
+        instance: `${deps.instance}/${config.name}`,
+        sealer: deps.sealer,
+        keys: deps.forwardKeys,
+        now: () => deps.clock.now(),
+        log,
+        taskStore: deps.taskStore !== undefined,
+      }
     : undefined;
   const forwards = deps.forwardsFor?.(config.name);
   const route = new LegacyRoute(config, {

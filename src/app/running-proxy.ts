@@ -16,6 +16,7 @@ import { startStdioFront } from '../front/stdio.js';
 import { systemClock } from '../clock.js';
 import { forwardKey } from '../state/forward-auth.js';
 import { type ConsumedLedger, MemoryLedger } from '../state/ledger.js';
+import type { TaskStore } from '../state/task-store.js';
 import { localUserPrincipal } from '../state/principal.js';
 import { createSealer } from '../state/seal.js';
 import type { Logger } from '../telemetry/logger.js';
@@ -62,7 +63,7 @@ export async function startProxy(config: ProxyConfig, log: Logger, options: Star
       upstreams: config.upstreams.map((u) => u.name),
     });
   }
-  const ledger = await openLedger(config, log);
+  const { ledger, taskStore } = await openStateStore(config, log);
   // The CLI's, holding the children it started before the rest of the proxy loaded; else a new one.
   const resources = options.resources ?? new UpstreamResources();
   const audit = config.audit ? createAudit(config.audit, log, systemClock) : undefined;
@@ -90,6 +91,7 @@ export async function startProxy(config: ProxyConfig, log: Logger, options: Star
   const app = new ProxyApp({
     sealer: createSealer(config.stateKey.generated ? [config.stateKey.bytes] : config.stateKey.keys, systemClock.now),
     ledger,
+    ...(taskStore === undefined ? {} : { taskStore }),
     ...(config.advertiseUrl === undefined ? {} : { advertiseUrl: config.advertiseUrl.origin }),
     // Forwards between instances are authenticated with keys derived from the shared state keys.
     ...(config.stateKey.generated ? {} : { forwardKeys: config.stateKey.keys.map(forwardKey) }),
@@ -187,12 +189,16 @@ export async function startProxy(config: ProxyConfig, log: Logger, options: Star
   };
 }
 
-/** The Redis client (~0.25 s to load, and an optional dependency) only when --state-store names a store. */
-async function openLedger(config: ProxyConfig, log: Logger): Promise<ConsumedLedger> {
-  if (!config.stateStore) return new MemoryLedger(systemClock);
-  const { RedisLedger, StoreClientMissing } = await import('../state/redis-ledger.js');
+/**
+ * The state shared between instances: the replay ledger, and with --state-store the task records
+ * too. The Redis client (~0.25 s to load, and an optional dependency) only when --state-store names a store.
+ */
+async function openStateStore(config: ProxyConfig, log: Logger): Promise<{ ledger: ConsumedLedger; taskStore?: TaskStore }> {
+  if (!config.stateStore) return { ledger: new MemoryLedger(systemClock) };
+  const { RedisStore, StoreClientMissing } = await import('../state/redis-store.js');
   try {
-    return await RedisLedger.open(config.stateStore, log);
+    const store = await RedisStore.open(config.stateStore, log);
+    return { ledger: store, taskStore: store };
   } catch (err) {
     throw err instanceof StoreClientMissing ? new StartError(err.message) : err;
   }

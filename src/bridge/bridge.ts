@@ -2,9 +2,8 @@
 // against a legacy server, turning the server's mid-call requests into `input_required` rounds and
 // resuming the suspended call when the retry arrives.
 import { randomUUID } from 'node:crypto';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { LEGACY, ProxyError, UpstreamError, type WireError } from '../protocol/errors.js';
-import { type TranslatedError, translateLegacyError } from '../protocol/legacy-errors.js';
+import { ProxyError, UpstreamError, type WireError } from '../protocol/errors.js';
+import { classifyFailure } from '../protocol/legacy-errors.js';
 import type { JsonObject } from '../protocol/json.js';
 import { declaresRoots, planRoots } from '../protocol/roots.js';
 import type { Clock } from '../clock.js';
@@ -22,7 +21,8 @@ import { type Rerun, replayRetry } from './replay-retry.js';
 import { ReplayRun, type ReplayContext } from './replay-run.js';
 import { SuspensionTable, type EndReason } from './suspensions.js';
 import { chooseMode } from './suspend-mode.js';
-import { DEFAULT_TASK_TTL_MS, TaskTable } from './tasks/task-table.js';
+import { hostsTool } from './tasks/hosted-task.js';
+import { DEFAULT_TASK_TTL_MS, type TaskFront, TaskTable } from './tasks/task-table.js';
 import { legacyCapabilitiesFor } from '../protocol/capabilities.js';
 
 export type { BridgeLimits, BridgeOptions, FrontCall } from './front-call.js';
@@ -54,6 +54,8 @@ export class Bridge {
       instance: opts.instance,
       upstream: opts.upstream,
       advertiseUrl: opts.advertiseUrl,
+      store: opts.taskStore,
+      observer: opts.taskObserver,
       operatorRoots: () => opts.sessions.operatorRoots(),
       clock: opts.clock,
       log: opts.log,
@@ -69,6 +71,15 @@ export class Bridge {
 
   get suspendedCount(): number {
     return this.suspended.size;
+  }
+
+  /** Whether the proxy runs some of this upstream's tools as tasks of its own (tasks/hosted-task.ts). */
+  get hostsTasks(): boolean {
+    return (this.limits.tasks?.tools.length ?? 0) > 0;
+  }
+
+  hostsTool(tool: string): boolean {
+    return hostsTool(this.limits.tasks, tool);
   }
 
   /** Interactions a front request is attached to (waiting on the legacy server). */
@@ -107,13 +118,15 @@ export class Bridge {
     const open = [...this.suspended.items(), ...this.active];
     for (const i of open) this.finish(i, 'cancelled', 'the proxy is shutting down');
     if (open.length > 0) this.opts.log.info('interactions ended: the proxy is shutting down', { count: open.length });
-    this.tasks.close();
+    await this.tasks.close();
   }
 
   private async begin(front: FrontCall): Promise<JsonObject> {
     this.telemetry.roundServed(front.record, 0, undefined);
+    // A hosted task asks for roots inside the task, like any question of its call.
+    if (front.task === 'hosted') return this.startHosted(front);
     if (this.needsRootsRound(front)) return this.askRoots(front, new RootsRound(randomUUID()));
-    if (front.task) return this.startTask(front);
+    if (front.task === 'legacy') return this.startTask(front);
     if ((await chooseMode(front, this.limits.suspend, this.opts.toolHints, this.opts.log)).mode === 'replay')
       return this.rerun({ call: front, record: [], round: 1, callId: randomUUID(), answers: new Map() });
     const lease = await leaseForCall(this.opts.sessions, front);
@@ -133,6 +146,19 @@ export class Bridge {
   private async startTask(front: BoundCall): Promise<JsonObject> {
     const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive', front.roots);
     return this.startCall({ ...front, params: { ...front.params, task: { ttl: DEFAULT_TASK_TTL_MS } } }, lease);
+  }
+
+  /**
+   * A plain call the proxy runs as a task of its own (tasks/hosted-task.ts), on a session of its
+   * own: the call may wait a long time for its client, and nothing else should queue behind it.
+   */
+  private async startHosted(front: BoundCall): Promise<JsonObject> {
+    const policy = this.limits.tasks;
+    if (policy === undefined) throw new ProxyError('upstream_failed', 'this upstream runs no tasks of the proxy (its configuration changed)');
+    const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive', front.roots);
+    const interaction = new Interaction(randomUUID(), { method: front.method, params: front.params }, this.opts.log, this.clock);
+    interaction.start(lease, front.record);
+    return this.tasks.host(interaction, taskFront(front), policy, { gatherMs: this.limits.gatherWindowMs, legacyVersion: lease.session.negotiatedVersion });
   }
 
   private needsRootsRound(front: FrontCall): boolean {
@@ -167,7 +193,7 @@ export class Bridge {
     const claimed = this.suspended.claim(round.handle, r, this.clock.now());
     if (!claimed.ok) throw goneError(claimed);
     if (roots === undefined) return this.askRoots(front, round);
-    if (front.task) return this.startTask({ ...front, roots });
+    if (front.task === 'legacy') return this.startTask({ ...front, roots });
     const lease = await leaseForCall(this.opts.sessions, front, roots);
     return this.startCall({ ...front, roots }, lease, this.origins.get(round));
   }
@@ -258,7 +284,7 @@ export class Bridge {
         this.finish(interaction, 'completed', undefined, { result: stop.result });
         if (created === undefined) return stop.result;
         if (!lease) throw new ProxyError('upstream_failed', 'the legacy server created the task, but its session ended at once');
-        return await this.tasks.adopt(lease, created, front);
+        return await this.tasks.adopt(lease, created, taskFront(front));
       }
       case 'error':
         return await this.failed(interaction, front, stop.error, stop.lost);
@@ -328,24 +354,10 @@ export class Bridge {
   }
 }
 
-/**
- * What a legacy call that failed means for its front request. The session ended (or the server
- * failed without a JSON-RPC error): the call is lost. A -32042 URL-elicitation-required error: the
- * user must visit URLs first, so the call becomes a round. Any other JSON-RPC error: the call
- * completed with it, translated for the 2026-07-28 client. `lost`: why the session ended, when the
- * interaction knows it.
- */
-export function classifyFailure(error: unknown, lost: string | undefined): CallFailure {
-  if (lost !== undefined || (error instanceof McpError && error.code === LEGACY.CONNECTION_CLOSED)) {
-    return { kind: 'lost', message: `the legacy server session ended during the call (${lost || 'connection closed'})` };
-  }
-  if (!(error instanceof McpError)) {
-    return { kind: 'lost', message: `the legacy server failed during the call: ${(error as Error)?.message ?? String(error)}` };
-  }
-  return translateLegacyError(error.code, error.message, error.data);
+/** What a task keeps of the request that created it. */
+function taskFront(front: BoundCall): TaskFront {
+  return { principal: front.principal, capabilities: front.capabilities, tool: String(front.params['name'] ?? '') };
 }
-
-export type CallFailure = { kind: 'lost'; message: string } | TranslatedError;
 
 /**
  * What the observers hear when an interactive call is sent to the legacy server: the call, the

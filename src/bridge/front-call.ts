@@ -6,6 +6,7 @@ import type { InteractiveMethod } from '../protocol/methods.js';
 import type { Clock } from '../clock.js';
 import type { RequestIdentity } from '../state/fingerprint.js';
 import type { ConsumedLedger } from '../state/ledger.js';
+import type { TaskStore } from '../state/task-store.js';
 import type { Sealer } from '../state/seal.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { FrontRecord, UpstreamTelemetry } from '../telemetry/ports.js';
@@ -13,6 +14,8 @@ import type { FrontSink } from './interaction.js';
 import type { InteractionObserver, SessionSource } from './ports.js';
 import type { PrincipalLimits } from './principal-load.js';
 import type { SuspendPolicy, ToolHints } from './suspend-mode.js';
+import type { HostedTaskPolicy } from './tasks/hosted-task.js';
+import type { TaskObserver } from './tasks/task-table.js';
 
 /** One front request, as the front hands it over: envelope lifted, nothing of HTTP or stdio. */
 export interface FrontCall {
@@ -30,11 +33,12 @@ export interface FrontCall {
   /** The front request's telemetry record (its span is the parent of the legacy requests made for it). */
   record?: FrontRecord;
   /**
-   * Run as a legacy task (tools/call of a tool with task support, from a client that declared the
-   * tasks extension; see tasks/task-wire.ts): sent task-augmented, held (never replayed), and on a
-   * session of its own, which the task keeps.
+   * Run as a task (a tools/call from a client that declared the tasks extension; see
+   * tasks/task-wire.ts dispatchToolCall). `legacy`: the legacy server's own task, sent
+   * task-augmented, held (never replayed), on a session of its own, which the task keeps. `hosted`:
+   * the proxy's task around a plain legacy call (tasks/hosted-task.ts).
    */
-  task?: boolean;
+  task?: 'legacy' | 'hosted' | undefined;
 }
 
 /** A front call with the roots its session serves, once the client gave them (sealed in every later round). */
@@ -47,6 +51,8 @@ export interface BridgeLimits extends PrincipalLimits {
   /** A replay state larger than this is not issued: the call continues in hold mode. */
   maxStateBytes: number;
   suspend: SuspendPolicy;
+  /** Tools the proxy runs as tasks of its own; absent: none (tasks/hosted-task.ts). */
+  tasks?: HostedTaskPolicy | undefined;
 }
 
 export interface BridgeOptions {
@@ -60,6 +66,8 @@ export interface BridgeOptions {
   advertiseUrl?: string;
   /** Consumed replay states (single use across every instance that shares it). */
   ledger: ConsumedLedger;
+  /** Where task records are written for every instance to read (--state-store); absent: tasks live in this instance only. */
+  taskStore?: TaskStore;
   /** A tool's annotations from tools/list, for `auto`; undefined when unknown. */
   toolHints?: (name: string, caps: FrontCapabilities) => Promise<ToolHints | undefined>;
   limits: BridgeLimits;
@@ -69,4 +77,6 @@ export interface BridgeOptions {
   telemetry?: UpstreamTelemetry;
   /** Told of each interaction's start, rounds and end (the audit, the live view). */
   observer?: InteractionObserver | undefined;
+  /** Told of each task created and ended (metrics, the audit). */
+  taskObserver?: TaskObserver | undefined;
 }

@@ -178,6 +178,11 @@ export class Interaction implements SessionHolder {
     }
   }
 
+  /** Resolves at the call's next event (a request from the server, one withdrawn, the outcome), after `ms`, or once `signal` aborts. */
+  changed(ms: number, signal: AbortSignal): Promise<void> {
+    return this.waitForEvent(ms, signal);
+  }
+
   unanswered(): PendingInput[] {
     return [...this.pending.values()];
   }

@@ -16,7 +16,7 @@ import { envFromFile, secretNames } from './child-env.js';
 import { resolveShadow, shadowProblem, shadowSchema } from './shadow.js';
 import { resolveHeaders, upstreamOAuth } from './upstream-credentials.js';
 import { LIMIT_ROWS, type LimitKey } from './limits.js';
-import type { Era, Root, UpstreamTarget } from './types.js';
+import type { Era, HostedTasksConfig, Root, UpstreamTarget } from './types.js';
 
 export { ConfigFileError, limits, withClientAuth, type ConfigSource, type FileConfig } from './file-config.js';
 
@@ -37,6 +37,17 @@ const wsUrl = z.url({ protocol: /^wss?$/, error: 'must be a ws:// or wss:// URL'
 const headerValue = z.union([z.string(), z.strictObject({ env: z.string().min(1), prefix: z.string().optional() })]);
 const toolNames = z.array(z.string().min(1));
 const suspend = z.strictObject({ default: z.enum(['auto', 'hold', 'replay']).optional(), replay: toolNames.optional(), hold: toolNames.optional() });
+/** Seconds: how long a proxy-hosted task lives, and how often its client polls. */
+const hostedTasks = z.strictObject({
+  tools: toolNames.min(1, 'names no tool'),
+  ttl: z
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 86_400)
+    .optional(),
+  pollInterval: z.number().min(0.1).max(3600).optional(),
+});
 const root = z.strictObject({ uri: z.string().startsWith('file://', 'must be a file:// URI'), name: z.string().optional() });
 
 const upstreamSchema = z
@@ -57,6 +68,8 @@ const upstreamSchema = z
     headers: z.record(z.string().regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, 'is not a valid header name'), headerValue).optional(),
     roots: z.array(root).optional(),
     suspend: suspend.optional(),
+    // Tools the proxy runs as tasks of its own for clients that declare the tasks extension (docs/tasks.md).
+    tasks: hostedTasks.optional(),
     clientAuth: clientAuthSchema.optional(),
     // Also send some requests to a migrated 2026-07-28 server and compare (docs/migration.md, "Shadow comparison").
     shadow: shadowSchema.optional(),
@@ -82,6 +95,8 @@ const upstreamSchema = z
     if (both.length) ctx.addIssue({ code: 'custom', path: ['suspend'], message: `'${both[0]}' is in both replay and hold` });
     if (u.stdio && u.headers) ctx.addIssue({ code: 'custom', path: ['headers'], message: 'only applies to network transports' });
     if (u.auth && !u.http) ctx.addIssue({ code: 'custom', path: ['auth'], message: 'client credentials are supported for http upstreams only' });
+    if (u.era === 'modern' && u.tasks)
+      ctx.addIssue({ code: 'custom', path: ['tasks'], message: 'only applies to legacy upstreams; a 2026-07-28 server runs its own tasks' });
     if (u.era === 'modern' && (u.sse || u.websocket))
       ctx.addIssue({ code: 'custom', path: ['era'], message: 'sse and websocket exist only in legacy revisions; modern upstreams use http or stdio' });
   });
@@ -194,11 +209,17 @@ function fromFile(f: FileShape, env: Record<string, string | undefined>, from: C
       target: target(u, env, `upstreams.${name}`, from.baseDir, secrets, problems),
       roots: (u.roots ?? []).map((r) => (r.name === undefined ? { uri: r.uri } : { uri: r.uri, name: r.name })) as Root[],
       suspend: { default: u.suspend?.default ?? 'auto', replay: u.suspend?.replay ?? [], hold: u.suspend?.hold ?? [] },
+      ...(u.tasks ? { tasks: hostedTasksConfig(u.tasks) } : {}),
       ...limits({ ...f.defaults, ...stripUndefined(u) }, u.stdio === undefined ? 'network' : 'stdio'),
       ...withClientAuth(collect(problems, undefined, () => mergeClientAuth([f.clientAuth, u.clientAuth], `upstreams.${name}.clientAuth`))),
       ...(u.shadow ? { shadow: resolveShadow(u.shadow) } : {}),
     })),
   };
+}
+
+/** Defaults: a task lives an hour, and its client polls every second. */
+function hostedTasksConfig(t: z.infer<typeof hostedTasks>): HostedTasksConfig {
+  return { tools: t.tools, ttlMs: (t.ttl ?? 3600) * 1000, pollIntervalMs: Math.round((t.pollInterval ?? 1) * 1000) };
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {

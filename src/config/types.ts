@@ -37,6 +37,15 @@ export interface SuspendConfig {
   hold: string[];
 }
 
+/** Tools the proxy runs as tasks of its own (the tasks extension), for a legacy server without tasks: see bridge/tasks/hosted-task.ts. */
+export interface HostedTasksConfig {
+  tools: string[];
+  /** How long a task lives from its creation: its call is cancelled then, its result dropped. */
+  ttlMs: number;
+  /** How long clients are told to wait between two tasks/get. */
+  pollIntervalMs: number;
+}
+
 /** What happens to clients that open with a legacy `initialize`. */
 export type LegacyClients = 'pass' | 'reject';
 
@@ -56,6 +65,8 @@ export interface UpstreamConfig extends UpstreamLimits {
   /** Roots the proxy answers with when the legacy server asks outside an interactive call. */
   roots: Root[];
   suspend: SuspendConfig;
+  /** Tools run as the proxy's tasks; absent: none. */
+  tasks?: HostedTasksConfig;
   /** How clients must authenticate to this upstream's route; absent: they need not. */
   clientAuth?: ClientAuthConfig;
   /** Requests also sent to a candidate upstream and compared (legacy upstreams only). */

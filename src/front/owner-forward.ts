@@ -1,8 +1,12 @@
-// Retries of held calls that reach an instance that does not hold them: this instance forwards the
-// HTTP request as it came (body, MCP headers, the client's authorization) to the owner named in the
-// state, authenticated with a key derived from the state key, and relays the owner's answer as it
-// streams (progress and logs included). An owner that cannot be reached, or that restarted and so
-// no longer holds the call, gives the client `-32602` `owner_gone` within about 2 s.
+// Requests that belong to another instance: retries of the calls it holds (their requestState names
+// it), and tasks/update and tasks/cancel of the tasks it runs (their taskId names it; tasks/get too
+// when there is no task store to read them from). This instance forwards the HTTP request as it came
+// (body, MCP headers, the client's authorization) to the owner, authenticated with a key derived
+// from the state key, and relays the owner's answer as it streams (progress and logs included).
+// - A retry whose owner cannot be reached, or restarted and so no longer holds the call, gets
+//   `-32602` `owner_gone` within about 2 s.
+// - A task request whose owner cannot be reached is served here: the task store says whether the
+//   task ended or its owner is gone (bridge/tasks/task-table.ts).
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Request, Response } from 'express';
@@ -26,7 +30,11 @@ export interface OwnerForwarding {
   keys: Buffer[];
   now(): number;
   log: Logger;
+  /** Tasks are written to a shared store: tasks/get is answered by any instance, never forwarded. */
+  taskStore: boolean;
 }
+
+const TASK_METHODS: ReadonlySet<unknown> = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
 
 const ownerGone = (why: string) =>
   new ProxyError('interaction_gone', `the proxy instance that holds this interaction ${why}; send the request again without requestState and inputResponses`, {
@@ -34,28 +42,33 @@ const ownerGone = (why: string) =>
     action: 'resend',
   });
 
-/** Serves the request if it is a retry another instance owns; false when it is this instance's to serve. */
+/** Serves the request if another instance owns it; false when it is this instance's to serve. */
 export async function forwardIfForeign(f: OwnerForwarding, req: Request, res: Response, raw: Buffer, body: unknown): Promise<boolean> {
   const msg = body as { id?: unknown; method?: unknown; params?: Record<string, unknown> } | undefined;
-  const token = msg?.params?.['requestState'];
-  if (!isInteractiveMethod(msg?.method) || typeof token !== 'string') return false;
+  const task = TASK_METHODS.has(msg?.method);
+  if (task && msg?.method === 'tasks/get' && f.taskStore) return false;
+  const token = task ? msg?.params?.['taskId'] : msg?.params?.['requestState'];
+  if (!(task || isInteractiveMethod(msg?.method)) || typeof token !== 'string') return false;
   const claims = await f.sealer.inspect(token).catch(() => undefined);
-  // Unreadable states, replayed calls and this instance's own calls are the bridge's to answer.
-  if (!claims || claims.k === 'replay' || claims.k === 'task' || claims.i === f.instance) return false;
+  // Unreadable ids and states, replayed calls and this instance's own are the bridge's to answer.
+  if (!claims || claims.i === f.instance || (task ? claims.k !== 'task' : claims.k === 'replay' || claims.k === 'task')) return false;
   const path = req.originalUrl.split('?')[0]!;
   if (req.header(FORWARD_HEADER) !== undefined) {
     if (!verifyForward(f.keys, req.header(FORWARD_HEADER), f.now(), path, raw)) {
       res.status(403).json(errorBody(msg?.id, JSONRPC.INVALID_REQUEST, 'forwarded request failed authentication'));
       return true;
     }
-    // Forwarded here as the owner, but this process is not it: the owner restarted.
+    // Forwarded here as the owner, but this process is not it: the owner restarted. A task is then
+    // served here (the task table knows what became of it); a held call is gone.
+    if (task) return false;
     res.status(200).json(errorBody(msg?.id, ...wire(ownerGone('has restarted and no longer holds it'))));
     return true;
   }
   if (claims.o === undefined) return false;
-  f.log.debug('forwarding a retry to the instance that holds its call', { owner: claims.o });
-  await relay(f, new URL(path, claims.o), req, res, raw, msg?.id);
-  return true;
+  f.log.debug(task ? 'forwarding a task request to the instance that runs the task' : 'forwarding a retry to the instance that holds its call', {
+    owner: claims.o,
+  });
+  return relay(f, new URL(path, claims.o), req, res, raw, msg?.id, task);
 }
 
 function wire(err: ProxyError): [number, string, unknown] {
@@ -63,17 +76,19 @@ function wire(err: ProxyError): [number, string, unknown] {
   return [w.code, w.message, w.data];
 }
 
-function relay(f: OwnerForwarding, target: URL, req: Request, res: Response, raw: Buffer, id: unknown): Promise<void> {
+/** True once the owner's answer (or the error for a retry) went to the client; false: a task request the owner never got. */
+function relay(f: OwnerForwarding, target: URL, req: Request, res: Response, raw: Buffer, id: unknown, task: boolean): Promise<boolean> {
   const headers: Record<string, string> = { 'content-length': String(raw.length), [FORWARD_HEADER]: signForward(f.keys[0]!, f.now(), target.pathname, raw) };
   for (const [name, value] of Object.entries(req.headers)) if (PASS.test(name) && typeof value === 'string') headers[name] = value;
-  return new Promise<void>((resolve) => {
+  return new Promise<boolean>((resolve) => {
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
     const out = send(target, { method: 'POST', headers });
     const fail = (why: string) => {
-      f.log.warn('cannot forward a retry to its owner', { owner: target.origin, error: why });
+      f.log.warn(task ? 'cannot forward a task request to its owner' : 'cannot forward a retry to its owner', { owner: target.origin, error: why });
+      if (task && !res.headersSent) return resolve(false);
       if (!res.headersSent) res.status(200).json(errorBody(id, ...wire(ownerGone('cannot be reached (it may have stopped)'))));
       else res.destroy();
-      resolve();
+      resolve(true);
     };
     const timer = setTimeout(() => out.destroy(new Error(`no connection within ${OWNER_CONNECT_MS} ms`)), OWNER_CONNECT_MS);
     out.once('socket', (s) => s.once('connect', () => clearTimeout(timer)));
@@ -86,13 +101,13 @@ function relay(f: OwnerForwarding, target: URL, req: Request, res: Response, raw
       res.status(answer.statusCode ?? 502);
       for (const h of RELAY) if (answer.headers[h] !== undefined) res.setHeader(h, answer.headers[h]!);
       answer.pipe(res);
-      answer.once('end', () => resolve());
-      answer.once('error', () => resolve());
+      answer.once('end', () => resolve(true));
+      answer.once('error', () => resolve(true));
     });
     // The client went away: so does the forwarded request (the owner treats it as cancellation).
     res.once('close', () => {
       if (!res.writableFinished) out.destroy();
-      resolve();
+      resolve(true);
     });
     out.end(raw);
   });

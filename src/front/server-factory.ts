@@ -52,13 +52,14 @@ const PASSTHROUGH: Record<string, readonly string[]> = {
 const INTERACTIVE: Record<string, InteractiveMethod> = { tools: 'tools/call', prompts: 'prompts/get', resources: 'resources/read' };
 
 /**
- * What the front advertises: the legacy server's capabilities, its 2025-11-25 tasks turned into the
- * tasks extension when it runs tools as tasks (the 2026-07-28 Tool has no task support field: the
- * server decides per call, see bridge/tasks/task-wire.ts).
+ * What the front advertises: the legacy server's capabilities, with the tasks extension when the
+ * legacy server runs tools as tasks (its 2025-11-25 tasks capability goes: the 2026-07-28 Tool has
+ * no task support field, the server decides per call, see bridge/tasks/task-wire.ts) or the proxy
+ * runs some of its tools as tasks of its own (`hostsTasks`).
  */
-export function frontCapabilities(info: UpstreamInfo): JsonObject {
+export function frontCapabilities(info: UpstreamInfo, hostsTasks = false): JsonObject {
   const { tasks: _tasks, ...rest } = info.capabilities;
-  if (!legacyRunsToolTasks(info.capabilities)) return rest;
+  if (!runsTasks(info, hostsTasks)) return rest;
   const extensions = isJsonObject(rest['extensions']) ? rest['extensions'] : {};
   return { ...rest, extensions: { ...extensions, [TASKS_EXTENSION]: {} } };
 }
@@ -82,8 +83,13 @@ class RelayMcpServer extends McpServer {
   }
 }
 
+/** Whether this front serves the tasks extension. */
+function runsTasks(info: UpstreamInfo, hostsTasks: boolean): boolean {
+  return hostsTasks || legacyRunsToolTasks(info.capabilities);
+}
+
 export function createFrontServer(info: UpstreamInfo, deps: FrontDeps): McpServer {
-  const capabilities = frontCapabilities(info);
+  const capabilities = frontCapabilities(info, deps.bridge.hostsTasks);
   const mcp = new RelayMcpServer(info, (tool) => deps.upstream.toolSchemas.get(tool));
   const server = mcp.server;
   server.registerCapabilities(capabilities);
@@ -100,7 +106,7 @@ export function createFrontServer(info: UpstreamInfo, deps: FrontDeps): McpServe
     if (!(capability in capabilities)) continue;
     handle(method, (req, ctx) => interactiveFromSdk(method, req.params ?? {}, ctx, deps));
   }
-  if (legacyRunsToolTasks(info.capabilities)) {
+  if (runsTasks(info, deps.bridge.hostsTasks)) {
     registerTaskMethods(mcp, {
       tasks: deps.bridge.tasks,
       log: deps.log,
@@ -188,7 +194,8 @@ async function interactiveFromSdk(method: InteractiveMethod, params: JsonObject,
  */
 export async function runInteractive(method: InteractiveMethod, params: JsonObject, req: InteractiveRequest, deps: FrontDeps): Promise<JsonObject> {
   req.record?.served('interactive');
-  const task = method === 'tools/call' && (await taskDispatch(params, req, deps)) === 'task';
+  const dispatch = method === 'tools/call' ? await taskDispatch(params, req, deps) : 'call';
+  const task = dispatch === 'task' ? 'legacy' : dispatch === 'hosted' ? 'hosted' : undefined;
   const result = await deps.bridge.call({
     method,
     params: upstreamParams(params) ?? {},
@@ -211,16 +218,19 @@ export async function runInteractive(method: InteractiveMethod, params: JsonObje
 }
 
 /**
- * Whether a tools/call runs as a legacy task (bridge/tasks/task-wire.ts dispatchToolCall). Only a
- * server that runs tools as tasks has its tool's task support looked up; a `required` tool from a
- * client without the extension is refused here, before anything reaches the legacy server.
+ * Whether a tools/call runs as a task, the legacy server's or the proxy's (bridge/tasks/task-wire.ts
+ * dispatchToolCall). Only a server that runs tools as tasks has its tool's task support looked up;
+ * a `required` tool from a client without the extension is refused here, before anything reaches
+ * the legacy server. A retry (requestState) continues a call, never starts a task.
  */
 async function taskDispatch(params: JsonObject, req: InteractiveRequest, deps: FrontDeps): Promise<ToolCallDispatch> {
+  if (req.requestState !== undefined) return 'call';
   const info = await deps.upstream.describe();
-  if (!legacyRunsToolTasks(info.capabilities) || req.requestState !== undefined) return 'call';
   const name = String(params['name'] ?? '');
-  const execution = await deps.upstream.toolExecution(name, legacyCapabilitiesFor(req.capabilities), req.record);
-  const dispatch = dispatchToolCall(taskSupportOf({ execution }), declaresTasks(req.capabilities));
+  const execution = legacyRunsToolTasks(info.capabilities)
+    ? await deps.upstream.toolExecution(name, legacyCapabilitiesFor(req.capabilities), req.record)
+    : undefined;
+  const dispatch = dispatchToolCall(taskSupportOf({ execution }), declaresTasks(req.capabilities), deps.bridge.hostsTool(name));
   if (dispatch === 'refuse') {
     throw new ProxyError(
       'capability_missing',

@@ -3,6 +3,7 @@
 // 2026-07-28 forbids -32002 (now -32602) and -32042 (URL elicitation is an input request now), and
 // no implementation may emit a code in -32020..-32099 that the spec does not define. The v1 SDK
 // prefixes messages with "MCP error N: ", which is its wrapping, not the server's message.
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { JSONRPC, LEGACY, type WireError } from './errors.js';
 
 export type TranslatedError = { kind: 'error'; error: WireError } | { kind: 'url_required'; message: string; elicitations: Record<string, unknown>[] };
@@ -39,3 +40,22 @@ function urlElicitations(data: unknown): Record<string, unknown>[] {
   if (!Array.isArray(list)) return [];
   return list.filter((e): e is Record<string, unknown> => typeof e === 'object' && e !== null && typeof (e as Record<string, unknown>)['url'] === 'string');
 }
+
+/**
+ * What a legacy call that failed means for its front request. The session ended (or the server
+ * failed without a JSON-RPC error): the call is lost. A -32042 URL-elicitation-required error: the
+ * user must visit URLs first, so the call becomes a round. Any other JSON-RPC error: the call
+ * completed with it, translated for the 2026-07-28 client. `lost`: why the session ended, when the
+ * interaction knows it.
+ */
+export function classifyFailure(error: unknown, lost: string | undefined): CallFailure {
+  if (lost !== undefined || (error instanceof McpError && error.code === LEGACY.CONNECTION_CLOSED)) {
+    return { kind: 'lost', message: `the legacy server session ended during the call (${lost || 'connection closed'})` };
+  }
+  if (!(error instanceof McpError)) {
+    return { kind: 'lost', message: `the legacy server failed during the call: ${(error as Error)?.message ?? String(error)}` };
+  }
+  return translateLegacyError(error.code, error.message, error.data);
+}
+
+export type CallFailure = { kind: 'lost'; message: string } | TranslatedError;

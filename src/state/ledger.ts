@@ -1,6 +1,6 @@
 // The single-use ledger of replay states: a replayed call's requestState may be consumed once, by
 // its id, and the entry lives exactly as long as the state could still open. In memory by default
-// (one instance); redis-ledger.ts shares it between instances.
+// (one instance); redis-store.ts shares it between instances.
 import type { Clock } from '../clock.js';
 
 export interface ConsumedLedger {

@@ -87,7 +87,17 @@ export interface Sealer {
   open(token: unknown, expect: StateExpectation): Promise<StateClaims>;
   /** Opens a state without checking whom it belongs to: only to learn its owner. Throws StateError. */
   inspect(token: unknown): Promise<StateClaims>;
+  /**
+   * Seals a record the proxy keeps outside itself (a task in the state store): encrypted and
+   * authenticated like a state, and marked so that neither can pass for the other.
+   */
+  sealRecord(record: Record<string, unknown>): Promise<string>;
+  /** Opens a record sealed by sealRecord with any of the keys. Throws StateError. */
+  openRecord(token: string): Promise<Record<string, unknown>>;
 }
+
+/** The JWE content type of a record (sealRecord); states have none. */
+const RECORD_TYPE = 'mrtr-record';
 
 /** A key's public name in the JWE header: a digest that says which key, never anything of it. */
 export function keyId(key: Uint8Array): string {
@@ -129,7 +139,9 @@ export function createSealer(keys: Uint8Array | readonly Uint8Array[], now: () =
       const { decodeProtectedHeader, jwtDecrypt, errors } = await jose();
       let kid: unknown;
       try {
-        kid = decodeProtectedHeader(token).kid;
+        const header = decodeProtectedHeader(token);
+        if (header.cty !== undefined) throw new StateError('malformed');
+        kid = header.kid;
       } catch {
         throw new StateError('malformed');
       }
@@ -149,6 +161,38 @@ export function createSealer(keys: Uint8Array | readonly Uint8Array[], now: () =
       }
       if (payload['v'] !== STATE_FORMAT_VERSION) throw new StateError('version');
       return claimsOf(payload);
+    },
+    async sealRecord(record) {
+      const { CompactEncrypt } = await jose();
+      return new CompactEncrypt(new TextEncoder().encode(JSON.stringify(record)))
+        .setProtectedHeader({ alg: 'dir', enc: 'A256GCM', kid: sealingId, cty: RECORD_TYPE })
+        .encrypt(sealing);
+    },
+    async openRecord(token) {
+      const { compactDecrypt, decodeProtectedHeader } = await jose();
+      let kid: unknown;
+      try {
+        const header = decodeProtectedHeader(token);
+        if (header.cty !== RECORD_TYPE) throw new StateError('malformed');
+        kid = header.kid;
+      } catch {
+        throw new StateError('malformed');
+      }
+      const key = typeof kid === 'string' ? byId.get(kid) : undefined;
+      if (key === undefined) throw new StateError('unauthentic');
+      let plaintext: Uint8Array;
+      try {
+        ({ plaintext } = await compactDecrypt(token, key, { keyManagementAlgorithms: ['dir'], contentEncryptionAlgorithms: ['A256GCM'] }));
+      } catch {
+        throw new StateError('unauthentic');
+      }
+      try {
+        const record: unknown = JSON.parse(new TextDecoder().decode(plaintext));
+        if (typeof record !== 'object' || record === null || Array.isArray(record)) throw new Error('not an object');
+        return record as Record<string, unknown>;
+      } catch {
+        throw new StateError('malformed');
+      }
     },
   };
 }

@@ -2,7 +2,7 @@
 // instances, fail closed when the store is gone, held calls unaffected.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { RedisLedger } from '../../src/state/redis-ledger.js';
+import { RedisStore } from '../../src/state/redis-store.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import { textOf } from '../support/client.js';
 import { FIXTURE, startProxy, type ProxyProcess } from '../support/processes.js';
@@ -16,7 +16,7 @@ const city = (requestState: string, name = 'Oslo') => ({ requestState, inputResp
 
 if (NO_REDIS) process.stderr.write(`SKIPPED test/e2e/state-store.test.ts: ${NO_REDIS}\n`);
 
-describe('RedisLedger against redis-server', () => {
+describe('RedisStore against redis-server', () => {
   let redis: RedisProcess;
   before(async () => {
     if (!NO_REDIS) redis = await startRedis();
@@ -26,7 +26,7 @@ describe('RedisLedger against redis-server', () => {
   });
 
   it('consumes an id once, atomically, until it expires; rejects quickly when the store is gone', { skip: NO_REDIS }, async () => {
-    const ledger = await RedisLedger.open(new URL(redis.url), createLogger('error'));
+    const ledger = await RedisStore.open(new URL(redis.url), createLogger('error'));
     try {
       await until(
         async () =>

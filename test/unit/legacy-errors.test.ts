@@ -2,8 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { LEGACY } from '../../src/protocol/errors.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { classifyFailure } from '../../src/bridge/bridge.js';
-import { stripSdkPrefix, translateLegacyError } from '../../src/protocol/legacy-errors.js';
+import { classifyFailure, stripSdkPrefix, translateLegacyError } from '../../src/protocol/legacy-errors.js';
 
 describe('stripSdkPrefix', () => {
   it('removes the v1 SDK "MCP error N: " wrapping', () => {

@@ -51,7 +51,7 @@ async function unknown(p: Promise<unknown>, reason: string): Promise<void> {
 describe('TaskTable', () => {
   it('answers a created task at once, and holds tasks/result open on its session', async () => {
     const s = setup();
-    const created = await s.table.adopt(s.lease, LEGACY_TASK, { principal: 'alice', capabilities: ASKING_CAPS });
+    const created = await s.table.adopt(s.lease, LEGACY_TASK, { principal: 'alice', capabilities: ASKING_CAPS, tool: 'slow' });
     assert.equal(created['resultType'], 'task');
     assert.equal(created['status'], 'working');
     const got = await s.table.get(created['taskId'], 'alice');
@@ -62,7 +62,7 @@ describe('TaskTable', () => {
   it('finds no task for another principal, a forged id, or another instance', async () => {
     const key = new Uint8Array(randomBytes(32));
     const s = setup(key);
-    const { taskId } = (await s.table.adopt(s.lease, LEGACY_TASK, { principal: 'alice', capabilities: ASKING_CAPS })) as { taskId: string };
+    const { taskId } = (await s.table.adopt(s.lease, LEGACY_TASK, { principal: 'alice', capabilities: ASKING_CAPS, tool: 'slow' })) as { taskId: string };
     await unknown(s.table.get(taskId, 'bob'), 'unknown');
     await unknown(s.table.get(`${taskId.slice(0, -2)}AA`, 'alice'), 'unknown');
     await unknown(s.table.get('not-a-task', 'alice'), 'unknown');
@@ -73,7 +73,7 @@ describe('TaskTable', () => {
 
   it('parks each question under a fresh key until tasks/update answers it; a bad answer delivers none', async () => {
     const s = setup();
-    const { taskId } = (await s.table.adopt(s.lease, LEGACY_TASK, { principal: 'alice', capabilities: ASKING_CAPS })) as { taskId: string };
+    const { taskId } = (await s.table.adopt(s.lease, LEGACY_TASK, { principal: 'alice', capabilities: ASKING_CAPS, tool: 'slow' })) as { taskId: string };
     const schema = { type: 'object', properties: { ok: { type: 'boolean' } } };
     const first = s.session.ask('elicitation/create', { mode: 'form', message: 'one?', requestedSchema: schema, _meta: { related: 1 } });
     const second = s.session.ask('elicitation/create', { mode: 'form', message: 'two?', requestedSchema: schema });
@@ -100,7 +100,7 @@ describe('TaskTable', () => {
 
   it('refuses the legacy server a question the client cannot answer', async () => {
     const s = setup();
-    await s.table.adopt(s.lease, LEGACY_TASK, { principal: 'alice', capabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } });
+    await s.table.adopt(s.lease, LEGACY_TASK, { principal: 'alice', capabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } }, tool: 'slow' });
     await assert.rejects(s.session.ask('sampling/createMessage', { messages: [], maxTokens: 1 }).answer, McpError);
     await assert.rejects(
       s.session.ask('elicitation/create', { mode: 'form', message: 'x', requestedSchema: { type: 'object', properties: {} } }).answer,
@@ -110,7 +110,7 @@ describe('TaskTable', () => {
 
   it('inlines the result when tasks/result answers, and gives the session back', async () => {
     const s = setup();
-    const { taskId } = (await s.table.adopt(s.lease, LEGACY_TASK, { principal: 'alice', capabilities: ASKING_CAPS })) as { taskId: string };
+    const { taskId } = (await s.table.adopt(s.lease, LEGACY_TASK, { principal: 'alice', capabilities: ASKING_CAPS, tool: 'slow' })) as { taskId: string };
     s.setStatus('completed');
     s.call('tasks/result')!.resolve({ content: [{ type: 'text', text: 'done' }], _meta: { 'io.modelcontextprotocol/related-task': { taskId: 'legacy-1' } } });
     await tick();
@@ -123,7 +123,7 @@ describe('TaskTable', () => {
 
   it('cancels upstream, settles cancelled, and closes the session the legacy task ran on', async () => {
     const s = setup();
-    const { taskId } = (await s.table.adopt(s.lease, LEGACY_TASK, { principal: 'alice', capabilities: ASKING_CAPS })) as { taskId: string };
+    const { taskId } = (await s.table.adopt(s.lease, LEGACY_TASK, { principal: 'alice', capabilities: ASKING_CAPS, tool: 'slow' })) as { taskId: string };
     const cancelling = s.table.cancel(taskId, 'alice');
     while (!s.call('tasks/cancel')) await tick(1);
     s.call('tasks/cancel')!.resolve({ ...LEGACY_TASK, status: 'cancelled' });
@@ -134,7 +134,7 @@ describe('TaskTable', () => {
 
   it('fails the task with a reason when its session is lost', async () => {
     const s = setup();
-    const { taskId } = (await s.table.adopt(s.lease, LEGACY_TASK, { principal: 'alice', capabilities: ASKING_CAPS })) as { taskId: string };
+    const { taskId } = (await s.table.adopt(s.lease, LEGACY_TASK, { principal: 'alice', capabilities: ASKING_CAPS, tool: 'slow' })) as { taskId: string };
     await s.session.close('the server process exited');
     await tick();
     const lost = await s.table.get(taskId, 'alice');
@@ -144,7 +144,7 @@ describe('TaskTable', () => {
 
   it('drops a task once its ttl has passed', async () => {
     const s = setup();
-    const { taskId } = (await s.table.adopt(s.lease, LEGACY_TASK, { principal: 'alice', capabilities: ASKING_CAPS })) as { taskId: string };
+    const { taskId } = (await s.table.adopt(s.lease, LEGACY_TASK, { principal: 'alice', capabilities: ASKING_CAPS, tool: 'slow' })) as { taskId: string };
     s.clock.advance(60_001);
     await unknown(s.table.get(taskId, 'alice'), 'expired');
     s.table.close();

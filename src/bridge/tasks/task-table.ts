@@ -1,25 +1,40 @@
-// The tasks one proxy instance holds for one upstream, and the ids clients know them by. An id is
-// sealed like a requestState (state/seal.ts: encrypted and authenticated), naming the task, this
-// instance, the upstream, the principal and, with --advertise-url, where this instance is reached:
-// a forged or foreign id is an unknown task, and another principal's id is not found. The tasks
-// themselves live in this process: a request for one reaching another instance, or this one after
-// a restart, is told the task is gone (-32602); nothing forwards it to its owner yet.
+// The tasks one proxy instance runs for one upstream, and the ids clients know them by: the legacy
+// server's own tasks (translated-task.ts) and the proxy's tasks around plain calls (hosted-task.ts).
+//
+// An id is sealed like a requestState (state/seal.ts: encrypted and authenticated), naming the task,
+// this instance, the upstream, the principal and, with --advertise-url, where this instance is
+// reached: a forged or foreign id is an unknown task, and another principal's id is not found.
+//
+// A task runs in the process that created it. What other instances know of it:
+// - with a task store (--state-store), every change of a task's status is written there, sealed,
+//   until the task's ttl ends, and this instance says every few seconds that it is alive. Another
+//   instance answers tasks/get from the record; a task whose owner stopped saying so before the
+//   task ended is `failed`, with the reason. A proxy that stops fails its running tasks first;
+// - tasks/update and tasks/cancel of a running task go to the owner (front/owner-forward.ts, with
+//   --advertise-url); an instance that cannot reach a live owner says so;
+// - without a store, another instance (or this one after a restart) is told the task is gone.
 import { randomUUID } from 'node:crypto';
-import type { SessionLease } from '../ports.js';
 import type { Clock } from '../../clock.js';
 import type { FrontCapabilities } from '../../protocol/capabilities.js';
-import { ProxyError } from '../../protocol/errors.js';
+import { JSONRPC, ProxyError } from '../../protocol/errors.js';
 import type { JsonObject, Root } from '../../protocol/json.js';
-import { type Sealer, StateError } from '../../state/seal.js';
+import { type Sealer, type StateClaims, StateError } from '../../state/seal.js';
 import { principalTag } from '../../state/principal.js';
+import type { TaskStore } from '../../state/task-store.js';
 import type { Logger } from '../../telemetry/logger.js';
-import { createTaskResult, detailedTask, TASK_ACK, type LegacyTask } from './task-wire.js';
+import type { Interaction } from '../interaction.js';
+import type { SessionLease } from '../ports.js';
+import { HostedTask, type HostedTaskPolicy } from './hosted-task.js';
+import { createTaskResult, detailedTask, isTerminal, type LegacyTask, TASK_ACK, type TaskStatus, type TaskView } from './task-wire.js';
 import { TranslatedTask } from './translated-task.js';
 
 /** How long a task and its result are kept when the legacy server gives no ttl. */
 export const DEFAULT_TASK_TTL_MS = 60 * 60 * 1000;
 /** How often tasks past their ttl are looked for. */
 const SWEEP_MS = 5000;
+/** How often an instance with a task store says it is alive; it counts as gone after three missed. */
+export const HEARTBEAT_MS = 5000;
+const ALIVE_FOR_MS = 3 * HEARTBEAT_MS;
 
 export interface TaskTableOptions {
   sealer: Sealer;
@@ -29,15 +44,59 @@ export interface TaskTableOptions {
   upstream: string;
   /** This instance's base URL as other instances reach it; unset: one instance. */
   advertiseUrl?: string | undefined;
+  /** Where task records are written for other instances; absent: tasks are known here only. */
+  store?: TaskStore | undefined;
   operatorRoots(): readonly Root[];
   clock: Clock;
   log: Logger;
+  /** Told of each task created and ended (metrics, spans, audit). */
+  observer?: TaskObserver | undefined;
+}
+
+export type TaskKind = 'translated' | 'hosted';
+
+export interface TaskObserver {
+  onCreated(e: { task: string; kind: TaskKind; tool: string; principal: string }): void;
+  onEnded(e: { task: string; kind: TaskKind; tool: string; status: TaskStatus; error?: string | undefined }): void;
+}
+
+/** What the table asks of either kind of task. */
+interface RunningTask {
+  readonly status: TaskStatus;
+  /** What tasks/get answers (may ask the legacy server first). */
+  view(): Promise<TaskView>;
+  /** What the task is now, without asking anyone. */
+  snapshot(): TaskView;
+  update(inputResponses: unknown, dropped: readonly string[]): void;
+  cancel(): Promise<void>;
+  abandon(reason: string): void;
 }
 
 interface Entry {
-  task: TranslatedTask;
+  task: RunningTask;
   /** When the task and its result are dropped. */
   expiresAt: number;
+  /** The record writes, in order (each waits for the one before). */
+  written: Promise<void>;
+}
+
+/** The creating request, as far as a task needs it. */
+export interface TaskFront {
+  principal: string;
+  capabilities: FrontCapabilities;
+  /** The tool called. */
+  tool: string;
+}
+
+/** What a task store holds for one task (sealed): enough for another instance's tasks/get. */
+interface TaskRecord {
+  /** The task's handle: a record copied under another task's key does not pass for it. */
+  h: string;
+  /** The owning instance. */
+  o: string;
+  /** When the record goes (ms). */
+  e: number;
+  view: Omit<TaskView, 'taskId'>;
 }
 
 /** What a forged, foreign or another principal's id is told (-32602): nothing of whose it is. */
@@ -46,32 +105,26 @@ const UNKNOWN = 'unknown taskId';
 export class TaskTable {
   private readonly tasks = new Map<string, Entry>();
   private readonly stopSweeper: () => void;
+  private readonly stopHeartbeat: () => void;
 
   constructor(private readonly opts: TaskTableOptions) {
     this.stopSweeper = opts.clock.every(SWEEP_MS, () => this.sweep());
+    this.stopHeartbeat = opts.store === undefined ? () => {} : opts.clock.every(HEARTBEAT_MS, () => void this.markAlive());
+  }
+
+  /** Tells other instances this one still runs its tasks (at start the store may not be connected yet: each new task says it too). */
+  private async markAlive(): Promise<void> {
+    await this.opts.store
+      ?.markAlive(this.opts.instance, ALIVE_FOR_MS)
+      .catch((err: unknown) => this.opts.log.debug('cannot mark this instance alive', { error: (err as Error).message }));
   }
 
   /**
    * Takes over a legacy task the bridge's call just created: its session's lease, and the capabilities
    * of the request that created it. Resolves with the CreateTaskResult, once tasks/get finds the task.
    */
-  async adopt(lease: SessionLease, legacy: LegacyTask, front: { principal: string; capabilities: FrontCapabilities }): Promise<JsonObject> {
-    const handle = randomUUID();
-    const retention = legacy.ttl ?? DEFAULT_TASK_TTL_MS;
-    const expiresAt = this.opts.clock.now() + retention;
-    const taskId = await this.opts.sealer.seal(
-      {
-        h: handle,
-        i: this.opts.instance,
-        r: 0,
-        p: front.principal,
-        fp: 'task',
-        k: 'task',
-        u: this.opts.upstream,
-        ...(this.opts.advertiseUrl === undefined ? {} : { o: this.opts.advertiseUrl }),
-      },
-      expiresAt,
-    );
+  async adopt(lease: SessionLease, legacy: LegacyTask, front: TaskFront): Promise<JsonObject> {
+    const { handle, taskId, expiresAt } = await this.newId(front.principal, legacy.ttl ?? DEFAULT_TASK_TTL_MS);
     const task = new TranslatedTask({
       taskId,
       legacy,
@@ -80,43 +133,117 @@ export class TaskTable {
       operatorRoots: this.opts.operatorRoots(),
       clock: this.opts.clock,
       log: this.opts.log.child({ task: handle }),
-      onEnd: (status) => this.opts.log.info('task ended', { task: handle, status }),
+      onChange: (view) => this.changed(handle, 'translated', front.tool, view),
     });
-    this.tasks.set(handle, { task, expiresAt });
-    this.opts.log.info('task created', { task: handle, principal: principalTag(front.principal), legacyTask: legacy.taskId });
-    return createTaskResult({
+    await this.register(handle, task, expiresAt, 'translated', front, { legacyTask: legacy.taskId });
+    return createTaskResult(task.snapshot());
+  }
+
+  /** Runs a started legacy call as the proxy's own task. Resolves with the CreateTaskResult. */
+  async host(interaction: Interaction, front: TaskFront, policy: HostedTaskPolicy, limits: { gatherMs: number; legacyVersion: string }): Promise<JsonObject> {
+    const { handle, taskId, expiresAt } = await this.newId(front.principal, policy.ttlMs);
+    const task = new HostedTask({
       taskId,
-      status: task.status,
-      createdAt: legacy.createdAt,
-      lastUpdatedAt: legacy.lastUpdatedAt,
-      ttlMs: legacy.ttl,
-      pollIntervalMs: legacy.pollInterval,
-      ...(legacy.statusMessage === undefined ? {} : { statusMessage: legacy.statusMessage }),
+      interaction,
+      capabilities: front.capabilities,
+      operatorRoots: this.opts.operatorRoots(),
+      legacyVersion: limits.legacyVersion,
+      policy,
+      gatherMs: limits.gatherMs,
+      clock: this.opts.clock,
+      log: this.opts.log.child({ task: handle }),
+      onChange: (view) => this.changed(handle, 'hosted', front.tool, view),
     });
+    await this.register(handle, task, expiresAt, 'hosted', front, { call: interaction.handle });
+    return createTaskResult(task.snapshot());
   }
 
   async get(taskId: unknown, principal: string): Promise<JsonObject> {
-    const task = await this.find(taskId, principal);
-    return detailedTask(await task.view());
+    const found = await this.find(taskId, principal);
+    return detailedTask('task' in found ? await found.task.view() : await this.remoteView(found.claims, taskId as string));
   }
 
   async update(taskId: unknown, principal: string, inputResponses: unknown, dropped: readonly string[]): Promise<JsonObject> {
-    const task = await this.find(taskId, principal);
-    task.update(inputResponses, dropped);
+    const found = await this.find(taskId, principal);
+    if ('task' in found) found.task.update(inputResponses, dropped);
+    else await this.settledElsewhere(found.claims, taskId as string);
     return { ...TASK_ACK };
   }
 
   async cancel(taskId: unknown, principal: string): Promise<JsonObject> {
-    const task = await this.find(taskId, principal);
-    await task.cancel();
+    const found = await this.find(taskId, principal);
+    if ('task' in found) await found.task.cancel();
+    else await this.settledElsewhere(found.claims, taskId as string);
     return { ...TASK_ACK };
   }
 
-  /** The proxy stops: running tasks fail with a reason (their legacy tasks are cancelled), and all are dropped. */
-  close(reason = 'the proxy is shutting down'): void {
+  /**
+   * The proxy stops: running tasks fail with a reason (their legacy calls or tasks are cancelled)
+   * and are dropped; resolves once the store has their last status.
+   */
+  async close(reason = 'the proxy instance running the task stopped'): Promise<void> {
     this.stopSweeper();
+    this.stopHeartbeat();
     for (const { task } of this.tasks.values()) task.abandon(reason);
+    const writes = [...this.tasks.values()].map((e) => e.written);
     this.tasks.clear();
+    await Promise.all(writes);
+  }
+
+  private async newId(principal: string, ttlMs: number): Promise<{ handle: string; taskId: string; expiresAt: number }> {
+    const handle = randomUUID();
+    const expiresAt = this.opts.clock.now() + ttlMs;
+    const claims: StateClaims = {
+      h: handle,
+      i: this.opts.instance,
+      r: 0,
+      p: principal,
+      fp: 'task',
+      k: 'task',
+      u: this.opts.upstream,
+      ...(this.opts.advertiseUrl === undefined ? {} : { o: this.opts.advertiseUrl }),
+    };
+    return { handle, taskId: await this.opts.sealer.seal(claims, expiresAt), expiresAt };
+  }
+
+  /** The task is in the table, and in the store when there is one, before its id reaches the client. */
+  private async register(
+    handle: string,
+    task: RunningTask,
+    expiresAt: number,
+    kind: TaskKind,
+    front: TaskFront,
+    detail: Record<string, string>,
+  ): Promise<void> {
+    const entry: Entry = { task, expiresAt, written: Promise.resolve() };
+    this.tasks.set(handle, entry);
+    this.opts.log.info('task created', { task: handle, kind, tool: front.tool, principal: principalTag(front.principal), ...detail });
+    this.opts.observer?.onCreated({ task: handle, kind, tool: front.tool, principal: front.principal });
+    // A change before this point is in the snapshot written now.
+    entry.written = this.markAlive();
+    this.write(handle, entry, task.snapshot());
+    await entry.written;
+  }
+
+  private changed(handle: string, kind: TaskKind, tool: string, view: TaskView): void {
+    const entry = this.tasks.get(handle);
+    if (isTerminal(view.status)) {
+      this.opts.log.info('task ended', { task: handle, kind, status: view.status, ...(view.error ? { error: view.error.message } : {}) });
+      this.opts.observer?.onEnded({ task: handle, kind, tool, status: view.status, error: view.error?.message });
+    }
+    if (entry !== undefined) this.write(handle, entry, view);
+  }
+
+  private write(handle: string, entry: Entry, view: TaskView): void {
+    const store = this.opts.store;
+    if (store === undefined) return;
+    const { taskId: _id, ...rest } = view;
+    const record: TaskRecord = { h: handle, o: this.opts.instance, e: entry.expiresAt, view: rest };
+    entry.written = entry.written
+      .then(async () => store.putTask(handle, await this.opts.sealer.sealRecord(record as unknown as JsonObject), entry.expiresAt))
+      .catch((err: unknown) => {
+        this.opts.log.warn('cannot write a task to the state store', { task: handle, error: (err as Error).message });
+      });
   }
 
   private sweep(): void {
@@ -129,7 +256,8 @@ export class TaskTable {
     }
   }
 
-  private async find(taskId: unknown, principal: string): Promise<TranslatedTask> {
+  /** This instance's task, or the claims of another instance's (to be read from the store). */
+  private async find(taskId: unknown, principal: string): Promise<{ task: RunningTask } | { claims: StateClaims }> {
     const claims = await this.opts.sealer
       .inspect(taskId)
       .catch((err: unknown) => (err instanceof StateError && err.reason === 'expired' ? 'expired' : undefined));
@@ -137,14 +265,79 @@ export class TaskTable {
     if (claims === undefined || claims.k !== 'task' || claims.u !== this.opts.upstream) throw unknownTask(UNKNOWN);
     if (claims.p !== principal) throw unknownTask(UNKNOWN);
     if (claims.i !== this.opts.instance) {
-      throw unknownTask('the task belongs to another proxy instance, or to this one before it restarted, and is gone', 'owner_gone');
+      if (this.opts.store === undefined) {
+        throw unknownTask('the task belongs to another proxy instance, or to this one before it restarted, and is gone', 'owner_gone');
+      }
+      return { claims };
     }
     const entry = this.tasks.get(claims.h);
     if (entry === undefined || entry.expiresAt <= this.opts.clock.now()) throw unknownTask('the task has expired or is gone', 'expired');
-    return entry.task;
+    return { task: entry.task };
+  }
+
+  /** Another instance's task, as the store has it; one whose owner is no longer alive is failed now. */
+  private async remoteView(claims: StateClaims, taskId: string): Promise<TaskView> {
+    const store = this.opts.store!;
+    const record = await this.readRecord(store, claims);
+    this.opts.log.debug('task read from the state store', { task: claims.h, status: record.view.status });
+    if (!isTerminal(record.view.status) && !(await reach(() => store.isAlive(claims.i)))) {
+      const message = 'the proxy instance running the task stopped before the task ended';
+      const failed: TaskRecord = {
+        ...record,
+        view: {
+          ...stripOpen(record.view),
+          status: 'failed',
+          lastUpdatedAt: new Date(this.opts.clock.now()).toISOString(),
+          error: { code: JSONRPC.INTERNAL_ERROR, message },
+        },
+      };
+      this.opts.log.info('task failed: its owner is gone', { task: claims.h, owner: claims.i });
+      await reach(async () => store.putTask(claims.h, await this.opts.sealer.sealRecord(failed as unknown as JsonObject), failed.e));
+      return { ...failed.view, taskId };
+    }
+    return { ...record.view, taskId };
+  }
+
+  /**
+   * tasks/update or tasks/cancel of another instance's task that was not forwarded to its owner (no
+   * --advertise-url, or the owner could not be reached): nothing to do for a task that is over (its
+   * owner is gone, or it ended); a live owner out of reach is an error the client may retry.
+   */
+  private async settledElsewhere(claims: StateClaims, taskId: string): Promise<void> {
+    const view = await this.remoteView(claims, taskId);
+    if (isTerminal(view.status)) return;
+    throw new ProxyError(
+      'upstream_unavailable',
+      claims.o === undefined
+        ? 'the task runs on another proxy instance, and this one cannot forward to it: give every instance --advertise-url'
+        : 'the task runs on another proxy instance, which this one cannot reach now; try again',
+      { reason: 'owner_unreachable' },
+    );
+  }
+
+  private async readRecord(store: TaskStore, claims: StateClaims): Promise<TaskRecord> {
+    const token = await reach(() => store.getTask(claims.h));
+    if (token === undefined) throw unknownTask('the task has expired or is gone', 'expired');
+    const record = (await this.opts.sealer.openRecord(token).catch(() => undefined)) as TaskRecord | undefined;
+    if (record === undefined || record.h !== claims.h || record.o !== claims.i) throw unknownTask(UNKNOWN);
+    return record;
   }
 }
 
 function unknownTask(message: string, reason = 'unknown'): ProxyError {
   return new ProxyError('task_unknown', message, { reason });
+}
+
+/** A store command; an unreachable store is the client's error to retry, not an unknown task. */
+async function reach<T>(command: () => Promise<T>): Promise<T> {
+  try {
+    return await command();
+  } catch (err) {
+    throw new ProxyError('store_unavailable', `the state store cannot be reached, so no instance can answer for this task now: ${(err as Error).message}`);
+  }
+}
+
+function stripOpen(view: Omit<TaskView, 'taskId'>): Omit<TaskView, 'taskId'> {
+  const { inputRequests: _open, result: _result, ...rest } = view;
+  return rest;
 }

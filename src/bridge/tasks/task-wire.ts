@@ -46,15 +46,19 @@ export function taskSupportOf(tool: JsonObject | undefined): TaskSupport {
 }
 
 /**
- * How a tools/call is run. The server decides, not the client (SEP-2663): a task for a tool that
- * supports one when the request declares the extension; a `required` tool without it is refused
- * with -32021, since the legacy server would only answer it with an `isError` result; anything
- * else runs as an ordinary call.
+ * How a tools/call is run. The server decides, not the client (SEP-2663):
+ * - `task`: the legacy server runs it as its own task (a tool with task support, from a request that
+ *   declares the extension);
+ * - `refuse`: a `required` tool without the extension gets -32021, since the legacy server would
+ *   only answer it with an `isError` result;
+ * - `hosted`: the proxy runs the plain legacy call as a task of its own (the operator chose the tool,
+ *   the legacy server does not run it as a task, and the request declares the extension);
+ * - `call`: anything else runs as an ordinary call.
  */
-export type ToolCallDispatch = 'call' | 'task' | 'refuse';
+export type ToolCallDispatch = 'call' | 'task' | 'hosted' | 'refuse';
 
-export function dispatchToolCall(support: TaskSupport, declared: boolean): ToolCallDispatch {
-  if (support === 'forbidden') return 'call';
+export function dispatchToolCall(support: TaskSupport, declared: boolean, hosted = false): ToolCallDispatch {
+  if (support === 'forbidden') return declared && hosted ? 'hosted' : 'call';
   if (declared) return 'task';
   return support === 'required' ? 'refuse' : 'call';
 }

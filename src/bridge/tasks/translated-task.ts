@@ -5,15 +5,15 @@
 // tasks/update answers it, and tasks/get reports `input_required` only while the proxy actually
 // holds one. The tasks/result answer ends the task.
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { describeCapabilities, type FrontCapabilities, missingCapabilities } from '../../protocol/capabilities.js';
+import type { FrontCapabilities } from '../../protocol/capabilities.js';
 import { JSONRPC, LEGACY, type WireError } from '../../protocol/errors.js';
 import { inputKey, isInputMethod, type InputMethod, toInputRequest } from '../../protocol/input-requests.js';
 import type { JsonObject, Root, ServerRequest } from '../../protocol/json.js';
-import { operatorRootsAnswer, declaresRoots } from '../../protocol/roots.js';
 import type { BridgeSession, SessionHolder, SessionLease } from '../ports.js';
 import { checkRetryAnswers } from '../retry.js';
 import type { Clock } from '../../clock.js';
 import type { Logger } from '../../telemetry/logger.js';
+import { screenQuestion } from './task-questions.js';
 import { isTerminal, legacyEnd, type LegacyEnd, type LegacyTask, readLegacyTask, type TaskStatus, type TaskView } from './task-wire.js';
 
 /** A question the legacy task asked, waiting for a tasks/update. */
@@ -35,8 +35,8 @@ export interface TranslatedTaskOptions {
   operatorRoots: readonly Root[];
   clock: Clock;
   log: Logger;
-  /** Told once, when the task reaches a terminal status. */
-  onEnd(status: TaskStatus): void;
+  /** Told of every change of status, the end included. */
+  onChange(view: TaskView): void;
 }
 
 /** How long a tasks/get waits for tasks/result once the legacy server says the task is over. */
@@ -83,7 +83,9 @@ export class TranslatedTask implements SessionHolder {
       this.open.get(key)!.resolve(result);
       this.open.delete(key);
     }
-    if (shaped.size > 0) this.opts.log.debug('task questions answered', { task: this.legacyId, answered: shaped.size, open: this.open.size });
+    if (shaped.size === 0) return;
+    this.opts.log.debug('task questions answered', { task: this.legacyId, answered: shaped.size, open: this.open.size });
+    this.opts.onChange(this.snapshot());
   }
 
   /** Cancels the legacy task unless it is over; cancelling a finished task is no error on this side. */
@@ -113,18 +115,15 @@ export class TranslatedTask implements SessionHolder {
     if (this.ended !== undefined) return Promise.reject(new McpError(JSONRPC.INTERNAL_ERROR, 'the task has ended'));
     const { method } = request;
     if (!isInputMethod(method)) return Promise.reject(new McpError(JSONRPC.METHOD_NOT_FOUND, `${method} is not something a 2026-07-28 client can be asked`));
-    const local = operatorRootsAnswer(method, declaresRoots(this.opts.capabilities), this.opts.operatorRoots);
-    if (local !== undefined) return Promise.resolve(local as unknown as JsonObject);
-    const missing = missingCapabilities(method, request.params, this.opts.capabilities);
-    if (missing !== undefined) {
-      const why = `the client did not declare ${describeCapabilities(missing)}`;
-      return Promise.reject(new McpError(method === 'sampling/createMessage' ? LEGACY.SAMPLING_REJECTED : JSONRPC.INVALID_REQUEST, why));
-    }
+    const turn = screenQuestion(method, request.params, this.opts.capabilities, this.opts.operatorRoots);
+    if (turn.kind === 'answer') return Promise.resolve(turn.result);
+    if (turn.kind === 'refuse') return Promise.reject(new McpError(turn.code, turn.message));
     return new Promise<JsonObject>((resolve, reject) => {
       const key = inputKey(method, this.seq++);
       this.open.set(key, { key, method, request: toInputRequest(method, request.params), resolve, reject });
-      withdrawn.addEventListener('abort', () => this.open.delete(key), { once: true });
+      withdrawn.addEventListener('abort', () => this.open.delete(key) && this.opts.onChange(this.snapshot()), { once: true });
       this.opts.log.debug('task asks its client', { task: this.legacyId, key });
+      this.opts.onChange(this.snapshot());
     });
   }
 
@@ -134,7 +133,8 @@ export class TranslatedTask implements SessionHolder {
 
   // ---
 
-  private snapshot(): TaskView {
+  /** What the task is now, without asking the legacy server. */
+  snapshot(): TaskView {
     const ended = this.ended;
     const inputRequests =
       this.open.size === 0 ? undefined : Object.fromEntries([...this.open.values()].map((p) => [p.key, p.request as unknown as JsonObject]));
@@ -222,6 +222,6 @@ export class TranslatedTask implements SessionHolder {
     this.lease = undefined;
     if (settled && !this.session.closed) lease?.release();
     else lease?.discard(why);
-    this.opts.onEnd(how.status);
+    this.opts.onChange(this.snapshot());
   }
 }
