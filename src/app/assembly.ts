@@ -13,6 +13,7 @@ import { ModernStdioRoute } from '../relay/modern-stdio-route.js';
 import type { Clock } from '../clock.js';
 import type { ConsumedLedger } from '../state/ledger.js';
 import type { TaskStore } from '../state/task-store.js';
+import { type TaskAuditRecord, taskTelemetry } from '../telemetry/task-telemetry.js';
 import type { Sealer } from '../state/seal.js';
 import { legacyCapabilitiesFor } from '../protocol/capabilities.js';
 import type { Logger } from '../telemetry/logger.js';
@@ -41,6 +42,8 @@ export interface AssemblyDeps {
   clock: Clock;
   /** The observer of an upstream's interactions (the audit), if any. */
   observerFor?: (upstream: string) => InteractionObserver | undefined;
+  /** Writes an audit line of a task (--audit); absent: no audit. */
+  audit?: ((record: TaskAuditRecord) => void) | undefined;
   /** The proxy's metrics; none in tests that do not look at them. */
   metrics?: ProxyMetrics;
   /** Who hears of an upstream's forwarded requests (the shadow comparison), if anyone. */
@@ -92,6 +95,7 @@ function assembleLegacy(config: UpstreamConfig, deps: AssemblyDeps, log: Logger)
     log,
     clock: deps.clock,
     observer: deps.observerFor?.(config.name),
+    taskObserver: taskTelemetry(config.name, { metrics: deps.metrics, audit: deps.audit, now: () => deps.clock.now() }),
     telemetry,
   });
   const unwatch = deps.metrics?.watch(config.name, {

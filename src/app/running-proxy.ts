@@ -102,6 +102,7 @@ export async function startProxy(config: ProxyConfig, log: Logger, options: Star
     clock: systemClock,
     observerFor: (name) => fanOut([...(audit ? [audit.recorderFor(name)] : []), ...(live ? [live.observerFor(name)] : []), shadows.observerFor(name)]),
     forwardsFor: (name) => shadows.forwardsOf(name),
+    ...(audit ? { audit: (r: object) => audit.write(r) } : {}),
     metrics: observability.metrics,
     resources,
   });

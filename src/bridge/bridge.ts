@@ -158,7 +158,20 @@ export class Bridge {
     const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive', front.roots);
     const interaction = new Interaction(randomUUID(), { method: front.method, params: front.params }, this.opts.log, this.clock);
     interaction.start(lease, front.record);
-    return this.tasks.host(interaction, taskFront(front), policy, { gatherMs: this.limits.gatherWindowMs, legacyVersion: lease.session.negotiatedVersion });
+    return this.tasks.host(interaction, this.taskFront(front), policy, {
+      gatherMs: this.limits.gatherWindowMs,
+      legacyVersion: lease.session.negotiatedVersion,
+    });
+  }
+
+  /** What a task keeps of the request that created it. */
+  private taskFront(front: BoundCall): TaskFront {
+    return {
+      principal: front.principal,
+      capabilities: front.capabilities,
+      tool: String(front.params['name'] ?? ''),
+      origin: this.telemetry.traceOrigin(front.record),
+    };
   }
 
   private needsRootsRound(front: FrontCall): boolean {
@@ -284,7 +297,7 @@ export class Bridge {
         this.finish(interaction, 'completed', undefined, { result: stop.result });
         if (created === undefined) return stop.result;
         if (!lease) throw new ProxyError('upstream_failed', 'the legacy server created the task, but its session ended at once');
-        return await this.tasks.adopt(lease, created, taskFront(front));
+        return await this.tasks.adopt(lease, created, this.taskFront(front));
       }
       case 'error':
         return await this.failed(interaction, front, stop.error, stop.lost);
@@ -352,11 +365,6 @@ export class Bridge {
     interaction.end(why ?? reason);
     this.opts.observer?.onEnd({ handle: interaction.handle, reason, ...(why === undefined ? {} : { why }), ...outcome });
   }
-}
-
-/** What a task keeps of the request that created it. */
-function taskFront(front: BoundCall): TaskFront {
-  return { principal: front.principal, capabilities: front.capabilities, tool: String(front.params['name'] ?? '') };
 }
 
 /**

@@ -17,6 +17,8 @@ export function parseAuditLines(text: string): AuditLines {
     if (line.trim() === '') continue;
     try {
       const r = JSON.parse(line) as Partial<AuditRecord>;
+      // A task's line (telemetry/task-telemetry.ts): the report covers calls, not tasks.
+      if ((r as { kind?: unknown }).kind === 'task') continue;
       if (isShadowRecord(r)) {
         if (typeof r.upstream === 'string' && typeof r.method === 'string' && Array.isArray(r.differences)) out.shadow.push(r);
         else out.skipped++;

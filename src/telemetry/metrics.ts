@@ -42,6 +42,8 @@ export class ProxyMetrics {
   readonly unattributedRequests: Counter<'upstream' | 'method'>;
   readonly upstreamRequestDuration: Histogram<'upstream' | 'method'>;
   readonly shadowComparisons: Counter<'upstream' | 'method' | 'outcome'>;
+  readonly tasksCreated: Counter<'upstream' | 'kind'>;
+  readonly tasksEnded: Counter<'upstream' | 'kind' | 'status'>;
   private readonly sources = new Map<UpstreamGaugeSource, string>();
 
   constructor(opts: { defaultMetrics: boolean } = { defaultMetrics: true }) {
@@ -92,6 +94,18 @@ export class ProxyMetrics {
       name: 'mrtr_interactions_ended_total',
       help: 'Ended interactive calls by reason (completed, expired, cancelled, lost)',
       labelNames: ['upstream', 'reason'],
+      registers,
+    });
+    this.tasksCreated = new Counter({
+      name: 'mrtr_tasks_created_total',
+      help: 'Tasks created (tasks extension), by kind: hosted (the proxy runs a plain legacy call) or translated (the legacy server runs it)',
+      labelNames: ['upstream', 'kind'],
+      registers,
+    });
+    this.tasksEnded = new Counter({
+      name: 'mrtr_tasks_ended_total',
+      help: 'Tasks ended, by kind and terminal status (completed, failed, cancelled)',
+      labelNames: ['upstream', 'kind', 'status'],
       registers,
     });
     this.stateRejections = new Counter({

@@ -22,6 +22,7 @@ import { type Sealer, type StateClaims, StateError } from '../../state/seal.js';
 import { principalTag } from '../../state/principal.js';
 import type { TaskStore } from '../../state/task-store.js';
 import type { Logger } from '../../telemetry/logger.js';
+import type { TraceOrigin } from '../../telemetry/ports.js';
 import type { Interaction } from '../interaction.js';
 import type { SessionLease } from '../ports.js';
 import { HostedTask, type HostedTaskPolicy } from './hosted-task.js';
@@ -56,7 +57,8 @@ export interface TaskTableOptions {
 export type TaskKind = 'translated' | 'hosted';
 
 export interface TaskObserver {
-  onCreated(e: { task: string; kind: TaskKind; tool: string; principal: string }): void;
+  /** `origin`: the span of the tools/call that created the task. */
+  onCreated(e: { task: string; kind: TaskKind; tool: string; principal: string; origin?: TraceOrigin | undefined }): void;
   onEnded(e: { task: string; kind: TaskKind; tool: string; status: TaskStatus; error?: string | undefined }): void;
 }
 
@@ -86,6 +88,8 @@ export interface TaskFront {
   capabilities: FrontCapabilities;
   /** The tool called. */
   tool: string;
+  /** The span of the tools/call that creates the task, when traced. */
+  origin?: TraceOrigin | undefined;
 }
 
 /** What a task store holds for one task (sealed): enough for another instance's tasks/get. */
@@ -218,7 +222,7 @@ export class TaskTable {
     const entry: Entry = { task, expiresAt, written: Promise.resolve() };
     this.tasks.set(handle, entry);
     this.opts.log.info('task created', { task: handle, kind, tool: front.tool, principal: principalTag(front.principal), ...detail });
-    this.opts.observer?.onCreated({ task: handle, kind, tool: front.tool, principal: front.principal });
+    this.opts.observer?.onCreated({ task: handle, kind, tool: front.tool, principal: front.principal, origin: front.origin });
     // A change before this point is in the snapshot written now.
     entry.written = this.markAlive();
     this.write(handle, entry, task.snapshot());

@@ -1,0 +1,59 @@
+// What a task reports: the created and ended counters by kind and status, and its audit line (shape
+// only: the principal's tag, never the principal or the task's id).
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { ProxyMetrics } from '../../src/telemetry/metrics.js';
+import { type TaskAuditRecord, taskTelemetry } from '../../src/telemetry/task-telemetry.js';
+
+async function value(metrics: ProxyMetrics, name: string, labels: Record<string, string>): Promise<number | undefined> {
+  const metric = await metrics.registry.getSingleMetric(name)?.get();
+  return metric?.values.find((v) => Object.entries(labels).every(([k, x]) => v.labels[k] === x))?.value;
+}
+
+describe('task telemetry', () => {
+  it('counts tasks created and ended, and writes one audit line per ended task', async () => {
+    const metrics = new ProxyMetrics({ defaultMetrics: false });
+    const lines: TaskAuditRecord[] = [];
+    let now = 1_000;
+    const observer = taskTelemetry('up', { metrics, audit: (r) => lines.push(r), now: () => now });
+    observer.onCreated({ task: 't1', kind: 'hosted', tool: 'slow', principal: 'alice@example.com' });
+    observer.onCreated({ task: 't2', kind: 'translated', tool: 'slow', principal: 'bob' });
+    now = 3_500;
+    observer.onEnded({ task: 't1', kind: 'hosted', tool: 'slow', status: 'completed' });
+    observer.onEnded({ task: 't2', kind: 'translated', tool: 'slow', status: 'failed', error: 'the proxy instance running the task stopped' });
+
+    assert.equal(await value(metrics, 'mrtr_tasks_created_total', { upstream: 'up', kind: 'hosted' }), 1);
+    assert.equal(await value(metrics, 'mrtr_tasks_created_total', { upstream: 'up', kind: 'translated' }), 1);
+    assert.equal(await value(metrics, 'mrtr_tasks_ended_total', { upstream: 'up', kind: 'hosted', status: 'completed' }), 1);
+    assert.equal(await value(metrics, 'mrtr_tasks_ended_total', { upstream: 'up', kind: 'translated', status: 'failed' }), 1);
+
+    assert.equal(lines.length, 2);
+    const [first, second] = lines;
+    assert.deepEqual(
+      { ...first, principal: undefined },
+      {
+        kind: 'task',
+        ts: new Date(3_500).toISOString(),
+        upstream: 'up',
+        task: 't1',
+        taskKind: 'hosted',
+        tool: 'slow',
+        principal: undefined,
+        status: 'completed',
+        durationMs: 2_500,
+      },
+    );
+    assert.notEqual(first!.principal, 'alice@example.com', 'the principal is kept as its tag only');
+    assert.ok(first!.principal.length > 0);
+    assert.equal(second!.error, 'the proxy instance running the task stopped');
+  });
+
+  it('ignores the end of a task it never saw created (one counted, no line)', async () => {
+    const metrics = new ProxyMetrics({ defaultMetrics: false });
+    const lines: TaskAuditRecord[] = [];
+    const observer = taskTelemetry('up', { metrics, audit: (r) => lines.push(r), now: () => 0 });
+    observer.onEnded({ task: 'ghost', kind: 'hosted', tool: 'slow', status: 'cancelled' });
+    assert.equal(await value(metrics, 'mrtr_tasks_ended_total', { upstream: 'up', kind: 'hosted', status: 'cancelled' }), 1);
+    assert.deepEqual(lines, []);
+  });
+});
