@@ -9,7 +9,9 @@ export type AuditOutcome =
   | { kind: 'cancelled'; why: string }
   | { kind: 'lost'; why: string }
   /** A replay run that asked the client and let its legacy call go: the call goes on in its next run. */
-  | { kind: 'let_go' };
+  | { kind: 'let_go' }
+  /** The call went on as a task of the proxy: the task's own audit line (kind `task`) tells how it ended. */
+  | { kind: 'task' };
 
 /** A requested schema without its texts and defaults: property names, types, formats, enum sizes. */
 export interface SchemaShape {
@@ -155,6 +157,7 @@ export function outcomeOf(e: { reason: string; why?: string; result?: Obj; error
   if (e.reason === 'cancelled') return { kind: 'cancelled', why: e.why ?? 'cancelled' };
   if (e.reason === 'lost') return { kind: 'lost', why: e.why ?? 'the legacy session ended' };
   if (e.reason === 'let_go') return { kind: 'let_go' };
+  if (e.reason === 'task') return { kind: 'task' };
   if (e.result) return { kind: 'complete', isError: e.result['isError'] === true };
   return { kind: 'cancelled', why: e.why ?? 'ended without a result' };
 }

@@ -21,8 +21,9 @@ import { type Rerun, replayRetry } from './replay-retry.js';
 import { ReplayRun, type ReplayContext } from './replay-run.js';
 import { SuspensionTable, type EndReason } from './suspensions.js';
 import { chooseMode } from './suspend-mode.js';
-import { hostsTool } from './tasks/hosted-task.js';
+import { type HostedTaskPolicy, hostedSupport } from './tasks/hosted-task.js';
 import { DEFAULT_TASK_TTL_MS, type TaskFront, TaskTable } from './tasks/task-table.js';
+import type { TaskSupport } from './tasks/task-wire.js';
 import { legacyCapabilitiesFor } from '../protocol/capabilities.js';
 
 export type { BridgeLimits, BridgeOptions, FrontCall } from './front-call.js';
@@ -41,8 +42,10 @@ export class Bridge {
   private readonly telemetry: UpstreamTelemetry;
   /** Each interaction's first-round span, which its later rounds link to. */
   private readonly origins = new WeakMap<Interaction | RootsRound, TraceOrigin>();
-  /** The legacy tasks this bridge's calls created, translated for the tasks extension. */
+  /** The legacy tasks this bridge's calls created, translated for the tasks extension, and its own tasks. */
   readonly tasks: TaskTable;
+  /** Hosted calls that run as ordinary calls until their policy's `afterMs`, then become tasks. */
+  private readonly hosting = new WeakMap<Interaction, HostedTaskPolicy>();
 
   constructor(private readonly opts: BridgeOptions) {
     this.clock = opts.clock;
@@ -75,11 +78,13 @@ export class Bridge {
 
   /** Whether the proxy runs some of this upstream's tools as tasks of its own (tasks/hosted-task.ts). */
   get hostsTasks(): boolean {
-    return (this.limits.tasks?.tools.length ?? 0) > 0;
+    const tasks = this.limits.tasks;
+    return tasks !== undefined && tasks.tools.length + tasks.required.length > 0;
   }
 
-  hostsTool(tool: string): boolean {
-    return hostsTool(this.limits.tasks, tool);
+  /** A tool's task support as this proxy hosts it (`forbidden`: not hosted). */
+  hostedSupport(tool: string): TaskSupport {
+    return hostedSupport(this.limits.tasks, tool);
   }
 
   /** Interactions a front request is attached to (waiting on the legacy server). */
@@ -150,18 +155,32 @@ export class Bridge {
 
   /**
    * A plain call the proxy runs as a task of its own (tasks/hosted-task.ts), on a session of its
-   * own: the call may wait a long time for its client, and nothing else should queue behind it.
+   * own: the call may wait a long time for its client, and nothing else should queue behind it. A
+   * task at once, or (`afterMs`) an ordinary held call first, which becomes a task once it ran that
+   * long in one round (handOver).
    */
   private async startHosted(front: BoundCall): Promise<JsonObject> {
     const policy = this.limits.tasks;
     if (policy === undefined) throw new ProxyError('upstream_failed', 'this upstream runs no tasks of the proxy (its configuration changed)');
     const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive', front.roots);
+    if (policy.afterMs > 0) return this.startCall(front, lease);
     const interaction = new Interaction(randomUUID(), { method: front.method, params: front.params }, this.opts.log, this.clock);
     interaction.start(lease, front.record);
     return this.tasks.host(interaction, this.taskFront(front), policy, {
       gatherMs: this.limits.gatherWindowMs,
       legacyVersion: lease.session.negotiatedVersion,
     });
+  }
+
+  /** A hosted call that ran its policy's `afterMs` in one round without ending or asking goes on as a task. */
+  private async handOver(interaction: Interaction, front: BoundCall, policy: HostedTaskPolicy): Promise<JsonObject> {
+    this.hosting.delete(interaction);
+    this.load.settle(interaction.handle);
+    this.telemetry.interactionEnded('task', interaction.round);
+    this.opts.observer?.onEnd({ handle: interaction.handle, reason: 'task' });
+    this.opts.log.debug('the call goes on as a task', { handle: interaction.handle, round: interaction.round });
+    const legacyVersion = interaction.session?.negotiatedVersion ?? '2025-11-25';
+    return this.tasks.host(interaction, this.taskFront(front), policy, { gatherMs: this.limits.gatherWindowMs, legacyVersion });
   }
 
   /** What a task keeps of the request that created it. */
@@ -183,6 +202,7 @@ export class Bridge {
   private startCall(call: BoundCall, lease: SessionLease, origin = this.telemetry.traceOrigin(call.record), replay?: Rerun): Promise<JsonObject> {
     const interaction = new Interaction(randomUUID(), { method: call.method, params: call.params }, this.opts.log, this.clock);
     if (origin) this.origins.set(interaction, origin);
+    if (call.task === 'hosted' && this.limits.tasks) this.hosting.set(interaction, this.limits.tasks);
     interaction.start(lease, call.record);
     this.opts.observer?.onStart(startEvent(interaction.handle, call, replay));
     return this.run(interaction, call, replay && new ReplayRun(interaction, replay.record, replay.round, replay.callId, this.replay));
@@ -274,10 +294,12 @@ export class Bridge {
   }
 
   private async decide(interaction: Interaction, front: BoundCall, replay?: ReplayRun): Promise<JsonObject> {
+    const hosted = this.hosting.get(interaction);
+    const timeoutMs = hosted ? Math.min(hosted.afterMs, this.limits.callTimeoutMs) : this.limits.callTimeoutMs;
     for (;;) {
       const stop = interaction.awaitingUrlConsent
         ? { kind: 'input' as const, pending: interaction.unanswered() }
-        : await interaction.next({ gatherMs: this.limits.gatherWindowMs, timeoutMs: this.limits.callTimeoutMs, signal: front.signal });
+        : await interaction.next({ gatherMs: this.limits.gatherWindowMs, timeoutMs, signal: front.signal });
       if (stop.kind === 'input' && !interaction.awaitingUrlConsent) {
         const rest = answerWithOperatorRoots(interaction, stop.pending, declaresRoots(front.capabilities), this.opts.sessions.operatorRoots());
         // Undefined or nothing left: everything was answered here and the call goes on.
@@ -303,12 +325,15 @@ export class Bridge {
         return await this.failed(interaction, front, stop.error, stop.lost);
       case 'input':
         return await this.ask(interaction, front, stop.pending);
-      case 'timeout':
+      case 'timeout': {
+        const hosted = this.hosting.get(interaction);
+        if (hosted) return await this.handOver(interaction, front, hosted);
         this.finish(interaction, 'cancelled', 'the proxy call timeout fired');
         throw new ProxyError(
           'timeout',
           `the legacy server did not answer within ${this.limits.callTimeoutMs / 1000}s (--call-timeout); the call was cancelled`,
         );
+      }
       case 'aborted':
         this.finish(interaction, 'cancelled', 'the client cancelled the request');
         throw new ProxyError('upstream_failed', 'the request was cancelled by the client');

@@ -39,7 +39,8 @@ const toolNames = z.array(z.string().min(1));
 const suspend = z.strictObject({ default: z.enum(['auto', 'hold', 'replay']).optional(), replay: toolNames.optional(), hold: toolNames.optional() });
 /** Seconds: how long a proxy-hosted task lives, and how often its client polls. */
 const hostedTasks = z.strictObject({
-  tools: toolNames.min(1, 'names no tool'),
+  tools: toolNames.optional(),
+  required: toolNames.optional(),
   ttl: z
     .number()
     .int()
@@ -47,6 +48,7 @@ const hostedTasks = z.strictObject({
     .max(7 * 86_400)
     .optional(),
   pollInterval: z.number().min(0.1).max(3600).optional(),
+  after: z.number().min(0).max(86_400).optional(),
 });
 const root = z.strictObject({ uri: z.string().startsWith('file://', 'must be a file:// URI'), name: z.string().optional() });
 
@@ -95,6 +97,10 @@ const upstreamSchema = z
     if (both.length) ctx.addIssue({ code: 'custom', path: ['suspend'], message: `'${both[0]}' is in both replay and hold` });
     if (u.stdio && u.headers) ctx.addIssue({ code: 'custom', path: ['headers'], message: 'only applies to network transports' });
     if (u.auth && !u.http) ctx.addIssue({ code: 'custom', path: ['auth'], message: 'client credentials are supported for http upstreams only' });
+    if (u.tasks && (u.tasks.tools ?? []).length + (u.tasks.required ?? []).length === 0)
+      ctx.addIssue({ code: 'custom', path: ['tasks'], message: 'names no tool (tools: or required:)' });
+    const twice = (u.tasks?.tools ?? []).find((t) => u.tasks?.required?.includes(t));
+    if (twice !== undefined) ctx.addIssue({ code: 'custom', path: ['tasks'], message: `'${twice}' is in both tools and required` });
     if (u.era === 'modern' && u.tasks)
       ctx.addIssue({ code: 'custom', path: ['tasks'], message: 'only applies to legacy upstreams; a 2026-07-28 server runs its own tasks' });
     if (u.era === 'modern' && (u.sse || u.websocket))
@@ -217,9 +223,15 @@ function fromFile(f: FileShape, env: Record<string, string | undefined>, from: C
   };
 }
 
-/** Defaults: a task lives an hour, and its client polls every second. */
+/** Defaults: a task at once, which lives an hour, and whose client polls every second. */
 function hostedTasksConfig(t: z.infer<typeof hostedTasks>): HostedTasksConfig {
-  return { tools: t.tools, ttlMs: (t.ttl ?? 3600) * 1000, pollIntervalMs: Math.round((t.pollInterval ?? 1) * 1000) };
+  return {
+    tools: t.tools ?? [],
+    required: t.required ?? [],
+    ttlMs: (t.ttl ?? 3600) * 1000,
+    pollIntervalMs: Math.round((t.pollInterval ?? 1) * 1000),
+    afterMs: Math.round((t.after ?? 0) * 1000),
+  };
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {

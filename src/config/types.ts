@@ -39,11 +39,16 @@ export interface SuspendConfig {
 
 /** Tools the proxy runs as tasks of its own (the tasks extension), for a legacy server without tasks: see bridge/tasks/hosted-task.ts. */
 export interface HostedTasksConfig {
+  /** Run as tasks for requests that declare the tasks extension, as plain calls for others. */
   tools: string[];
+  /** Run only as tasks: a request without the extension gets -32021. */
+  required: string[];
   /** How long a task lives from its creation: its call is cancelled then, its result dropped. */
   ttlMs: number;
   /** How long clients are told to wait between two tasks/get. */
   pollIntervalMs: number;
+  /** How long a call runs as an ordinary call (in one round) before it becomes a task; 0: a task at once. */
+  afterMs: number;
 }
 
 /** What happens to clients that open with a legacy `initialize`. */

@@ -230,7 +230,7 @@ async function taskDispatch(params: JsonObject, req: InteractiveRequest, deps: F
   const execution = legacyRunsToolTasks(info.capabilities)
     ? await deps.upstream.toolExecution(name, legacyCapabilitiesFor(req.capabilities), req.record)
     : undefined;
-  const dispatch = dispatchToolCall(taskSupportOf({ execution }), declaresTasks(req.capabilities), deps.bridge.hostsTool(name));
+  const dispatch = dispatchToolCall(taskSupportOf({ execution }), declaresTasks(req.capabilities), deps.bridge.hostedSupport(name));
   if (dispatch === 'refuse') {
     throw new ProxyError(
       'capability_missing',

@@ -41,10 +41,11 @@ export interface InteractionObserver {
   /**
    * The call ended: `result` when the legacy server answered, `error` when it failed with one.
    * `let_go`: a replay run asked the client and let its legacy call go; the retry runs the call again.
+   * `task`: the call went on as a task of the proxy (bridge/tasks/hosted-task.ts), whose end is the task's.
    */
   onEnd(e: {
     handle: string;
-    reason: 'completed' | 'expired' | 'cancelled' | 'lost' | 'legacy_gave_up' | 'let_go';
+    reason: 'completed' | 'expired' | 'cancelled' | 'lost' | 'legacy_gave_up' | 'let_go' | 'task';
     why?: string;
     result?: JsonObject;
     error?: { code: number; message: string };

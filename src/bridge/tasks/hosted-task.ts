@@ -15,20 +15,30 @@ import type { Logger } from '../../telemetry/logger.js';
 import type { Interaction, PendingInput } from '../interaction.js';
 import { checkRetryAnswers } from '../retry.js';
 import { screenQuestion } from './task-questions.js';
-import { inlinedResult, type LegacyEnd, type TaskStatus, type TaskView } from './task-wire.js';
+import { inlinedResult, type LegacyEnd, type TaskStatus, type TaskSupport, type TaskView } from './task-wire.js';
 
 /** The operator's choice (config: an upstream's `tasks`). */
 export interface HostedTaskPolicy {
-  /** Tools run as the proxy's tasks. */
+  /** Tools run as the proxy's tasks for requests that declare the extension, as plain calls for others. */
   tools: readonly string[];
+  /** Tools run only as the proxy's tasks: a request without the extension is refused (-32021). */
+  required: readonly string[];
   /** How long a task may run, and how long its result is kept after it ends. */
   ttlMs: number;
   /** How long the client is told to wait between two tasks/get. */
   pollIntervalMs: number;
+  /**
+   * 0: the call is a task from the start. Otherwise it starts as an ordinary call (its result, or an
+   * input_required round when the server asks first) and becomes a task once it has run this long
+   * in one round without either.
+   */
+  afterMs: number;
 }
 
-export function hostsTool(policy: HostedTaskPolicy | undefined, tool: string): boolean {
-  return policy?.tools.includes(tool) ?? false;
+/** A tool's task support as the proxy hosts it (`forbidden`: not hosted). */
+export function hostedSupport(policy: HostedTaskPolicy | undefined, tool: string): TaskSupport {
+  if (policy?.required.includes(tool)) return 'required';
+  return policy?.tools.includes(tool) ? 'optional' : 'forbidden';
 }
 
 export interface HostedTaskOptions {

@@ -52,15 +52,17 @@ export function taskSupportOf(tool: JsonObject | undefined): TaskSupport {
  * - `refuse`: a `required` tool without the extension gets -32021, since the legacy server would
  *   only answer it with an `isError` result;
  * - `hosted`: the proxy runs the plain legacy call as a task of its own (the operator chose the tool,
- *   the legacy server does not run it as a task, and the request declares the extension);
+ *   `hosted` is its support then; the legacy server does not run it as a task, and the request
+ *   declares the extension); a tool the operator hosts only as a task is refused as above;
  * - `call`: anything else runs as an ordinary call.
  */
 export type ToolCallDispatch = 'call' | 'task' | 'hosted' | 'refuse';
 
-export function dispatchToolCall(support: TaskSupport, declared: boolean, hosted = false): ToolCallDispatch {
-  if (support === 'forbidden') return declared && hosted ? 'hosted' : 'call';
-  if (declared) return 'task';
-  return support === 'required' ? 'refuse' : 'call';
+export function dispatchToolCall(support: TaskSupport, declared: boolean, hosted: TaskSupport = 'forbidden'): ToolCallDispatch {
+  const [by, as] = support !== 'forbidden' ? [support, 'task' as const] : [hosted, 'hosted' as const];
+  if (by === 'forbidden') return 'call';
+  if (declared) return as;
+  return by === 'required' ? 'refuse' : 'call';
 }
 
 /** A 2025-11-25 Task as a legacy server reports it (CreateTaskResult's `task`, or tasks/get). */
