@@ -1,10 +1,16 @@
-// The official conformance suite's ten tasks-extension scenarios (SEP-2663) against the proxy, with
-// a 2025-11-25 tasks server behind it (test/fixtures/tasks-server.ts, the v1 SDK's experimental
-// tasks): the legacy server's tasks, translated. Each scenario runs alone with `--force`, since the
-// CLI leaves extension scenarios out of a 2026-07-28 run.
+// The official conformance suite's ten tasks-extension scenarios (SEP-2663) against the proxy:
+// - with a 2025-11-25 tasks server behind it (test/fixtures/tasks-server.ts, the v1 SDK's
+//   experimental tasks): the legacy server's tasks, translated;
+// - with the same tools on a server without tasks (its --plain mode): the proxy's own tasks, from an
+//   upstream's `tasks:` configuration. The composition scenario's tool gathers input before it goes
+//   async, which is what `after:` is for, so it runs against a second upstream configured so.
+// Each scenario runs alone with `--force`, since the CLI leaves extension scenarios out of a
+// 2026-07-28 run.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { formatIssues, NODE22, runConformance } from '../support/conformance.js';
 import { ROOT, startProcess, startProxy, type ProxyProcess, type Running } from '../support/processes.js';
 
@@ -25,12 +31,17 @@ const FIXTURE = `${ROOT}dist/test/fixtures/tasks-server.js`;
 const skip = !existsSync(NODE22) && 'Node 22 not fetched into .cache/node22 (run: node scripts/fetch-node.mjs; npm test does)';
 if (skip) process.stderr.write(`SKIPPED test/e2e/conformance-tasks.test.ts: ${skip}\n`);
 
-async function expectAllPass(url: string, upstream: string): Promise<void> {
+async function expectAllPass(urlOf: string | ((scenario: string) => string), upstream: string): Promise<void> {
   let passed = 0;
   let skipped = 0;
   const failures = [];
   for (const scenario of SCENARIOS) {
-    const result = await runConformance(url, { scenario, force: true, scenarioTimeoutMs: 60_000, timeoutMs: 120_000 });
+    const result = await runConformance(typeof urlOf === 'string' ? urlOf : urlOf(scenario), {
+      scenario,
+      force: true,
+      scenarioTimeoutMs: 60_000,
+      timeoutMs: 120_000,
+    });
     passed += result.passed;
     skipped += result.skipped ?? 0;
     failures.push(...result.failures);
@@ -60,5 +71,37 @@ describe('official conformance suite, tasks extension scenarios', { skip }, () =
     legacy = await startProcess(process.execPath, [FIXTURE, '--http', '0'], /listening on (http:\/\/\S+)/);
     proxy = await startProxy(['--upstream', legacy.ready]);
     await expectAllPass(proxy.url, 'Streamable HTTP');
+    await proxy.stop();
+  });
+
+  it('passes all ten: proxy-hosted tasks, stdio upstream without tasks', { timeout: 600_000 }, async () => {
+    const config = join(mkdtempSync(join(tmpdir(), 'mrtr-hosted-')), 'proxy.yaml');
+    const upstream = (name: string, tasks: string[]) => [
+      `  ${name}:`,
+      '    stdio:',
+      `      command: ${JSON.stringify(process.execPath)}`,
+      `      args: [${JSON.stringify(FIXTURE)}, --plain]`,
+      '    tasks:',
+      ...tasks.map((line) => `      ${line}`),
+    ];
+    writeFileSync(
+      config,
+      [
+        'upstreams:',
+        ...upstream('hosted', [
+          'tools: [slow_compute, protocol_error_job, confirm_delete, multi_input, test_tool_with_task]',
+          'required: [failing_job]',
+          'pollInterval: 0.1',
+        ]),
+        ...upstream('gather-first', ['tools: [test_tool_with_task]', 'after: 0.1']),
+        '',
+      ].join('\n'),
+    );
+    proxy = await startProxy(['--config', config]);
+    const base = new URL(proxy.url).origin;
+    await expectAllPass(
+      (scenario) => `${base}/servers/${scenario === 'tasks-mrtr-composition' ? 'gather-first' : 'hosted'}/mcp`,
+      'stdio without tasks, proxy-hosted',
+    );
   });
 });
