@@ -53,7 +53,7 @@ export type ProxyErrorCode =
   | 'upstream_failed' // the legacy server or its transport failed during the call
   | 'timeout' // the proxy's own per-call timeout fired
   | 'declined' // the user declined input the legacy server cannot do without
-  | 'store_unavailable' // the shared single-use ledger cannot be reached (replay retries fail closed)
+  | 'store_unavailable' // the shared state store cannot be reached (replay retries fail closed; other instances' tasks cannot be read)
   | 'task_unknown'; // a task id that names no task this proxy holds for the caller (tasks extension)
 
 const WIRE_CODE: Record<ProxyErrorCode, number> = {

@@ -337,7 +337,9 @@ async function reach<T>(command: () => Promise<T>): Promise<T> {
   try {
     return await command();
   } catch (err) {
-    throw new ProxyError('store_unavailable', `the state store cannot be reached, so no instance can answer for this task now: ${(err as Error).message}`);
+    throw new ProxyError('store_unavailable', `the state store cannot be reached, so no instance can answer for this task now: ${(err as Error).message}`, {
+      reason: 'state_store_unavailable',
+    });
   }
 }
 
