@@ -93,7 +93,7 @@ export function createAuthGate(table: RouteTable, resourceUrl: string | undefine
 }
 
 /** The principal the gate put on a request, if any. */
-export function principalOfRequest(req: Request): string | undefined {
-  const p = (req as Request & { auth?: AuthInfo }).auth?.extra?.[PRINCIPAL_KEY];
+export function principalOfRequest(req: object): string | undefined {
+  const p = (req as { auth?: AuthInfo }).auth?.extra?.[PRINCIPAL_KEY];
   return typeof p === 'string' ? p : undefined;
 }

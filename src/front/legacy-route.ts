@@ -18,6 +18,8 @@ import type { Logger } from '../telemetry/logger.js';
 import { frontRequestOf } from '../telemetry/front-request.js';
 import type { Upstream } from '../upstream/upstream.js';
 import { createChangeRelay } from './changes.js';
+import { principalOfRequest } from './auth-gate.js';
+import { requestedTaskIds, withTaskNotifications } from './task-listen.js';
 import type { Route, RouteStatus } from '../routing/route.js';
 import { forwardIfForeign, type OwnerForwarding } from './owner-forward.js';
 import { FastLane } from './fast-lane.js';
@@ -82,11 +84,12 @@ export class LegacyRoute implements Route {
     const onerror = (err: Error) => this.log.error('front adapter failed', { error: err.message });
     // An adapter per request: the web Request it makes of `req` is linked to `req`'s record on
     // its way to the handler (official-front.ts).
-    this.serve = (req, res, body) => {
+    this.serve = async (req, res, body) => {
+      const front = await this.withTasks(official, req, body);
       const linked: typeof official = {
         fetch: (request, options) => {
           linkWebRequest(req, request);
-          return official.fetch(request, options);
+          return front.fetch(request, options);
         },
       };
       return toNodeHandler(linked, { onerror })(req, res, body);
@@ -171,6 +174,13 @@ export class LegacyRoute implements Route {
   async close(): Promise<void> {
     this.stopRelay();
     await this.handler.close();
+  }
+
+  /** A subscriptions/listen that asks for task ids hears of those tasks too (task-listen.ts). */
+  private async withTasks(official: Pick<McpHttpHandler, 'fetch'>, req: object, body: unknown): Promise<Pick<McpHttpHandler, 'fetch'>> {
+    const message = body as { id?: unknown; method?: unknown; params?: Record<string, unknown> } | undefined;
+    if (message?.method !== 'subscriptions/listen' || requestedTaskIds(message.params).length === 0) return official;
+    return withTaskNotifications(official, message, principalOfRequest(req) ?? ANONYMOUS, this.bridge.tasks);
   }
 
   /** Makes the called tool's schema known before dispatch, for the SDK's `Mcp-Param-*` check. */

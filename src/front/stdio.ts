@@ -2,18 +2,21 @@
 // official serveStdio does the era probe, envelope checks, cancellation and listen subscriptions;
 // this file only sits on the wire in front of it: the first message decides the era (a legacy
 // `initialize` gets the transparent legacy path), malformed retries are refused before the SDK
-// can mistake them, and listen subscriptions hold legacy resource subscriptions open.
+// can mistake them, listen subscriptions hold legacy resource subscriptions open, and a listen for
+// task ids hears of those tasks (task-listen.ts).
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { McpServer, Transport, JSONRPCMessage } from '@modelcontextprotocol/server';
 import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { LegacyClients } from '../config/types.js';
 import { errorBody } from '../protocol/errors.js';
+import type { JsonObject } from '../protocol/json.js';
 import { MAX_JSON_DEPTH, TOO_DEEP, valueNestingExceeds } from '../protocol/json-body.js';
 import { resourceSubscriptionUris } from '../protocol/params.js';
 import { invalidRetryParams } from '../protocol/retry-params.js';
 import { LegacyPump } from '../relay/legacy-pump.js';
 import type { StdioRequests } from '../telemetry/front-telemetry.js';
 import { createChangeRelay } from './changes.js';
+import { openTaskSubscription, requestedTaskIds, type TaskSubscription } from './task-listen.js';
 import { createFrontServer, type FrontDeps } from './server-factory.js';
 
 export interface StdioFront {
@@ -34,6 +37,7 @@ export async function startStdioFront(deps: FrontDeps, legacyClients: LegacyClie
   let pump: LegacyPump | undefined;
   let modern: McpServer | undefined;
   const listens = new Map<RequestId, string[]>();
+  const taskListens = new Map<unknown, TaskSubscription>();
   let resolveClosed!: () => void;
   const closed = new Promise<void>((r) => (resolveClosed = r));
 
@@ -42,13 +46,15 @@ export async function startStdioFront(deps: FrontDeps, legacyClients: LegacyClie
     start: () => inner.start(),
     send: (message) => {
       requests.answered(message);
-      return inner.send(message);
+      const subscription = taskListens.get(subscriptionOf(message as Message));
+      return subscription ? sendFor(subscription, subscription.fromFront(message as JsonObject)) : inner.send(message);
     },
     close: () => inner.close(),
   };
   inner.onerror = (err) => wire.onerror?.(err);
   inner.onclose = () => {
     wire.onclose?.();
+    stopWatching();
     for (const uris of listens.values()) for (const uri of uris) void upstream.unsubscribe(uri);
     void pump?.close('the client closed stdin');
     resolveClosed();
@@ -68,8 +74,16 @@ export async function startStdioFront(deps: FrontDeps, legacyClients: LegacyClie
       await requests.run(message, () => wire.send(errorBody(message.id, invalid.code, invalid.message) as JSONRPCMessage));
       return;
     }
-    if (message.method === 'subscriptions/listen' && message.id !== undefined) await holdSubscriptions(message.id, message.params);
-    if (message.method === 'notifications/cancelled') releaseSubscriptions(message.params?.['requestId'] as RequestId);
+    if (message.method === 'subscriptions/listen' && message.id !== undefined) {
+      await holdSubscriptions(message.id, message.params);
+      const tasks = requestedTaskIds(message.params).length > 0 && (await openTaskSubscription(message, deps.principal, deps.bridge.tasks));
+      if (tasks) taskListens.set(message.id, tasks);
+    }
+    if (message.method === 'notifications/cancelled') {
+      releaseSubscriptions(message.params?.['requestId'] as RequestId);
+      taskListens.get(message.params?.['requestId'])?.cancel();
+      taskListens.delete(message.params?.['requestId']);
+    }
     requests.run(message, () => wire.onmessage?.(message as JSONRPCMessage));
   }
 
@@ -102,6 +116,14 @@ export async function startStdioFront(deps: FrontDeps, legacyClients: LegacyClie
     for (const uri of held) void upstream.unsubscribe(uri);
   }
 
+  async function sendFor(subscription: TaskSubscription, messages: JsonObject[]): Promise<void> {
+    if (subscription.over) taskListens.delete(subscription.id);
+    for (const m of messages) await inner.send(m as JSONRPCMessage);
+  }
+  const stopWatching = deps.bridge.tasks.watch((view) => {
+    for (const subscription of taskListens.values()) void sendFor(subscription, subscription.taskChanged(view)).catch(() => {});
+  });
+
   // Change notifications go out through the pinned modern instance: serveStdio routes what it
   // emits onto the open listen subscriptions, stamped and filtered.
   const stopRelay = upstream.onChange(
@@ -126,10 +148,19 @@ export async function startStdioFront(deps: FrontDeps, legacyClients: LegacyClie
     closed,
     async close() {
       stopRelay();
+      stopWatching();
       await pump?.close('the proxy is shutting down');
       await handle.close();
     },
   };
+}
+
+/** The listen a message of the front belongs to: its subscription id (notifications), or its id (the listen's result). */
+function subscriptionOf(message: Message): unknown {
+  const meta = message.params?.['_meta'];
+  if (typeof meta === 'object' && meta !== null && 'io.modelcontextprotocol/subscriptionId' in meta)
+    return (meta as Record<string, unknown>)['io.modelcontextprotocol/subscriptionId'];
+  return message.method === undefined ? message.id : undefined;
 }
 
 function hasEnvelope(message: Message): boolean {

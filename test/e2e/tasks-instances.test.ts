@@ -1,8 +1,9 @@
 // Proxy-hosted tasks across two proxy instances sharing keys and a real Redis, behind a real nginx
 // doing plain round robin, the legacy fixture over stdio (it has no tasks of its own): a task is
 // created on one instance and polled, answered and cancelled through the other (its tasks/get read
-// from Redis, its tasks/update and tasks/cancel forwarded to the owner); an owner that stops fails
-// its running tasks for every instance.
+// from Redis, its tasks/update and tasks/cancel forwarded to the owner); a subscriptions/listen on
+// the owner hears the task's changes (notifications/tasks); an owner that stops fails its running
+// tasks for every instance.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -13,13 +14,70 @@ import { NO_NGINX, startNginx, type NginxProcess } from '../support/nginx.js';
 import { freePort } from '../support/ports.js';
 import { FIXTURE, startProxy, type ProxyProcess } from '../support/processes.js';
 import { NO_REDIS, startRedis, type RedisProcess } from '../support/redis.js';
-import { rpc, type RpcReply } from '../support/rpc.js';
+import { PROTOCOL, rpc, type RpcReply } from '../support/rpc.js';
 
 const SKIP = NO_NGINX ?? NO_REDIS;
 if (SKIP) process.stderr.write(`SKIPPED test/e2e/tasks-instances.test.ts: ${SKIP}\n`);
 const CAPS = { elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/tasks': {} } };
 
 type Task = { taskId: string; status: string; result?: Record<string, unknown>; error?: { message: string }; inputRequests?: Record<string, unknown> };
+
+type Message = {
+  method?: string;
+  id?: unknown;
+  result?: Record<string, unknown>;
+  params?: Record<string, unknown> & { notifications?: Record<string, unknown> };
+};
+
+/** A subscriptions/listen for `taskIds` on `url`: its messages as they come, until the stream ends. */
+async function listen(url: string, taskIds: string[]): Promise<{ next(): Promise<Message | undefined>; close(): void }> {
+  const abort = new AbortController();
+  const body = {
+    jsonrpc: '2.0',
+    id: 77,
+    method: 'subscriptions/listen',
+    params: {
+      notifications: { taskIds },
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': PROTOCOL,
+        'io.modelcontextprotocol/clientInfo': { name: 'listen-test', version: '1' },
+        'io.modelcontextprotocol/clientCapabilities': CAPS,
+      },
+    },
+  };
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': PROTOCOL,
+      'mcp-method': 'subscriptions/listen',
+    },
+    body: JSON.stringify(body),
+    signal: abort.signal,
+  });
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  return {
+    async next() {
+      for (;;) {
+        const end = buffer.indexOf('\n\n');
+        if (end >= 0) {
+          const frame = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = frame.split('\n').find((line) => line.startsWith('data:'));
+          if (data) return JSON.parse(data.slice(5)) as Message;
+          continue;
+        }
+        const { done, value } = await reader.read();
+        if (done) return undefined;
+        buffer += decoder.decode(value, { stream: true });
+      }
+    },
+    close: () => abort.abort(),
+  };
+}
 
 describe('proxy-hosted tasks on two instances behind nginx, with Redis', () => {
   let redis: RedisProcess;
@@ -121,6 +179,43 @@ describe('proxy-hosted tasks on two instances behind nginx, with Redis', () => {
     let done = await until(created.taskId, 'completed');
     while (done.fromStore !== other) done = await get(created.taskId);
     assert.equal(textOf(done.task.result as never), 'Hello, Ada!');
+  });
+
+  it("tells a subscriptions/listen on the task's instance of each change; one on the other instance is not told, and its acknowledgement says so", {
+    skip: SKIP,
+  }, async () => {
+    const at = marks();
+    const created = await create('ask-name');
+    const owner = where(/"message":"task created"/, at)[0]!;
+    const other = 1 - owner;
+
+    const elsewhere = await listen(`http://127.0.0.1:${ports[other]}/mcp`, [created.taskId]);
+    const ack = await elsewhere.next();
+    assert.equal(ack?.method, 'notifications/subscriptions/acknowledged');
+    assert.deepEqual(ack?.params?.notifications, {}, 'the other instance honors no task id');
+    elsewhere.close();
+
+    const here = await listen(`http://127.0.0.1:${ports[owner]}/mcp`, [created.taskId]);
+    const honored = await here.next();
+    assert.deepEqual(honored?.params?.notifications, { taskIds: [created.taskId] });
+    const seen: string[] = [];
+    let message = await here.next();
+    while (message?.method === 'notifications/tasks') {
+      const params = message.params!;
+      assert.equal(params['taskId'], created.taskId);
+      assert.equal((params['_meta'] as Record<string, unknown>)['io.modelcontextprotocol/subscriptionId'], 77);
+      seen.push(String(params['status']));
+      if (params['status'] === 'input_required') {
+        await task('tasks/update', created.taskId, { inputResponses: { 'elicitation-1': { action: 'accept', content: { name: 'Grace' } } } });
+      }
+      if (params['status'] === 'completed') assert.equal(textOf(params['result'] as never), 'Hello, Grace!');
+      message = await here.next();
+    }
+    assert.equal(seen.at(-1), 'completed', seen.join(' → '));
+    assert.ok(seen.includes('input_required'), seen.join(' → '));
+    // A filter of task ids only ends once its tasks are over, with the listen's result.
+    assert.deepEqual(message?.result?.['resultType'], 'complete');
+    assert.equal(await here.next(), undefined);
   });
 
   it('cancels a running task through the other instance', { skip: SKIP }, async () => {

@@ -108,6 +108,8 @@ const UNKNOWN = 'unknown taskId';
 
 export class TaskTable {
   private readonly tasks = new Map<string, Entry>();
+  /** Told of every change of every task here (front/task-listen.ts: notifications/tasks). */
+  private readonly watchers = new Set<(view: TaskView) => void>();
   private readonly stopSweeper: () => void;
   private readonly stopHeartbeat: () => void;
 
@@ -182,6 +184,21 @@ export class TaskTable {
   }
 
   /**
+   * What a task of this instance is now, for `principal` to watch (subscriptions/listen); undefined
+   * for anything else: another instance's task, another principal's, an unknown id.
+   */
+  async watchable(taskId: unknown, principal: string): Promise<TaskView | undefined> {
+    const found = await this.find(taskId, principal).catch(() => undefined);
+    return found !== undefined && 'task' in found ? found.task.snapshot() : undefined;
+  }
+
+  /** Hears every change of every task of this instance until the returned function is called. */
+  watch(listener: (view: TaskView) => void): () => void {
+    this.watchers.add(listener);
+    return () => this.watchers.delete(listener);
+  }
+
+  /**
    * The proxy stops: running tasks fail with a reason (their legacy calls or tasks are cancelled)
    * and are dropped; resolves once the store has their last status.
    */
@@ -236,6 +253,7 @@ export class TaskTable {
       this.opts.observer?.onEnded({ task: handle, kind, tool, status: view.status, error: view.error?.message });
     }
     if (entry !== undefined) this.write(handle, entry, view);
+    for (const watcher of this.watchers) watcher(view);
   }
 
   private write(handle: string, entry: Entry, view: TaskView): void {

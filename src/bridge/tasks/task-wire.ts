@@ -142,6 +142,12 @@ export function detailedTask(view: TaskView): JsonObject {
   return detail;
 }
 
+/** A `notifications/tasks` params: the task as tasks/get would answer it, without the result's `resultType`. */
+export function taskNotification(view: TaskView): JsonObject {
+  const { resultType: _type, ...task } = detailedTask(view);
+  return task;
+}
+
 /** The answer to tasks/update and tasks/cancel: an empty ack, also for a task already finished. */
 export const TASK_ACK: JsonObject = Object.freeze({ resultType: 'complete' }) as JsonObject;
 
