@@ -9,13 +9,12 @@ import type { ConsumedLedger } from '../state/ledger.js';
 import type { TaskStore } from '../state/task-store.js';
 import type { Sealer } from '../state/seal.js';
 import type { Logger } from '../telemetry/logger.js';
-import type { FrontRecord, UpstreamTelemetry } from '../telemetry/ports.js';
+import type { FrontRecord, TaskObserver, UpstreamTelemetry } from '../telemetry/ports.js';
 import type { FrontSink } from './interaction.js';
 import type { InteractionObserver, SessionSource } from './ports.js';
 import type { PrincipalLimits } from './principal-load.js';
 import type { SuspendPolicy, ToolHints } from './suspend-mode.js';
 import type { HostedTaskPolicy } from './tasks/hosted-task.js';
-import type { TaskObserver } from './tasks/task-table.js';
 
 /** One front request, as the front hands it over: envelope lifted, nothing of HTTP or stdio. */
 export interface FrontCall {

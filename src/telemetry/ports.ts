@@ -38,6 +38,17 @@ export interface UpstreamTelemetry {
   legacyRequest(method: string, record: FrontRecord): LegacyRequestTrace;
 }
 
+/** hosted: the proxy runs a plain legacy call as a task; translated: the legacy server's own task. */
+export type TaskKind = 'hosted' | 'translated';
+
+/** Bridge: each task created and ended (metrics, a span per task, the audit: task-telemetry.ts). */
+export interface TaskObserver {
+  /** `principal`: the principal's tag (state/principal.ts), never the principal; `origin`: the span of the tools/call that created it. */
+  onCreated(e: { task: string; kind: TaskKind; tool: string; principal: string; origin?: TraceOrigin | undefined }): void;
+  /** `status`: completed, failed or cancelled. */
+  onEnded(e: { task: string; kind: TaskKind; tool: string; status: string; error?: string | undefined }): void;
+}
+
 const NO_TRACE: LegacyRequestTrace = { carrier: {}, end: () => {} };
 
 export const NO_TELEMETRY: UpstreamTelemetry = {

@@ -2,9 +2,8 @@
 // created and ended, a span per task from its creation to its end (a child of the tools/call that
 // created it, so a trace shows the task under the call), and one audit line per ended task.
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
-import type { TaskObserver } from '../bridge/tasks/task-table.js';
-import { principalTag } from '../state/principal.js';
 import type { ProxyMetrics } from './metrics.js';
+import type { TaskObserver } from './ports.js';
 
 /** The audit's task line: shape only (no arguments, answers or results). */
 export interface TaskAuditRecord {
@@ -36,7 +35,7 @@ export function taskTelemetry(upstream: string, parts: TaskTelemetryParts): Task
       const attributes = { 'mrtr.upstream': upstream, 'mrtr.task.kind': kind, 'gen_ai.tool.name': tool };
       const parent = origin && trace.isSpanContextValid(origin) ? trace.setSpanContext(ROOT_CONTEXT, origin) : undefined;
       const span = trace.getTracer('mrtr-proxy').startSpan('task', { kind: SpanKind.INTERNAL, attributes }, parent);
-      running.set(task, { span, startedAt: parts.now(), principal: principalTag(principal) });
+      running.set(task, { span, startedAt: parts.now(), principal });
     },
     onEnded({ task, kind, tool, status, error }) {
       parts.metrics?.tasksEnded.inc({ upstream, kind, status });

@@ -23,7 +23,7 @@ export interface HostedTaskPolicy {
   tools: readonly string[];
   /** Tools run only as the proxy's tasks: a request without the extension is refused (-32021). */
   required: readonly string[];
-  /** How long a task may run, and how long its result is kept after it ends. */
+  /** How long a task lives from its creation (2026-07-28 `ttlMs`): its call is cancelled then, and its result dropped. */
   ttlMs: number;
   /** How long the client is told to wait between two tasks/get. */
   pollIntervalMs: number;
@@ -125,6 +125,8 @@ export class HostedTask {
             // Until the client answers, or the server asks again, withdraws, or ends the call.
             await this.interaction.changed(Math.max(0, deadline - clock.now()), AbortSignal.any([this.stop.signal, this.answered.signal]));
             if (this.answered.signal.aborted) this.answered = new AbortController();
+            // A question the server withdrew (its own timeout) is asked no more, even when none is left to show.
+            if (this.ended === undefined) this.show(this.interaction.unanswered());
           }
           break;
         case 'complete':

@@ -22,7 +22,7 @@ import { type Sealer, type StateClaims, StateError } from '../../state/seal.js';
 import { principalTag } from '../../state/principal.js';
 import type { TaskStore } from '../../state/task-store.js';
 import type { Logger } from '../../telemetry/logger.js';
-import type { TraceOrigin } from '../../telemetry/ports.js';
+import type { TaskKind, TaskObserver, TraceOrigin } from '../../telemetry/ports.js';
 import type { Interaction } from '../interaction.js';
 import type { SessionLease } from '../ports.js';
 import { HostedTask, type HostedTaskPolicy } from './hosted-task.js';
@@ -35,7 +35,6 @@ export const DEFAULT_TASK_TTL_MS = 60 * 60 * 1000;
 const SWEEP_MS = 5000;
 /** How often an instance with a task store says it is alive; it counts as gone after three missed. */
 export const HEARTBEAT_MS = 5000;
-const ALIVE_FOR_MS = 3 * HEARTBEAT_MS;
 
 export interface TaskTableOptions {
   sealer: Sealer;
@@ -47,19 +46,13 @@ export interface TaskTableOptions {
   advertiseUrl?: string | undefined;
   /** Where task records are written for other instances; absent: tasks are known here only. */
   store?: TaskStore | undefined;
+  /** How often this instance says in the store that it is alive (HEARTBEAT_MS); each mark lasts three times that. */
+  heartbeatMs?: number | undefined;
   operatorRoots(): readonly Root[];
   clock: Clock;
   log: Logger;
   /** Told of each task created and ended (metrics, spans, audit). */
   observer?: TaskObserver | undefined;
-}
-
-export type TaskKind = 'translated' | 'hosted';
-
-export interface TaskObserver {
-  /** `origin`: the span of the tools/call that created the task. */
-  onCreated(e: { task: string; kind: TaskKind; tool: string; principal: string; origin?: TraceOrigin | undefined }): void;
-  onEnded(e: { task: string; kind: TaskKind; tool: string; status: TaskStatus; error?: string | undefined }): void;
 }
 
 /** What the table asks of either kind of task. */
@@ -112,17 +105,38 @@ export class TaskTable {
   private readonly watchers = new Set<(view: TaskView) => void>();
   private readonly stopSweeper: () => void;
   private readonly stopHeartbeat: () => void;
+  /** When this instance last marked itself alive in the store (the mark lasts `aliveForMs` from then). */
+  private markedAt: number | undefined;
+  private readonly aliveForMs: number;
 
   constructor(private readonly opts: TaskTableOptions) {
     this.stopSweeper = opts.clock.every(SWEEP_MS, () => this.sweep());
-    this.stopHeartbeat = opts.store === undefined ? () => {} : opts.clock.every(HEARTBEAT_MS, () => void this.markAlive());
+    const heartbeatMs = opts.heartbeatMs ?? HEARTBEAT_MS;
+    this.aliveForMs = 3 * heartbeatMs;
+    this.stopHeartbeat = opts.store === undefined ? () => {} : opts.clock.every(heartbeatMs, () => void this.markAlive());
   }
 
   /** Tells other instances this one still runs its tasks (at start the store may not be connected yet: each new task says it too). */
   private async markAlive(): Promise<void> {
-    await this.opts.store
-      ?.markAlive(this.opts.instance, ALIVE_FOR_MS)
-      .catch((err: unknown) => this.opts.log.debug('cannot mark this instance alive', { error: (err as Error).message }));
+    const store = this.opts.store;
+    if (store === undefined) return;
+    const at = this.opts.clock.now();
+    try {
+      await store.markAlive(this.opts.instance, this.aliveForMs);
+      this.markedAt = at;
+    } catch (err) {
+      this.opts.log.debug('cannot mark this instance alive', { error: (err as Error).message });
+      // The mark has lapsed: other instances fail this instance's running tasks when they read them,
+      // so it fails them too, rather than finish a task another instance told its client had failed.
+      if (this.markedAt !== undefined && this.opts.clock.now() - this.markedAt >= this.aliveForMs) this.fence();
+    }
+  }
+
+  private fence(): void {
+    const running = [...this.tasks.values()].filter((e) => !isTerminal(e.task.status));
+    if (running.length === 0) return;
+    this.opts.log.warn('the state store has not heard from this instance for too long: its running tasks fail', { tasks: running.length });
+    for (const { task } of running) task.abandon('the proxy instance running the task lost the state store, so other instances count it as gone');
   }
 
   /**
@@ -227,7 +241,11 @@ export class TaskTable {
     return { handle, taskId: await this.opts.sealer.seal(claims, expiresAt), expiresAt };
   }
 
-  /** The task is in the table, and in the store when there is one, before its id reaches the client. */
+  /**
+   * The task is in the table, and in the store when there is one, before its id reaches the client.
+   * A store that cannot be written is logged and costs only other instances' reads (they answer
+   * that the task is gone): the task runs, and its owner serves it.
+   */
   private async register(
     handle: string,
     task: RunningTask,
@@ -239,7 +257,7 @@ export class TaskTable {
     const entry: Entry = { task, expiresAt, written: Promise.resolve() };
     this.tasks.set(handle, entry);
     this.opts.log.info('task created', { task: handle, kind, tool: front.tool, principal: principalTag(front.principal), ...detail });
-    this.opts.observer?.onCreated({ task: handle, kind, tool: front.tool, principal: front.principal, origin: front.origin });
+    this.opts.observer?.onCreated({ task: handle, kind, tool: front.tool, principal: principalTag(front.principal), origin: front.origin });
     // A change before this point is in the snapshot written now.
     entry.written = this.markAlive();
     this.write(handle, entry, task.snapshot());
