@@ -2,8 +2,8 @@
 // doing plain round robin, the legacy fixture over stdio (it has no tasks of its own): a task is
 // created on one instance and polled, answered and cancelled through the other (its tasks/get read
 // from Redis, its tasks/update and tasks/cancel forwarded to the owner); a subscriptions/listen on
-// the owner hears the task's changes (notifications/tasks); an owner that stops fails its running
-// tasks for every instance.
+// the owner hears the task's changes (notifications/tasks); an owner that is killed (its liveness
+// mark lapses) or stops fails its running tasks for every instance.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -84,6 +84,7 @@ describe('proxy-hosted tasks on two instances behind nginx, with Redis', () => {
   let nginx: NginxProcess;
   const ports: number[] = [];
   const proxies: ProxyProcess[] = [];
+  let start: (i: number) => Promise<ProxyProcess>;
   /** Which instances logged `line` since `marks` (the stderr lengths taken before). */
   const where = (line: RegExp, at: number[]) => proxies.flatMap((p, i) => (line.test(p.stderr().slice(at[i])) ? [i] : []));
   const marks = () => proxies.map((p) => p.stderr().length);
@@ -92,19 +93,19 @@ describe('proxy-hosted tasks on two instances behind nginx, with Redis', () => {
     assert.equal(reply.body.result?.['resultType'], 'task', JSON.stringify(reply.body));
     return reply.body.result as unknown as Task;
   };
-  const task = (method: string, taskId: string, extra: Record<string, unknown> = {}): Promise<RpcReply> =>
-    rpc(nginx.url, method, { taskId, ...extra }, { caps: CAPS, headers: { 'mcp-name': taskId } });
-  /** tasks/get through nginx; says which instance read it from Redis (undefined: its owner answered). */
-  const get = async (taskId: string) => {
+  const task = (method: string, taskId: string, extra: Record<string, unknown> = {}, url = nginx.url): Promise<RpcReply> =>
+    rpc(url, method, { taskId, ...extra }, { caps: CAPS, headers: { 'mcp-name': taskId } });
+  /** tasks/get through nginx (or at `url`); says which instance read it from Redis (undefined: its owner answered). */
+  const get = async (taskId: string, url = nginx.url) => {
     const at = marks();
-    const reply = await task('tasks/get', taskId);
+    const reply = await task('tasks/get', taskId, {}, url);
     assert.equal(reply.body.error, undefined, JSON.stringify(reply.body));
     return { task: reply.body.result as unknown as Task, fromStore: where(/task read from the state store/, at)[0] };
   };
-  /** Polls through nginx until the task's status is `status`; the last answer. */
-  const until = async (taskId: string, status: string) => {
-    for (let i = 0; i < 100; i++) {
-      const seen = await get(taskId);
+  /** Polls through nginx (or at `url`) until the task's status is `status` (within `ms`); the last answer. */
+  const until = async (taskId: string, status: string, ms = 10_000, url = nginx.url) => {
+    for (const deadline = Date.now() + ms; Date.now() < deadline; ) {
+      const seen = await get(taskId, url);
       if (seen.task.status === status) return seen;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -132,7 +133,7 @@ describe('proxy-hosted tasks on two instances behind nginx, with Redis', () => {
       ].join('\n'),
     );
     for (let i = 0; i < 2; i++) ports.push(await freePort());
-    const start = (i: number) =>
+    start = (i: number) =>
       startProxy([
         '--config',
         config,
@@ -235,14 +236,29 @@ describe('proxy-hosted tasks on two instances behind nginx, with Redis', () => {
     assert.equal(again.body.result?.['resultType'], 'complete');
   });
 
+  it('fails the running task of an owner that was killed, once its liveness mark lapses, for every instance', { skip: SKIP, timeout: 60_000 }, async () => {
+    const at = marks();
+    const created = await create('hang');
+    const owner = where(/"message":"task created"/, at)[0]!;
+    const other = 1 - owner;
+    await proxies[owner]!.stop('SIGKILL');
+    const killedAt = Date.now();
+    // Still working while the owner's mark lives (it is renewed every 5 s, for 15 s), then failed.
+    const seen = await until(created.taskId, 'failed', 25_000);
+    assert.equal(seen.fromStore, other);
+    assert.match(seen.task.error?.message ?? '', /stopped before the task ended/);
+    assert.ok(Date.now() - killedAt <= 20_000, `failed ${Date.now() - killedAt} ms after the kill`);
+    proxies[owner] = await start(owner);
+  });
+
   it('fails the running tasks of an owner that stops, for every instance', { skip: SKIP }, async () => {
     const at = marks();
     const created = await create('hang');
     const owner = where(/"message":"task created"/, at)[0]!;
     const other = 1 - owner;
     await proxies[owner]!.stop('SIGTERM');
-    // nginx now sends everything to the instance left.
-    const seen = await until(created.taskId, 'failed');
+    // Asked directly: nginx may still count the instance restarted above as down.
+    const seen = await until(created.taskId, 'failed', 10_000, `http://127.0.0.1:${ports[other]}/mcp`);
     assert.equal(seen.fromStore, other);
     assert.match(seen.task.error?.message ?? '', /stopped/);
   });

@@ -157,7 +157,9 @@ describe('Bridge: rounds', () => {
     const other = front({ requestState, identity: { method: 'tools/call', target: 'book', args: { day: 'tue' } } });
     await expectCode(bridge.call(other), 'state_invalid', /different request/);
     await expectCode(bridge.call(front({ requestState, principal: 'mallory' })), 'state_invalid', /different principal/);
-    await expectCode(bridge.call(front({ requestState: `${requestState.slice(0, -2)}AA` })), 'state_invalid', /failed authentication/);
+    // One ciphertext character changed (the tag's last characters carry padding bits that may not count).
+    const forged = `${requestState.slice(0, -30)}${requestState.at(-30) === 'A' ? 'B' : 'A'}${requestState.slice(-29)}`;
+    await expectCode(bridge.call(front({ requestState: forged })), 'state_invalid', /failed authentication/);
   });
 
   it('refuses a request for an undeclared capability and ends the call', async () => {

@@ -61,6 +61,68 @@ upstreams:
   });
 });
 
+describe("hosted tasks in the file (an upstream's tasks:)", () => {
+  const upstream = (tasks: string, extra = '') => writeConfig(`upstreams:\n  a:\n    stdio: { command: srv }\n${extra}    tasks: ${tasks}\n`);
+  const rejects = (path: string, message: RegExp) =>
+    assert.throws(
+      () => loadConfigFile(path, {}),
+      (err: ConfigError) => message.test(err.message),
+    );
+
+  it('resolves seconds to milliseconds: by default a task at once, for an hour, polled every second', () => {
+    assert.deepEqual(loadConfigFile(upstream('{ tools: [build, deploy] }'), {}).upstreams[0]!.tasks, {
+      tools: ['build', 'deploy'],
+      required: [],
+      ttlMs: 3_600_000,
+      pollIntervalMs: 1000,
+      afterMs: 0,
+    });
+    assert.deepEqual(loadConfigFile(upstream('{ tools: [build], required: [book], ttl: 120, pollInterval: 0.25, after: 2.5 }'), {}).upstreams[0]!.tasks, {
+      tools: ['build'],
+      required: ['book'],
+      ttlMs: 120_000,
+      pollIntervalMs: 250,
+      afterMs: 2500,
+    });
+    assert.deepEqual(loadConfigFile(upstream('{ required: [book] }'), {}).upstreams[0]!.tasks?.tools, [], 'required alone is enough');
+    assert.equal('tasks' in loadConfigFile(writeConfig('upstreams: { a: { stdio: { command: srv } } }'), {}).upstreams[0]!, false, 'absent: no hosted tasks');
+    assert.deepEqual(loadConfigFile(upstream('{ tools: [build] }', '    era: auto\n'), {}).upstreams[0]!.tasks?.tools, ['build']);
+  });
+
+  it('keeps the tasks through resolveCli --config', () => {
+    const r = resolveCli(['--config', upstream('{ tools: [build], ttl: 60 }')], { MRTR_STATE_KEY: KEY });
+    assert.equal(r.action, 'run');
+    assert.deepEqual((r as Extract<typeof r, { action: 'run' }>).config.upstreams[0]!.tasks, {
+      tools: ['build'],
+      required: [],
+      ttlMs: 60_000,
+      pollIntervalMs: 1000,
+      afterMs: 0,
+    });
+  });
+
+  it('needs a tool, once, and refuses tasks on a modern upstream', () => {
+    rejects(upstream('{ tools: [] }'), /upstreams\.a\.tasks: names no tool \(tools: or required:\)/);
+    rejects(upstream('{ tools: [], required: [] }'), /upstreams\.a\.tasks: names no tool/);
+    rejects(upstream('{ ttl: 60 }'), /upstreams\.a\.tasks: names no tool/);
+    rejects(upstream('{ tools: [""] }'), /upstreams\.a\.tasks\.tools\.0/);
+    rejects(upstream('{ tools: [build, book], required: [book] }'), /upstreams\.a\.tasks: 'book' is in both tools and required/);
+    rejects(upstream('{ tools: [build] }', '    era: modern\n'), /upstreams\.a\.tasks: only applies to legacy upstreams/);
+  });
+
+  it('bounds the ttl, the poll interval and the delay, and refuses unknown keys, naming the field', () => {
+    rejects(upstream('{ tools: [build], ttl: 0 }'), /upstreams\.a\.tasks\.ttl:/);
+    rejects(upstream('{ tools: [build], ttl: 1.5 }'), /upstreams\.a\.tasks\.ttl:/);
+    rejects(upstream('{ tools: [build], ttl: 604801 }'), /upstreams\.a\.tasks\.ttl:/);
+    assert.equal(loadConfigFile(upstream('{ tools: [build], ttl: 604800 }'), {}).upstreams[0]!.tasks?.ttlMs, 604_800_000, 'a week is the most');
+    rejects(upstream('{ tools: [build], pollInterval: 0.05 }'), /upstreams\.a\.tasks\.pollInterval:/);
+    rejects(upstream('{ tools: [build], pollInterval: 3601 }'), /upstreams\.a\.tasks\.pollInterval:/);
+    rejects(upstream('{ tools: [build], after: -1 }'), /upstreams\.a\.tasks\.after:/);
+    rejects(upstream('{ tools: [build], after: 86401 }'), /upstreams\.a\.tasks\.after:/);
+    rejects(upstream('{ tools: [build], ttlMs: 1000 }'), /upstreams\.a\.tasks: .*ttlMs/);
+  });
+});
+
 describe('resolveCli with --config', () => {
   const file = () =>
     writeConfig(`

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { EncryptJWT } from 'jose';
+import { CompactEncrypt, EncryptJWT } from 'jose';
 import { STATE_FORMAT_VERSION, StateError, createSealer, keyId, type StateClaims, type StateFailure } from '../../src/state/seal.js';
 
 const KEY = new Uint8Array(randomBytes(32));
@@ -223,5 +223,68 @@ describe('createSealer', () => {
     const messages = new Set(reasons.map((r) => new StateError(r).message));
     assert.equal(messages.size, reasons.length);
     for (const m of messages) assert.match(m, /^requestState /);
+  });
+});
+
+describe('sealed records (sealRecord / openRecord)', () => {
+  const RECORD = {
+    h: 'task-handle-Zq8',
+    o: 'instance-A',
+    e: T0 + 60_000,
+    view: { status: 'completed', result: { content: [{ type: 'text', text: 'zq-result' }] } },
+  };
+  const header = (token: string) => JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString('utf8')) as Record<string, unknown>;
+
+  it('round-trips a record, sealed and marked as one', async () => {
+    const s = createSealer(KEY, () => T0);
+    const token = await s.sealRecord(RECORD);
+    assert.equal(token.split('.').length, 5);
+    assert.deepEqual(header(token), { alg: 'dir', enc: 'A256GCM', kid: keyId(KEY), cty: 'mrtr-record' });
+    for (const secret of ['zq-result', RECORD.h, RECORD.o]) assert.ok(!token.includes(secret), `token contains ${secret}`);
+    assert.deepEqual(await s.openRecord(token), RECORD);
+    assert.deepEqual(await createSealer(new Uint8Array(KEY), () => T0).openRecord(token), RECORD, 'another instance with the key opens it');
+    assert.notEqual(await s.sealRecord(RECORD), token, 'sealed differently each time');
+  });
+
+  it('is never taken for a state, nor a state for a record', async () => {
+    const s = createSealer(KEY, () => T0);
+    const record = await s.sealRecord({ ...CLAIMS, v: STATE_FORMAT_VERSION, exp: T0 / 1000 + 60 });
+    await failsWith(s.inspect(record), 'malformed');
+    await failsWith(s.open(record, EXPECT), 'malformed');
+    const state = await s.seal(CLAIMS, T0 + 60_000);
+    await failsWith(s.openRecord(state), 'malformed');
+  });
+
+  it('refuses a record sealed with a key it does not hold, or tampered with', async () => {
+    const s = createSealer(KEY, () => T0);
+    await failsWith(s.openRecord(await createSealer(OTHER_KEY, () => T0).sealRecord(RECORD)), 'unauthentic');
+    const token = await s.sealRecord(RECORD);
+    await failsWith(s.openRecord(tamper(token, 3, 0)), 'unauthentic');
+    await failsWith(s.openRecord(tamper(token, 4, 0)), 'unauthentic');
+    await failsWith(s.openRecord(tamper(token, 2, 0)), 'unauthentic');
+    const parts = token.split('.');
+    parts[0] = Buffer.from(JSON.stringify({ alg: 'dir', enc: 'A256GCM', kid: keyId(KEY), cty: 'mrtr-record', x: 1 })).toString('base64url');
+    await failsWith(s.openRecord(parts.join('.')), 'unauthentic');
+  });
+
+  it('refuses garbage, and an authentic record that is not a JSON object', async () => {
+    const s = createSealer(KEY, () => T0);
+    for (const bad of ['', 'not-a-token', 'a.b.c.d.e']) await failsWith(s.openRecord(bad), 'malformed');
+    for (const plaintext of ['[1,2]', 'null', '"text"', '{not json']) {
+      const token = await new CompactEncrypt(new TextEncoder().encode(plaintext))
+        .setProtectedHeader({ alg: 'dir', enc: 'A256GCM', kid: keyId(KEY), cty: 'mrtr-record' })
+        .encrypt(KEY);
+      await failsWith(s.openRecord(token), 'malformed');
+    }
+  });
+
+  it('opens a record sealed with a rotated-out key listed second, and seals with the first', async () => {
+    const old = await createSealer(OTHER_KEY, () => T0).sealRecord(RECORD);
+    const rotated = createSealer([KEY, OTHER_KEY], () => T0);
+    assert.deepEqual(await rotated.openRecord(old), RECORD);
+    const fresh = await rotated.sealRecord(RECORD);
+    assert.equal(header(fresh)['kid'], keyId(KEY));
+    assert.deepEqual(await createSealer(KEY, () => T0).openRecord(fresh), RECORD);
+    await failsWith(createSealer(KEY, () => T0).openRecord(old), 'unauthentic');
   });
 });

@@ -1,7 +1,10 @@
-// The tasks extension's decisions and shapes against 2025-11-25 tasks (src/bridge/tasks/task-wire.ts).
+// The tasks extension's decisions and shapes against 2025-11-25 tasks (src/bridge/tasks/task-wire.ts),
+// and what a task does with its legacy call's questions (task-questions.ts).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { hostedSupport } from '../../src/bridge/tasks/hosted-task.js';
+import { screenQuestion } from '../../src/bridge/tasks/task-questions.js';
 import {
   createTaskResult,
   declaresTasks,
@@ -54,6 +57,32 @@ describe('who gets a task', () => {
     assert.equal(dispatchToolCall('optional', false), 'call');
     assert.equal(dispatchToolCall('required', true), 'task');
     assert.equal(dispatchToolCall('required', false), 'refuse');
+  });
+
+  it('hosts a tool the legacy server does not run as a task when the operator chose it and the request declares the extension', () => {
+    assert.equal(dispatchToolCall('forbidden', true, 'optional'), 'hosted');
+    assert.equal(dispatchToolCall('forbidden', false, 'optional'), 'call', 'no extension: an ordinary call');
+    assert.equal(dispatchToolCall('forbidden', true, 'forbidden'), 'call', 'not chosen: an ordinary call');
+    assert.equal(dispatchToolCall('forbidden', true, 'required'), 'hosted');
+    assert.equal(dispatchToolCall('forbidden', false, 'required'), 'refuse', 'hosted only as a task: refused without the extension');
+    // The legacy server's own tasks come first: hosting changes nothing for them.
+    for (const hosted of ['optional', 'required'] as const) {
+      assert.equal(dispatchToolCall('optional', true, hosted), 'task', hosted);
+      assert.equal(dispatchToolCall('required', true, hosted), 'task', hosted);
+      assert.equal(dispatchToolCall('optional', false, hosted), 'call', hosted);
+      assert.equal(dispatchToolCall('required', false, hosted), 'refuse', hosted);
+    }
+  });
+
+  it("reads a tool's hosted support from the policy: required, optional, or not hosted", () => {
+    const policy = { tools: ['build', 'deploy'], required: ['book'], ttlMs: 60_000, pollIntervalMs: 1000, afterMs: 0 };
+    assert.equal(hostedSupport(policy, 'build'), 'optional');
+    assert.equal(hostedSupport(policy, 'deploy'), 'optional');
+    assert.equal(hostedSupport(policy, 'book'), 'required');
+    assert.equal(hostedSupport(policy, 'Build'), 'forbidden');
+    assert.equal(hostedSupport(policy, 'test'), 'forbidden');
+    assert.equal(hostedSupport(undefined, 'build'), 'forbidden');
+    assert.equal(hostedSupport({ ...policy, tools: ['book'] }, 'book'), 'required', 'required wins');
   });
 });
 
@@ -139,5 +168,54 @@ describe('task ids are sealed', () => {
       assert.equal(err.reason, 'wrong_request');
       return true;
     });
+  });
+});
+
+describe("a task's questions (screenQuestion)", () => {
+  const ROOTS = [{ uri: 'file:///srv/a', name: 'a' }];
+  const FORM = { mode: 'form', message: 'ok?', requestedSchema: { type: 'object', properties: {} } };
+  const SAMPLING = { messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 5 };
+
+  it("answers roots/list with the operator's roots for a client that declared none", () => {
+    const turn = screenQuestion('roots/list', undefined, {}, ROOTS);
+    assert.deepEqual(turn, { kind: 'answer', result: { roots: ROOTS } });
+    assert.ok(turn.kind === 'answer');
+    assert.notEqual((turn.result['roots'] as unknown[])[0], ROOTS[0], 'a copy: the answer cannot change the operator roots');
+  });
+
+  it('asks the client what it declared', () => {
+    assert.deepEqual(screenQuestion('roots/list', undefined, { roots: {} }, ROOTS), { kind: 'ask' }, "the client's own roots win");
+    assert.deepEqual(screenQuestion('roots/list', undefined, { roots: { listChanged: true } }, []), { kind: 'ask' });
+    assert.deepEqual(screenQuestion('elicitation/create', FORM, { elicitation: { form: {} } }, []), { kind: 'ask' });
+    assert.deepEqual(screenQuestion('elicitation/create', { ...FORM, mode: undefined }, { elicitation: { form: {} } }, []), { kind: 'ask' });
+    assert.deepEqual(screenQuestion('elicitation/create', { mode: 'url', url: 'https://x.example', message: 'm' }, { elicitation: { url: {} } }, []), {
+      kind: 'ask',
+    });
+    assert.deepEqual(screenQuestion('sampling/createMessage', SAMPLING, { sampling: {} }, []), { kind: 'ask' });
+    assert.deepEqual(screenQuestion('sampling/createMessage', { ...SAMPLING, tools: [] }, { sampling: { tools: {} } }, []), { kind: 'ask' });
+  });
+
+  it('refuses the legacy server what the client did not declare, sampling with the legacy rejection code', () => {
+    assert.deepEqual(screenQuestion('sampling/createMessage', SAMPLING, { elicitation: { form: {} } }, ROOTS), {
+      kind: 'refuse',
+      code: -1,
+      message: 'the client did not declare sampling',
+    });
+    assert.deepEqual(screenQuestion('sampling/createMessage', { ...SAMPLING, tools: [] }, { sampling: {} }, []), {
+      kind: 'refuse',
+      code: -1,
+      message: 'the client did not declare sampling.tools',
+    });
+    assert.deepEqual(screenQuestion('elicitation/create', FORM, { elicitation: { url: {} } }, []), {
+      kind: 'refuse',
+      code: -32600,
+      message: 'the client did not declare elicitation.form',
+    });
+    assert.deepEqual(screenQuestion('elicitation/create', { mode: 'url', url: 'https://x.example', message: 'm' }, { elicitation: { form: {} } }, []), {
+      kind: 'refuse',
+      code: -32600,
+      message: 'the client did not declare elicitation.url',
+    });
+    assert.deepEqual(screenQuestion('roots/list', undefined, {}, []), { kind: 'refuse', code: -32600, message: 'the client did not declare roots' });
   });
 });
