@@ -102,7 +102,7 @@ export class Bridge {
         throw err;
       });
     const work = () => (state === undefined ? this.begin(front) : resume(state));
-    return this.load.run(front.principal, state === undefined ? 'begin' : 'resume', this.limits, work);
+    return this.load.run(front.principal, state === undefined ? 'begin' : 'resume', this.limits, work, this.tasks.runningOf(front.principal));
   }
 
   /** Ends suspensions nobody resumed in time. */

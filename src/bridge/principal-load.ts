@@ -1,5 +1,5 @@
-// What each principal holds of a bridge: calls running now (each holds a legacy session) and
-// interactions waiting for its input. One principal at its limits is refused; others are not held
+// What each principal holds of a bridge: calls running now (each holds a legacy session, as each
+// running task does) and interactions waiting for its input. One principal at its limits is refused; others are not held
 // back by it. The decision is a pure function of the counts.
 import { ProxyError } from '../protocol/errors.js';
 import { ANONYMOUS } from '../state/principal.js';
@@ -10,6 +10,7 @@ export interface PrincipalLimits {
 }
 
 export interface Load {
+  /** Calls running now, and tasks (each holds a legacy session too). */
   running: number;
   waiting: number;
 }
@@ -20,7 +21,7 @@ export function overLimit(load: Load, limits: PrincipalLimits, kind: 'begin' | '
     return {
       limit: 'maxCallsPerPrincipal',
       max: limits.maxCallsPerPrincipal,
-      message: `this principal already has ${load.running} calls running (--max-calls-per-principal ${limits.maxCallsPerPrincipal}); retry when one completes`,
+      message: `this principal already has ${load.running} calls or tasks running (--max-calls-per-principal ${limits.maxCallsPerPrincipal}); retry when one completes`,
     };
   }
   // A resume turns a waiting interaction into a running one: it never adds to the waiting.
@@ -37,10 +38,12 @@ export function overLimit(load: Load, limits: PrincipalLimits, kind: 'begin' | '
 export class PrincipalLoad {
   /**
    * Runs `work` as one more running call of `principal`, or refuses it with principal_limit.
-   * `anonymous` is never capped: without authentication it is every caller, so its cap would be global.
+   * `tasks`: the principal's running tasks, which count as running calls. `anonymous` is never
+   * capped: without authentication it is every caller, so its cap would be global.
    */
-  async run<T>(principal: string, kind: 'begin' | 'resume', limits: PrincipalLimits, work: () => Promise<T>): Promise<T> {
-    const over = principal === ANONYMOUS ? undefined : overLimit(this.of(principal), limits, kind);
+  async run<T>(principal: string, kind: 'begin' | 'resume', limits: PrincipalLimits, work: () => Promise<T>, tasks = 0): Promise<T> {
+    const load = this.of(principal);
+    const over = principal === ANONYMOUS ? undefined : overLimit({ ...load, running: load.running + tasks }, limits, kind);
     if (over) throw new ProxyError('principal_limit', over.message, { reason: 'principal_limit', limit: over.limit, max: over.max });
     this.enter(principal);
     try {

@@ -149,7 +149,7 @@ export const LIMITS = {
     max: 100_000,
     default: 32,
     field: 'maxCallsPerPrincipal',
-    help: 'interactive calls (and retries) one principal may have running at once',
+    help: 'interactive calls (and retries) and tasks one principal may have running at once',
   },
   bodyTimeout: {
     flag: '--body-timeout',

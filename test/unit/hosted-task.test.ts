@@ -683,6 +683,21 @@ describe('hosted tasks across instances (a task store)', () => {
     assert.match((failed['error'] as JsonObject)['message'] as string, /stopped before the task ended/);
   });
 
+  it("counts each principal's running tasks until they end", async () => {
+    const clock = testClock(T0);
+    const table = newTable(clock);
+    const first = await hostCall(table, clock);
+    const second = await hostCall(table, clock);
+    assert.equal(table.runningOf('alice'), 2);
+    assert.equal(table.runningOf('bob'), 0);
+    first.call.resolve({ content: [] });
+    await reaches(table, first.taskId, 'completed');
+    assert.equal(table.runningOf('alice'), 1);
+    await table.cancel(second.taskId, 'alice');
+    await table.cancel(second.taskId, 'alice');
+    assert.equal(table.runningOf('alice'), 0, 'counted down once per task');
+  });
+
   it('fails its own running tasks once its liveness mark has lapsed for want of the store, as the other instances would', async () => {
     const clock = testClock(T0);
     const store = new MemoryTaskStore(clock);

@@ -29,6 +29,22 @@ describe('overLimit', () => {
   });
 });
 
+describe('PrincipalLoad.run with running tasks', () => {
+  it("counts the principal's running tasks as running calls, and never caps anonymous", async () => {
+    const load = new PrincipalLoad();
+    assert.equal(await load.run('alice', 'begin', LIMITS, async () => 'ran', 1), 'ran');
+    await assert.rejects(
+      load.run('alice', 'begin', LIMITS, async () => 'ran', 2),
+      (err: Error & { data?: Record<string, unknown> }) => {
+        assert.match(err.message, /2 calls or tasks running/);
+        assert.equal(err.data?.['limit'], 'maxCallsPerPrincipal');
+        return true;
+      },
+    );
+    assert.equal(await load.run('anonymous', 'begin', LIMITS, async () => 'ran', 5), 'ran');
+  });
+});
+
 describe('Bridge: per-principal limits', () => {
   const ask = { message: 'Name?', requestedSchema: { type: 'object', properties: {} } };
 

@@ -69,10 +69,13 @@ interface RunningTask {
 
 interface Entry {
   task: RunningTask;
+  principal: string;
   /** When the task and its result are dropped. */
   expiresAt: number;
   /** The record writes, in order (each waits for the one before). */
   written: Promise<void>;
+  /** Over: no longer counted as running. */
+  ended: boolean;
 }
 
 /** The creating request, as far as a task needs it. */
@@ -101,6 +104,8 @@ const UNKNOWN = 'unknown taskId';
 
 export class TaskTable {
   private readonly tasks = new Map<string, Entry>();
+  /** Running tasks by principal. */
+  private readonly running = new Map<string, number>();
   /** Told of every change of every task here (front/task-listen.ts: notifications/tasks). */
   private readonly watchers = new Set<(view: TaskView) => void>();
   private readonly stopSweeper: () => void;
@@ -206,6 +211,11 @@ export class TaskTable {
     return found !== undefined && 'task' in found ? found.task.snapshot() : undefined;
   }
 
+  /** The principal's tasks still running here (each holds a legacy session: they count against its call limit). */
+  runningOf(principal: string): number {
+    return this.running.get(principal) ?? 0;
+  }
+
   /** Hears every change of every task of this instance until the returned function is called. */
   watch(listener: (view: TaskView) => void): () => void {
     this.watchers.add(listener);
@@ -254,8 +264,9 @@ export class TaskTable {
     front: TaskFront,
     detail: Record<string, string>,
   ): Promise<void> {
-    const entry: Entry = { task, expiresAt, written: Promise.resolve() };
+    const entry: Entry = { task, principal: front.principal, expiresAt, written: Promise.resolve(), ended: isTerminal(task.status) };
     this.tasks.set(handle, entry);
+    if (!entry.ended) this.running.set(front.principal, this.runningOf(front.principal) + 1);
     this.opts.log.info('task created', { task: handle, kind, tool: front.tool, principal: principalTag(front.principal), ...detail });
     this.opts.observer?.onCreated({ task: handle, kind, tool: front.tool, principal: principalTag(front.principal), origin: front.origin });
     // A change before this point is in the snapshot written now.
@@ -266,6 +277,12 @@ export class TaskTable {
 
   private changed(handle: string, kind: TaskKind, tool: string, view: TaskView): void {
     const entry = this.tasks.get(handle);
+    if (entry !== undefined && !entry.ended && isTerminal(view.status)) {
+      entry.ended = true;
+      const n = this.runningOf(entry.principal) - 1;
+      if (n > 0) this.running.set(entry.principal, n);
+      else this.running.delete(entry.principal);
+    }
     if (isTerminal(view.status)) {
       this.opts.log.info('task ended', { task: handle, kind, status: view.status, ...(view.error ? { error: view.error.message } : {}) });
       this.opts.observer?.onEnded({ task: handle, kind, tool, status: view.status, error: view.error?.message });
