@@ -1,7 +1,10 @@
-// What a task reports: the created and ended counters by kind and status, and its audit line (shape
-// only: the principal's tag as the task table gives it, the task's handle, never its id).
+// What a task reports: the created and ended counters by kind and status, its audit line (shape
+// only: the principal's tag as the task table gives it, the task's handle, never its id), and a span
+// from its creation to its end under the tools/call that created it.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { SpanStatusCode, trace } from '@opentelemetry/api';
+import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
 import { ProxyMetrics } from '../../src/telemetry/metrics.js';
 import { type TaskAuditRecord, taskTelemetry } from '../../src/telemetry/task-telemetry.js';
 
@@ -50,5 +53,31 @@ describe('task telemetry', () => {
     observer.onEnded({ task: 'ghost', kind: 'hosted', tool: 'slow', status: 'cancelled' });
     assert.equal(await value(metrics, 'mrtr_tasks_ended_total', { upstream: 'up', kind: 'hosted', status: 'cancelled' }), 1);
     assert.deepEqual(lines, []);
+  });
+
+  it('records a span per task, a child of the creating call, with its kind and final status', () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    trace.setGlobalTracerProvider(provider);
+    try {
+      const call = provider.getTracer('test').startSpan('tools/call');
+      const observer = taskTelemetry('up', { now: () => 0 });
+      observer.onCreated({ task: 't1', kind: 'hosted', tool: 'slow', principal: 'tag-a', origin: call.spanContext() });
+      observer.onCreated({ task: 't2', kind: 'translated', tool: 'slow', principal: 'tag-a' });
+      assert.equal(exporter.getFinishedSpans().length, 0, 'open while the task runs');
+      observer.onEnded({ task: 't1', kind: 'hosted', tool: 'slow', status: 'failed', error: 'the job crashed' });
+      observer.onEnded({ task: 't2', kind: 'translated', tool: 'slow', status: 'completed' });
+      const [failed, completed] = exporter.getFinishedSpans();
+      assert.equal(failed!.name, 'task');
+      assert.equal(failed!.parentSpanContext?.spanId, call.spanContext().spanId);
+      assert.equal(failed!.spanContext().traceId, call.spanContext().traceId);
+      assert.deepEqual(failed!.attributes, { 'mrtr.upstream': 'up', 'mrtr.task.kind': 'hosted', 'gen_ai.tool.name': 'slow', 'mrtr.task.status': 'failed' });
+      assert.deepEqual(failed!.status, { code: SpanStatusCode.ERROR, message: 'the job crashed' });
+      assert.equal(completed!.parentSpanContext, undefined, 'no creating span: a root');
+      assert.equal(completed!.attributes['mrtr.task.status'], 'completed');
+      assert.equal(completed!.status.code, SpanStatusCode.UNSET);
+    } finally {
+      trace.disable();
+    }
   });
 });
