@@ -387,7 +387,12 @@ describe('a hosted task (TaskTable.host)', () => {
     clock.advance(3000);
     h.call.resolve({ content: [{ type: 'text', text: 'done' }], structuredContent: { n: 1 }, _meta: { 'io.example/x': 2 } });
     const done = await reaches(table, h.taskId, 'completed');
-    assert.deepEqual(done['result'], { content: [{ type: 'text', text: 'done' }], structuredContent: { n: 1 }, _meta: { 'io.example/x': 2 } });
+    assert.deepEqual(done['result'], {
+      resultType: 'complete',
+      content: [{ type: 'text', text: 'done' }],
+      structuredContent: { n: 1 },
+      _meta: { 'io.example/x': 2 },
+    });
     assert.equal(done['lastUpdatedAt'], iso(T0 + 3000));
     assert.equal('error' in done, false);
     assert.deepEqual(h.released, ['release'], 'a healthy session goes back to the pool');
@@ -404,12 +409,12 @@ describe('a hosted task (TaskTable.host)', () => {
     const table = newTable(clock);
     const bare = await hostCall(table, clock);
     bare.call.resolve({ structuredContent: { n: 1 } });
-    assert.deepEqual((await reaches(table, bare.taskId, 'completed'))['result'], { structuredContent: { n: 1 }, content: [] });
+    assert.deepEqual((await reaches(table, bare.taskId, 'completed'))['result'], { resultType: 'complete', structuredContent: { n: 1 }, content: [] });
 
     const toolError = await hostCall(table, clock);
     toolError.call.resolve({ content: [{ type: 'text', text: 'no such city' }], isError: true });
     const done = await reaches(table, toolError.taskId, 'completed');
-    assert.deepEqual(done['result'], { content: [{ type: 'text', text: 'no such city' }], isError: true });
+    assert.deepEqual(done['result'], { resultType: 'complete', content: [{ type: 'text', text: 'no such city' }], isError: true });
     assert.equal('error' in done, false);
   });
 
@@ -508,7 +513,7 @@ describe('a hosted task (TaskTable.host)', () => {
     session.ask('elicitation/create', FORM);
     assert.deepEqual(Object.keys(inputRequests(await reaches(table, taskId, 'input_required'))!), ['elicitation-2']);
     session.lastCall.resolve({ content: [{ type: 'text', text: 'booked' }] });
-    assert.deepEqual((await reaches(table, taskId, 'completed'))['result'], { content: [{ type: 'text', text: 'booked' }] });
+    assert.deepEqual((await reaches(table, taskId, 'completed'))['result'], { resultType: 'complete', content: [{ type: 'text', text: 'booked' }] });
   });
 
   it("finds no task for another principal, a forged id, or another upstream's table", async () => {
@@ -578,7 +583,7 @@ describe('hosted tasks across instances (a task store)', () => {
 
     h.call.resolve({ content: [{ type: 'text', text: 'done' }] });
     const done = await reaches(b, h.taskId, 'completed');
-    assert.deepEqual(done['result'], { content: [{ type: 'text', text: 'done' }] });
+    assert.deepEqual(done['result'], { resultType: 'complete', content: [{ type: 'text', text: 'done' }] });
     assert.deepEqual(done, await a.get(h.taskId, 'alice'));
     // Finished: another instance acks tasks/cancel and tasks/update.
     assert.deepEqual(await b.cancel(h.taskId, 'alice'), { resultType: 'complete' });
@@ -669,7 +674,7 @@ describe('hosted tasks across instances (a task store)', () => {
     store.dead.add('i1/up');
     const kept = await b.get(finished.taskId, 'alice');
     assert.equal(kept['status'], 'completed');
-    assert.deepEqual(kept['result'], { content: [] });
+    assert.deepEqual(kept['result'], { resultType: 'complete', content: [] });
   });
 
   it('counts an owner that missed its heartbeats as gone', async () => {

@@ -118,7 +118,7 @@ describe('TaskTable', () => {
     await tick();
     const done = await s.table.get(taskId, 'alice');
     assert.equal(done['status'], 'completed');
-    assert.deepEqual(done['result'], { content: [{ type: 'text', text: 'done' }] });
+    assert.deepEqual(done['result'], { resultType: 'complete', content: [{ type: 'text', text: 'done' }] });
     assert.deepEqual(s.released, ['release']);
     assert.deepEqual(await s.table.cancel(taskId, 'alice'), { resultType: 'complete' });
   });

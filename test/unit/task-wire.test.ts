@@ -123,19 +123,21 @@ describe('the 2026-07-28 shapes', () => {
     for (const k of ['result', 'error', 'inputRequests', 'requestState']) assert.equal(k in working, false, k);
   });
 
-  it('drops the related-task _meta from an inlined result and keeps the rest', () => {
+  it('inlines a result as the call would have answered it: resultType complete, content, no related-task _meta', () => {
     const related = { 'io.modelcontextprotocol/related-task': { taskId: 'legacy' } };
-    assert.deepEqual(inlinedResult({ content: [], _meta: related }), { content: [] });
-    assert.deepEqual(inlinedResult({ content: [], _meta: { ...related, other: 1 } }), { content: [], _meta: { other: 1 } });
-    assert.deepEqual(inlinedResult({ structuredContent: {} }), { structuredContent: {}, content: [] });
+    assert.deepEqual(inlinedResult({ content: [], _meta: related }), { resultType: 'complete', content: [] });
+    assert.deepEqual(inlinedResult({ content: [], _meta: { ...related, other: 1 } }), { resultType: 'complete', content: [], _meta: { other: 1 } });
+    assert.deepEqual(inlinedResult({ structuredContent: {} }), { resultType: 'complete', structuredContent: {}, content: [] });
+    assert.deepEqual(inlinedResult({ resultType: 'task', content: [] }), { resultType: 'complete', content: [] });
   });
 });
 
 describe('how a legacy task ended', () => {
   it('makes a tool error completed, whatever status the legacy server gave', () => {
     const result = { content: [], isError: true };
-    assert.deepEqual(legacyEnd('failed', { result }), { status: 'completed', result });
-    assert.deepEqual(legacyEnd('completed', { result }), { status: 'completed', result });
+    const inlined = { resultType: 'complete', ...result };
+    assert.deepEqual(legacyEnd('failed', { result }), { status: 'completed', result: inlined });
+    assert.deepEqual(legacyEnd('completed', { result }), { status: 'completed', result: inlined });
   });
 
   it('makes a stored JSON-RPC error, or a tasks/result error, failed with that error', () => {

@@ -153,9 +153,14 @@ export const TASK_ACK: JsonObject = Object.freeze({ resultType: 'complete' }) as
 
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 
-/** A legacy tool result for the 2026-07-28 wire: the related-task `_meta` goes (tasks/get's taskId says it). */
+/**
+ * A legacy tool result for the 2026-07-28 wire, as the tools/call would have answered it: a
+ * CallToolResult with `resultType: "complete"` and `content`; the related-task `_meta` goes
+ * (tasks/get's taskId says it).
+ */
 export function inlinedResult(result: JsonObject): JsonObject {
-  const { resultType: _type, _meta: meta, ...bare } = result;
+  const { resultType: _type, _meta: meta, ...rest } = result;
+  const bare: JsonObject = { resultType: 'complete', ...rest };
   const inlined: JsonObject = Array.isArray(bare['content']) ? bare : { ...bare, content: [] };
   if (!isJsonObject(meta) || !(RELATED_TASK in meta)) return meta === undefined ? inlined : { ...inlined, _meta: meta };
   const { [RELATED_TASK]: _related, ...otherMeta } = meta;
