@@ -136,15 +136,8 @@ export function createSealer(keys: Uint8Array | readonly Uint8Array[], now: () =
     },
     async inspect(token) {
       if (typeof token !== 'string' || token.length === 0 || token.length > MAX_TOKEN_CHARS) throw new StateError('malformed');
-      const { decodeProtectedHeader, jwtDecrypt, errors } = await jose();
-      let kid: unknown;
-      try {
-        const header = decodeProtectedHeader(token);
-        if (header.cty !== undefined) throw new StateError('malformed');
-        kid = header.kid;
-      } catch {
-        throw new StateError('malformed');
-      }
+      const { jwtDecrypt, errors } = await jose();
+      const kid = await keyIdOf(token, undefined);
       // A state without a key id predates rotation support: only the sealing key can have made it.
       const key = kid === undefined ? sealing : typeof kid === 'string' ? byId.get(kid) : undefined;
       if (key === undefined) throw new StateError('unauthentic');
@@ -169,15 +162,8 @@ export function createSealer(keys: Uint8Array | readonly Uint8Array[], now: () =
         .encrypt(sealing);
     },
     async openRecord(token) {
-      const { compactDecrypt, decodeProtectedHeader } = await jose();
-      let kid: unknown;
-      try {
-        const header = decodeProtectedHeader(token);
-        if (header.cty !== RECORD_TYPE) throw new StateError('malformed');
-        kid = header.kid;
-      } catch {
-        throw new StateError('malformed');
-      }
+      const { compactDecrypt } = await jose();
+      const kid = await keyIdOf(token, RECORD_TYPE);
       const key = typeof kid === 'string' ? byId.get(kid) : undefined;
       if (key === undefined) throw new StateError('unauthentic');
       let plaintext: Uint8Array;
@@ -195,6 +181,19 @@ export function createSealer(keys: Uint8Array | readonly Uint8Array[], now: () =
       }
     },
   };
+}
+
+/** The key id in a token's header, once the header says it is what is expected (`cty`: a record's type, none for a state). */
+async function keyIdOf(token: string, cty: string | undefined): Promise<unknown> {
+  const { decodeProtectedHeader } = await jose();
+  let header: Jose.ProtectedHeaderParameters;
+  try {
+    header = decodeProtectedHeader(token);
+  } catch {
+    throw new StateError('malformed');
+  }
+  if (header.cty !== cty) throw new StateError('malformed');
+  return header.kid;
 }
 
 function failureOf(err: unknown, errors: typeof Jose.errors): StateFailure {
