@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/client';
 import { createTaskSessionFromClient, resultFromTaskOutcome } from '@modelcontextprotocol/ext-tasks/client';
 import { connectClient, textOf } from '../support/client.js';
-import { writeConfig } from '../support/config.js';
-import { FIXTURE, ROOT, startProxy, type ProxyProcess } from '../support/processes.js';
+import { hostedFixtureConfig } from '../support/config.js';
+import { ROOT, startProxy, type ProxyProcess } from '../support/processes.js';
 import { PROTOCOL } from '../support/rpc.js';
 
 const CAPS = { elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/tasks': {} } };
@@ -67,17 +67,7 @@ describe('the ext-tasks client against proxy-hosted tasks', () => {
   let proxy: ProxyProcess;
   let client: Client;
   before(async () => {
-    const config = writeConfig(
-      [
-        'upstreams:',
-        '  fixture:',
-        '    stdio:',
-        `      command: ${JSON.stringify(process.execPath)}`,
-        `      args: [${JSON.stringify(FIXTURE)}]`,
-        '    tasks: { tools: [ask-name], pollInterval: 0.1 }',
-        '',
-      ].join('\n'),
-    );
+    const config = hostedFixtureConfig('{ tools: [ask-name], pollInterval: 0.1 }');
     proxy = await startProxy(['--config', config]);
     client = await connectClient(proxy.url, CAPS);
   });

@@ -6,13 +6,11 @@
 // mark lapses) or stops fails its running tasks for every instance.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { textOf } from '../support/client.js';
+import { hostedFixtureConfig } from '../support/config.js';
 import { NO_NGINX, startNginx, type NginxProcess } from '../support/nginx.js';
 import { freePort } from '../support/ports.js';
-import { FIXTURE, startProxy, type ProxyProcess } from '../support/processes.js';
+import { startProxy, type ProxyProcess } from '../support/processes.js';
 import { NO_REDIS, startRedis, type RedisProcess } from '../support/redis.js';
 import { PROTOCOL, rpc, type RpcReply } from '../support/rpc.js';
 
@@ -115,23 +113,7 @@ describe('proxy-hosted tasks on two instances behind nginx, with Redis', () => {
   before(async () => {
     if (SKIP) return;
     redis = await startRedis();
-    const dir = mkdtempSync(join(tmpdir(), 'mrtr-tasks-'));
-    const config = join(dir, 'proxy.yaml');
-    writeFileSync(
-      config,
-      [
-        'upstreams:',
-        '  fixture:',
-        '    stdio:',
-        `      command: ${JSON.stringify(process.execPath)}`,
-        `      args: [${JSON.stringify(FIXTURE)}]`,
-        '    tasks:',
-        '      tools: [ask-name, slow, hang]',
-        '      ttl: 600',
-        '      pollInterval: 0.2',
-        '',
-      ].join('\n'),
-    );
+    const config = hostedFixtureConfig('{ tools: [ask-name, slow, hang], ttl: 600, pollInterval: 0.2 }');
     for (let i = 0; i < 2; i++) ports.push(await freePort());
     start = (i: number) =>
       startProxy([

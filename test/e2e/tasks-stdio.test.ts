@@ -5,8 +5,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { writeConfig } from '../support/config.js';
-import { FIXTURE, PROXY_BIN, TEST_STATE_KEY } from '../support/processes.js';
+import { hostedFixtureConfig } from '../support/config.js';
+import { PROXY_BIN, TEST_STATE_KEY } from '../support/processes.js';
 import { until } from '../support/wait.js';
 
 const META = {
@@ -30,17 +30,7 @@ describe('proxy-hosted tasks on the stdio front', () => {
   };
 
   before(async () => {
-    const config = writeConfig(
-      [
-        'upstreams:',
-        '  fixture:',
-        '    stdio:',
-        `      command: ${JSON.stringify(process.execPath)}`,
-        `      args: [${JSON.stringify(FIXTURE)}]`,
-        '    tasks: { tools: [ask-name] }',
-        '',
-      ].join('\n'),
-    );
+    const config = hostedFixtureConfig('{ tools: [ask-name] }');
     proxy = spawn(process.execPath, [PROXY_BIN, '--stdio', '--config', config], { env: { ...process.env, MRTR_STATE_KEY: TEST_STATE_KEY } });
     let buffer = '';
     proxy.stdout.on('data', (d: Buffer) => {

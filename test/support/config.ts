@@ -2,6 +2,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { FIXTURE } from './processes.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mrtr-config-'));
 let n = 0;
@@ -14,4 +15,19 @@ export function writeConfig(yaml: string): string {
 
 export function rewriteConfig(path: string, yaml: string): void {
   writeFileSync(path, yaml);
+}
+
+/** A configuration file: the legacy test fixture over stdio as the one upstream `fixture`, with `tasks` (a YAML flow map) as its tasks: settings. */
+export function hostedFixtureConfig(tasks: string): string {
+  return writeConfig(
+    [
+      'upstreams:',
+      '  fixture:',
+      '    stdio:',
+      `      command: ${JSON.stringify(process.execPath)}`,
+      `      args: [${JSON.stringify(FIXTURE)}]`,
+      `    tasks: ${tasks}`,
+      '',
+    ].join('\n'),
+  );
 }

@@ -2,7 +2,7 @@
 // bench: the caller plays the legacy server, deciding when a call answers and what the server asks
 // mid-call. It implements the pool's PooledSession and the bridge's BridgeSession.
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { BridgeSession, SessionHolder } from '../../src/bridge/ports.js';
+import type { BridgeSession, SessionHolder, SessionLease } from '../../src/bridge/ports.js';
 import { LEGACY } from '../../src/protocol/errors.js';
 import type { JsonObject, ServerRequest } from '../../src/protocol/json.js';
 import type { PooledSession } from '../../src/upstream/pool/pool.js';
@@ -81,5 +81,20 @@ export class FakeSession implements BridgeSession, PooledSession {
 
 /** Lets pending promise callbacks (and zero-length timers) run. */
 export const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
+
+/** An exclusive lease on `session` that records what became of it (`release`, or `discard: WHY`). */
+export function recordingLease(session: FakeSession): { lease: SessionLease; released: string[] } {
+  const released: string[] = [];
+  const lease: SessionLease = {
+    session,
+    mode: 'exclusive',
+    release: () => released.push('release'),
+    discard: (why) => released.push(`discard: ${why}`),
+    markWaiting: () => true,
+    markParked: () => {},
+    markActive: async () => {},
+  };
+  return { lease, released };
+}
 
 export { until } from './wait.js';

@@ -5,7 +5,6 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { Interaction } from '../../src/bridge/interaction.js';
-import type { SessionLease } from '../../src/bridge/ports.js';
 import type { HostedTaskPolicy } from '../../src/bridge/tasks/hosted-task.js';
 import { HEARTBEAT_MS, TaskTable } from '../../src/bridge/tasks/task-table.js';
 import { TASKS_EXTENSION } from '../../src/bridge/tasks/task-wire.js';
@@ -19,7 +18,7 @@ import { createSealer } from '../../src/state/seal.js';
 import type { TaskStore } from '../../src/state/task-store.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import { type TestClock, testClock } from '../support/clock.js';
-import { type FakeCall, FakeSession, tick, until } from '../support/fake-session.js';
+import { type FakeCall, FakeSession, recordingLease, tick, until } from '../support/fake-session.js';
 
 const CREATED = '2026-12-04T00:00:00.000Z';
 const T0 = Date.parse(CREATED);
@@ -135,16 +134,7 @@ let calls = 0;
 /** Starts a tools/call on a lease of its own, as the bridge does for a hosted tool. */
 function startCall(clock: Clock): { interaction: Interaction; session: FakeSession; released: string[] } {
   const session = new FakeSession();
-  const released: string[] = [];
-  const lease: SessionLease = {
-    session,
-    mode: 'exclusive',
-    release: () => released.push('release'),
-    discard: (why) => released.push(`discard: ${why}`),
-    markWaiting: () => true,
-    markParked: () => {},
-    markActive: async () => {},
-  };
+  const { lease, released } = recordingLease(session);
   const interaction = new Interaction(`call-${++calls}`, { method: 'tools/call', params: { name: 'slow', arguments: {} } }, log, clock);
   interaction.start(lease);
   return { interaction, session, released };

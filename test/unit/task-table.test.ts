@@ -4,13 +4,12 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { SessionLease } from '../../src/bridge/ports.js';
 import { TaskTable } from '../../src/bridge/tasks/task-table.js';
 import { ProxyError } from '../../src/protocol/errors.js';
 import { createSealer } from '../../src/state/seal.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import { testClock } from '../support/clock.js';
-import { FakeSession, tick, type FakeCall } from '../support/fake-session.js';
+import { FakeSession, recordingLease, tick, type FakeCall } from '../support/fake-session.js';
 
 const CREATED = '2026-12-04T00:00:00.000Z';
 const LEGACY_TASK = { taskId: 'legacy-1', status: 'working', createdAt: CREATED, lastUpdatedAt: CREATED, ttl: 60_000, pollInterval: 100 };
@@ -25,16 +24,7 @@ function setup(key = new Uint8Array(randomBytes(32))) {
   const session = new FakeSession({}, (call: FakeCall) => {
     if (call.method === 'tasks/get') call.resolve({ ...LEGACY_TASK, status });
   });
-  const released: string[] = [];
-  const lease: SessionLease = {
-    session,
-    mode: 'exclusive',
-    release: () => released.push('release'),
-    discard: (why) => released.push(`discard: ${why}`),
-    markWaiting: () => true,
-    markParked: () => {},
-    markActive: async () => {},
-  };
+  const { lease, released } = recordingLease(session);
   const call = (method: string) => session.calls.find((c) => c.method === method);
   return { table, session, lease, released, clock, call, setStatus: (s: string) => (status = s) };
 }
