@@ -5,7 +5,7 @@
 // can mistake them, listen subscriptions hold legacy resource subscriptions open, and a listen for
 // task ids hears of those tasks (task-listen.ts).
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import type { McpServer, Transport, JSONRPCMessage } from '@modelcontextprotocol/server';
+import { type McpServer, type Transport, type JSONRPCMessage, SUBSCRIPTION_ID_META_KEY } from '@modelcontextprotocol/server';
 import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { LegacyClients } from '../config/types.js';
 import { errorBody } from '../protocol/errors.js';
@@ -158,8 +158,7 @@ export async function startStdioFront(deps: FrontDeps, legacyClients: LegacyClie
 /** The listen a message of the front belongs to: its subscription id (notifications), or its id (the listen's result). */
 function subscriptionOf(message: Message): unknown {
   const meta = message.params?.['_meta'];
-  if (typeof meta === 'object' && meta !== null && 'io.modelcontextprotocol/subscriptionId' in meta)
-    return (meta as Record<string, unknown>)['io.modelcontextprotocol/subscriptionId'];
+  if (typeof meta === 'object' && meta !== null && SUBSCRIPTION_ID_META_KEY in meta) return (meta as Record<string, unknown>)[SUBSCRIPTION_ID_META_KEY];
   return message.method === undefined ? message.id : undefined;
 }
 

@@ -10,13 +10,12 @@
 //   closing result is held until both are over (a filter of task ids only is over for the front at
 //   once).
 // The class decides what goes out; each front (HTTP below, stdio.ts) only carries the messages.
-import type { McpHttpHandler } from '@modelcontextprotocol/server';
+import { type McpHttpHandler, SUBSCRIPTION_ID_META_KEY } from '@modelcontextprotocol/server';
 import type { TaskTable } from '../bridge/tasks/task-table.js';
 import { declaresTasks, isTerminal, taskNotification, type TaskView } from '../bridge/tasks/task-wire.js';
 import type { FrontCapabilities } from '../protocol/capabilities.js';
 import { isJsonObject, type JsonObject } from '../protocol/json.js';
 
-const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 /** An SSE comment while nothing else is sent, as the front's own keepalive, so proxies keep the stream. */
 const KEEPALIVE_MS = 15_000;
 
@@ -97,11 +96,13 @@ export class TaskSubscription {
   private endIfDone(): JsonObject[] {
     if (!this.frontOver || [...this.watched.values()].some((v) => !isTerminal(v.status))) return [];
     this.ended = true;
-    return [this.closing ?? { jsonrpc: '2.0', id: this.id as never, result: { resultType: 'complete', _meta: { [SUBSCRIPTION_ID]: this.id as never } } }];
+    return [
+      this.closing ?? { jsonrpc: '2.0', id: this.id as never, result: { resultType: 'complete', _meta: { [SUBSCRIPTION_ID_META_KEY]: this.id as never } } },
+    ];
   }
 
   private notification(view: TaskView): JsonObject {
-    return { jsonrpc: '2.0', method: 'notifications/tasks', params: { ...taskNotification(view), _meta: { [SUBSCRIPTION_ID]: this.id as never } } };
+    return { jsonrpc: '2.0', method: 'notifications/tasks', params: { ...taskNotification(view), _meta: { [SUBSCRIPTION_ID_META_KEY]: this.id as never } } };
   }
 }
 

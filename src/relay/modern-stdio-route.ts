@@ -4,7 +4,7 @@
 // the request they belong to; a closed client stream becomes notifications/cancelled. The HTTP
 // headers are checked against the body (the SDK's classifier, and Mcp-Name) before relaying.
 import type { Request, Response } from 'express';
-import { classifyInboundRequest } from '@modelcontextprotocol/server';
+import { classifyInboundRequest, SUBSCRIPTION_ID_META_KEY } from '@modelcontextprotocol/server';
 import type { UpstreamConfig } from '../config/types.js';
 import { errorBody, JSONRPC } from '../protocol/errors.js';
 import type { Logger } from '../telemetry/logger.js';
@@ -25,7 +25,6 @@ interface Pending {
   listen: boolean;
 }
 
-const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 const READY_TIMEOUT_MS = 3000;
 
 export class ModernStdioRoute implements Route {
@@ -202,10 +201,10 @@ export class ModernStdioRoute implements Route {
       if (p) this.stream(p, { ...m, params: { ...params, progressToken: p.progressToken } });
       return;
     }
-    const sub = meta?.[SUBSCRIPTION_ID];
+    const sub = meta?.[SUBSCRIPTION_ID_META_KEY];
     if (sub !== undefined) {
       const p = this.pending.get(String(sub));
-      if (p) this.stream(p, { ...m, params: { ...params, _meta: { ...meta, [SUBSCRIPTION_ID]: p.clientId } } });
+      if (p) this.stream(p, { ...m, params: { ...params, _meta: { ...meta, [SUBSCRIPTION_ID_META_KEY]: p.clientId } } });
       return;
     }
     if (m.method === 'notifications/message') {

@@ -5,6 +5,7 @@
 // fields, no `task` wrapper), durations are `ttlMs` / `pollIntervalMs`, a finished task inlines its
 // result (or error) on tasks/get instead of a tasks/result method, and a tool that ran but reported
 // an error is `completed` with `isError` where 2025-11-25 servers often say `failed`.
+import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
 import type { FrontCapabilities } from '../../protocol/capabilities.js';
 import { isJsonObject, type JsonObject } from '../../protocol/json.js';
 import type { WireError } from '../../protocol/errors.js';
@@ -151,8 +152,6 @@ export function taskNotification(view: TaskView): JsonObject {
 /** The answer to tasks/update and tasks/cancel: an empty ack, also for a task already finished. */
 export const TASK_ACK: JsonObject = Object.freeze({ resultType: 'complete' }) as JsonObject;
 
-const RELATED_TASK = 'io.modelcontextprotocol/related-task';
-
 /**
  * A legacy tool result for the 2026-07-28 wire, as the tools/call would have answered it: a
  * CallToolResult with `resultType: "complete"` and `content`; the related-task `_meta` goes
@@ -162,8 +161,8 @@ export function inlinedResult(result: JsonObject): JsonObject {
   const { resultType: _type, _meta: meta, ...rest } = result;
   const bare: JsonObject = { resultType: 'complete', ...rest };
   const inlined: JsonObject = Array.isArray(bare['content']) ? bare : { ...bare, content: [] };
-  if (!isJsonObject(meta) || !(RELATED_TASK in meta)) return meta === undefined ? inlined : { ...inlined, _meta: meta };
-  const { [RELATED_TASK]: _related, ...otherMeta } = meta;
+  if (!isJsonObject(meta) || !(RELATED_TASK_META_KEY in meta)) return meta === undefined ? inlined : { ...inlined, _meta: meta };
+  const { [RELATED_TASK_META_KEY]: _related, ...otherMeta } = meta;
   return Object.keys(otherMeta).length === 0 ? inlined : { ...inlined, _meta: otherMeta };
 }
 
