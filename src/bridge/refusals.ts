@@ -5,6 +5,7 @@
 import type { FrontCapabilities } from '../protocol/capabilities.js';
 import { describeCapabilities, missingCapabilities } from '../protocol/capabilities.js';
 import { JSONRPC, ProxyError } from '../protocol/errors.js';
+import { inputRequestsOf } from '../protocol/input-requests.js';
 import type { Interaction, PendingInput } from './interaction.js';
 
 /** Throws `capability_missing` (after refusing the request upstream and calling `end`) when one is undeclared. */
@@ -51,7 +52,5 @@ export function inputRequired(
   pending: readonly PendingInput[],
   requestState: string,
 ): { resultType: 'input_required'; inputRequests: Record<string, unknown>; requestState: string } {
-  const inputRequests: Record<string, unknown> = {};
-  for (const p of pending) inputRequests[p.key] = p.request;
-  return { resultType: 'input_required', inputRequests, requestState };
+  return { resultType: 'input_required', inputRequests: inputRequestsOf(pending), requestState };
 }

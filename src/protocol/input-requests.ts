@@ -21,6 +21,13 @@ const KEY_PREFIX: Record<InputMethod, string> = {
   'roots/list': 'roots',
 };
 
+/** The `inputRequests` of a round or a task: each asked request under its key. */
+export function inputRequestsOf(asked: Iterable<{ key: string; request: InputRequest }>): Record<string, InputRequest> {
+  const inputRequests: Record<string, InputRequest> = {};
+  for (const a of asked) inputRequests[a.key] = a.request;
+  return inputRequests;
+}
+
 /** Key for the `seq`-th legacy request of an interaction: `elicitation-1`, `sampling-2`, ... */
 export function inputKey(method: InputMethod, seq: number): string {
   return `${KEY_PREFIX[method]}-${seq}`;

@@ -96,7 +96,7 @@ describe('the 2026-07-28 shapes', () => {
   });
 
   it('answers a tools/call flat, in integer milliseconds, without result, error, questions or requestState', () => {
-    const created = createTaskResult({ ...VIEW, result: { content: [] }, inputRequests: { a: {} } });
+    const created = createTaskResult({ ...VIEW, result: { content: [] }, inputRequests: { a: { method: 'elicitation/create' } } });
     assert.deepEqual(created, {
       resultType: 'task',
       taskId: 'sealed-id',

@@ -9,7 +9,8 @@
 import { JSONRPC } from '../../protocol/errors.js';
 import type { FrontCapabilities } from '../../protocol/capabilities.js';
 import { classifyFailure } from '../../protocol/legacy-errors.js';
-import type { JsonObject, Root } from '../../protocol/json.js';
+import { inputRequestsOf } from '../../protocol/input-requests.js';
+import type { Root } from '../../protocol/json.js';
 import type { Clock } from '../../clock.js';
 import type { Logger } from '../../telemetry/logger.js';
 import type { Interaction, PendingInput } from '../interaction.js';
@@ -197,7 +198,7 @@ export class HostedTask {
       pollIntervalMs: this.opts.policy.pollIntervalMs,
       ...(ended?.status === 'completed' ? { result: ended.result } : {}),
       ...(ended?.status === 'failed' ? { error: ended.error } : {}),
-      ...(this.asked.length === 0 ? {} : { inputRequests: Object.fromEntries(this.asked.map((p) => [p.key, p.request as unknown as JsonObject])) }),
+      ...(this.asked.length === 0 ? {} : { inputRequests: inputRequestsOf(this.asked) }),
     };
   }
 

@@ -7,6 +7,7 @@
 // an error is `completed` with `isError` where 2025-11-25 servers often say `failed`.
 import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
 import type { FrontCapabilities } from '../../protocol/capabilities.js';
+import type { InputRequest } from '../../protocol/input-requests.js';
 import { isJsonObject, type JsonObject } from '../../protocol/json.js';
 import type { WireError } from '../../protocol/errors.js';
 import { JSONRPC } from '../../protocol/errors.js';
@@ -113,7 +114,7 @@ export interface TaskView {
   /** Terminal `failed`: the protocol error. */
   error?: WireError | undefined;
   /** `input_required`: the questions still unanswered, by key. */
-  inputRequests?: Record<string, JsonObject> | undefined;
+  inputRequests?: Record<string, InputRequest> | undefined;
 }
 
 /** The fields of a 2026-07-28 Task, in integer milliseconds (the wire forbids fractions). */

@@ -7,7 +7,7 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { FrontCapabilities } from '../../protocol/capabilities.js';
 import { JSONRPC, LEGACY, type WireError } from '../../protocol/errors.js';
-import { inputKey, isInputMethod, type InputMethod, toInputRequest } from '../../protocol/input-requests.js';
+import { inputKey, inputRequestsOf, isInputMethod, type InputMethod, toInputRequest } from '../../protocol/input-requests.js';
 import type { JsonObject, Root, ServerRequest } from '../../protocol/json.js';
 import type { BridgeSession, SessionHolder, SessionLease } from '../ports.js';
 import { checkRetryAnswers } from '../retry.js';
@@ -136,8 +136,7 @@ export class TranslatedTask implements SessionHolder {
   /** What the task is now, without asking the legacy server. */
   snapshot(): TaskView {
     const ended = this.ended;
-    const inputRequests =
-      this.open.size === 0 ? undefined : Object.fromEntries([...this.open.values()].map((p) => [p.key, p.request as unknown as JsonObject]));
+    const inputRequests = this.open.size === 0 ? undefined : inputRequestsOf(this.open.values());
     return {
       taskId: this.taskId,
       status: this.status,
