@@ -6,7 +6,7 @@
 // outside that narrow shape is not an error here: it is left to the official front, which answers
 // it exactly as before. Pure: no I/O.
 import { classifyInboundRequest, isJSONRPCRequest, isJsonContentType } from '@modelcontextprotocol/server';
-import type { FrontCapabilities } from '../protocol/capabilities.js';
+import { declaredCapabilities, type FrontCapabilities } from '../protocol/capabilities.js';
 import { partitionInputResponses } from '../protocol/answers.js';
 import { isJsonObject, type JsonObject } from '../protocol/json.js';
 
@@ -67,7 +67,6 @@ export function recognizeToolCall(
   // Only the envelope: a progressToken or log level would make the answer a stream; other keys
   // go upstream (trace context, vendor keys) and stay with the official front for now.
   if (!isJsonObject(meta) || !Object.keys(meta).every((k) => ENVELOPE.includes(k))) return undefined;
-  const caps = meta['io.modelcontextprotocol/clientCapabilities'];
   const requestState = params['requestState'];
   if (requestState !== undefined && typeof requestState !== 'string') return undefined;
   const responses = params['inputResponses'];
@@ -76,7 +75,7 @@ export function recognizeToolCall(
     id: body.id,
     name,
     params: args === undefined ? { name } : { name, arguments: args as JsonObject },
-    capabilities: (isJsonObject(caps) ? caps : {}) as FrontCapabilities,
+    capabilities: declaredCapabilities(params),
     requestState,
     inputResponses: partitioned?.accepted,
     droppedInputKeys: partitioned?.dropped ?? [],

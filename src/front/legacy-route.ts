@@ -8,7 +8,7 @@ import { createMcpHandler, InMemoryServerEventBus, type McpHttpHandler } from '@
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { Bridge } from '../bridge/bridge.js';
 import type { UpstreamConfig } from '../config/types.js';
-import { legacyCapabilitiesFor, type FrontCapabilities } from '../protocol/capabilities.js';
+import { declaredCapabilities, legacyCapabilitiesFor } from '../protocol/capabilities.js';
 import { errorBody } from '../protocol/errors.js';
 import { resourceSubscriptionUris } from '../protocol/params.js';
 import { invalidRetryParams } from '../protocol/retry-params.js';
@@ -187,14 +187,8 @@ export class LegacyRoute implements Route {
   private async learnToolSchema(params: Record<string, unknown> | undefined, req: Request): Promise<void> {
     const name = params?.['name'];
     if (typeof name !== 'string') return;
-    const meta = params?.['_meta'] as Record<string, unknown> | undefined;
-    const caps = meta?.['io.modelcontextprotocol/clientCapabilities'];
     try {
-      await this.upstream.toolInputSchema(
-        name,
-        legacyCapabilitiesFor(typeof caps === 'object' && caps !== null ? (caps as FrontCapabilities) : {}),
-        frontRequestOf(req),
-      );
+      await this.upstream.toolInputSchema(name, legacyCapabilitiesFor(declaredCapabilities(params)), frontRequestOf(req));
     } catch (err) {
       // The call itself will meet the same failure and report it properly.
       this.log.debug('could not list legacy tools for header validation', { error: (err as Error).message });

@@ -13,7 +13,7 @@
 import { type McpHttpHandler, SUBSCRIPTION_ID_META_KEY } from '@modelcontextprotocol/server';
 import type { TaskTable } from '../bridge/tasks/task-table.js';
 import { declaresTasks, isTerminal, taskNotification, type TaskView } from '../bridge/tasks/task-wire.js';
-import type { FrontCapabilities } from '../protocol/capabilities.js';
+import { declaredCapabilities } from '../protocol/capabilities.js';
 import { isJsonObject, type JsonObject } from '../protocol/json.js';
 
 /** An SSE comment while nothing else is sent, as the front's own keepalive, so proxies keep the stream. */
@@ -31,9 +31,7 @@ export function requestedTaskIds(params: Record<string, unknown> | undefined): s
 
 /** The task part of one listen, or undefined when it watches no task of this instance (the front answers alone). */
 export async function openTaskSubscription(message: ListenMessage, principal: string, tasks: TaskTable): Promise<TaskSubscription | undefined> {
-  const meta = message.params?.['_meta'];
-  const capabilities = (isJsonObject(meta) ? meta['io.modelcontextprotocol/clientCapabilities'] : undefined) as FrontCapabilities | undefined;
-  if (!declaresTasks(capabilities)) return undefined;
+  if (!declaresTasks(declaredCapabilities(message.params))) return undefined;
   const watched = new Map<string, TaskView>();
   for (const id of new Set(requestedTaskIds(message.params))) {
     const view = await tasks.watchable(id, principal);

@@ -3,6 +3,8 @@
 // the current request declared what a captured legacy request asks for (the bridge's rule), and
 // whether an input_required result may go out (the official front's rule). Pure.
 
+import { isJsonObject } from './json.js';
+
 /** The subset of 2026-07-28 ClientCapabilities the bridge cares about. */
 export interface FrontCapabilities {
   elicitation?: { form?: object; url?: object } & Record<string, unknown>;
@@ -18,16 +20,19 @@ export interface LegacyCapabilities {
   roots?: Record<string, never>;
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+/** Elicitation modes a 2026 declaration grants; `{}` means form only (spec, elicitation.mdx). */
+/** The client capabilities a request's raw params declare in their `_meta` envelope; none when absent or malformed. */
+export function declaredCapabilities(params: Record<string, unknown> | undefined): FrontCapabilities {
+  const meta = params?.['_meta'];
+  const caps = isJsonObject(meta) ? meta['io.modelcontextprotocol/clientCapabilities'] : undefined;
+  return (isJsonObject(caps) ? caps : {}) as FrontCapabilities;
 }
 
-/** Elicitation modes a 2026 declaration grants; `{}` means form only (spec, elicitation.mdx). */
 export function elicitationModes(caps: FrontCapabilities | undefined): { form: boolean; url: boolean } {
   const e = caps?.elicitation;
-  if (!isObject(e)) return { form: false, url: false };
-  const form = isObject(e['form']);
-  const url = isObject(e['url']);
+  if (!isJsonObject(e)) return { form: false, url: false };
+  const form = isJsonObject(e['form']);
+  const url = isJsonObject(e['url']);
   return form || url ? { form, url } : { form: true, url: false };
 }
 
@@ -39,12 +44,12 @@ export function legacyCapabilitiesFor(caps: FrontCapabilities | undefined): Lega
     if (modes.form) out.elicitation.form = {};
     if (modes.url) out.elicitation.url = {};
   }
-  if (isObject(caps?.sampling)) {
+  if (isJsonObject(caps?.sampling)) {
     out.sampling = {};
-    if (isObject(caps.sampling['context'])) out.sampling.context = {};
-    if (isObject(caps.sampling['tools'])) out.sampling.tools = {};
+    if (isJsonObject(caps.sampling['context'])) out.sampling.context = {};
+    if (isJsonObject(caps.sampling['tools'])) out.sampling.tools = {};
   }
-  if (isObject(caps?.roots)) out.roots = {};
+  if (isJsonObject(caps?.roots)) out.roots = {};
   return out;
 }
 
@@ -73,12 +78,12 @@ export function missingCapabilities(
       return modes.form ? undefined : { elicitation: { form: {} } };
     }
     case 'sampling/createMessage': {
-      if (!isObject(caps?.sampling)) return { sampling: needsSamplingTools(params) ? { tools: {} } : {} };
-      if (needsSamplingTools(params) && !isObject(caps.sampling['tools'])) return { sampling: { tools: {} } };
+      if (!isJsonObject(caps?.sampling)) return { sampling: needsSamplingTools(params) ? { tools: {} } : {} };
+      if (needsSamplingTools(params) && !isJsonObject(caps.sampling['tools'])) return { sampling: { tools: {} } };
       return undefined;
     }
     case 'roots/list':
-      return isObject(caps?.roots) ? undefined : { roots: {} };
+      return isJsonObject(caps?.roots) ? undefined : { roots: {} };
     default:
       return undefined;
   }
@@ -123,7 +128,7 @@ export function frontMissing(required: Record<string, unknown>, declared: Record
       missing[capability] = requirement;
       continue;
     }
-    if (!isObject(requirement) || !isObject(value)) continue;
+    if (!isJsonObject(requirement) || !isJsonObject(value)) continue;
     const members: Record<string, unknown> = {};
     for (const [member, need] of Object.entries(requirement)) {
       const implied = capability === 'elicitation' && member === 'form' && value['form'] === undefined && value['url'] === undefined;
@@ -138,7 +143,7 @@ export function frontMissing(required: Record<string, unknown>, declared: Record
 export function describeCapabilities(required: Record<string, unknown>): string {
   return Object.entries(required)
     .map(([name, sub]) => {
-      const inner = isObject(sub) ? Object.keys(sub) : [];
+      const inner = isJsonObject(sub) ? Object.keys(sub) : [];
       return inner.length ? `${name}.${inner.join('+')}` : name;
     })
     .join(', ');
