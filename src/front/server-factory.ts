@@ -20,11 +20,10 @@ import {
   dispatchToolCall,
   legacyRunsToolTasks,
   TASKS_EXTENSION,
-  TASKS_REQUIREMENT,
+  tasksRequired,
   taskSupportOf,
   type ToolCallDispatch,
 } from '../bridge/tasks/task-wire.js';
-import { ProxyError } from '../protocol/errors.js';
 
 export interface FrontDeps {
   bridge: Bridge;
@@ -232,13 +231,7 @@ async function taskDispatch(params: JsonObject, req: InteractiveRequest, deps: F
     : undefined;
   const dispatch = dispatchToolCall(taskSupportOf({ execution }), declaresTasks(req.capabilities), deps.bridge.hostedSupport(name));
   if (dispatch === 'refuse') {
-    throw new ProxyError(
-      'capability_missing',
-      `tool '${name}' runs only as a task, which needs the ${TASKS_EXTENSION} extension the request's client capabilities do not declare`,
-      {
-        requiredCapabilities: TASKS_REQUIREMENT,
-      },
-    );
+    throw tasksRequired(`tool '${name}' runs only as a task: it`);
   }
   return dispatch;
 }

@@ -6,7 +6,7 @@
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { TaskTable } from '../bridge/tasks/task-table.js';
-import { declaresTasks, TASKS_EXTENSION, TASKS_REQUIREMENT } from '../bridge/tasks/task-wire.js';
+import { declaresTasks, tasksRequired } from '../bridge/tasks/task-wire.js';
 import { partitionInputResponses } from '../protocol/answers.js';
 import type { FrontCapabilities } from '../protocol/capabilities.js';
 import { ProxyError } from '../protocol/errors.js';
@@ -34,13 +34,7 @@ export function registerTaskMethods(mcp: McpServer, deps: TaskMethodDeps): void 
     record?.served('task');
     return (async () => {
       if (!declaresTasks(deps.capabilitiesOf(ctx))) {
-        throw new ProxyError(
-          'capability_missing',
-          `this method needs the ${TASKS_EXTENSION} extension, which the request's client capabilities do not declare`,
-          {
-            requiredCapabilities: TASKS_REQUIREMENT,
-          },
-        );
+        throw tasksRequired('this method');
       }
       return work(deps.principalOf(ctx));
     })().catch((err: unknown) => {

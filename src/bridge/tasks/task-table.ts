@@ -297,7 +297,7 @@ export class TaskTable {
     const { taskId: _id, ...rest } = view;
     const record: TaskRecord = { h: handle, o: this.opts.instance, e: entry.expiresAt, view: rest };
     entry.written = entry.written
-      .then(async () => store.putTask(handle, await this.opts.sealer.sealRecord(record as unknown as JsonObject), entry.expiresAt))
+      .then(() => this.putRecord(store, record))
       .catch((err: unknown) => {
         this.opts.log.warn('cannot write a task to the state store', { task: handle, error: (err as Error).message });
       });
@@ -349,7 +349,7 @@ export class TaskTable {
         },
       };
       this.opts.log.info('task failed: its owner is gone', { task: claims.h, owner: claims.i });
-      await reach(async () => store.putTask(claims.h, await this.opts.sealer.sealRecord(failed as unknown as JsonObject), failed.e));
+      await reach(() => this.putRecord(store, failed));
       return { ...failed.view, taskId };
     }
     return { ...record.view, taskId };
@@ -370,6 +370,11 @@ export class TaskTable {
         : 'the task runs on another proxy instance, which this one cannot reach now; try again',
       { reason: 'owner_unreachable' },
     );
+  }
+
+  /** A record sealed (the store can neither read nor forge it) under its task's handle, until it expires. */
+  private async putRecord(store: TaskStore, record: TaskRecord): Promise<void> {
+    await store.putTask(record.h, await this.opts.sealer.sealRecord(record as unknown as JsonObject), record.e);
   }
 
   private async readRecord(store: TaskStore, claims: StateClaims): Promise<TaskRecord> {

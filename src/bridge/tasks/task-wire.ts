@@ -10,12 +10,19 @@ import type { FrontCapabilities } from '../../protocol/capabilities.js';
 import type { InputRequest } from '../../protocol/input-requests.js';
 import { isJsonObject, type JsonObject } from '../../protocol/json.js';
 import type { WireError } from '../../protocol/errors.js';
-import { JSONRPC } from '../../protocol/errors.js';
+import { JSONRPC, ProxyError } from '../../protocol/errors.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
 /** What a client that did not declare the extension is told it lacks (SEP-2575 "Missing Required Capabilities"). */
 export const TASKS_REQUIREMENT = { extensions: { [TASKS_EXTENSION]: {} } } as const;
+
+/** -32021 naming the extension, for `what` (a method, a tool) that needs it. */
+export function tasksRequired(what: string): ProxyError {
+  return new ProxyError('capability_missing', `${what} needs the ${TASKS_EXTENSION} extension, which the request's client capabilities do not declare`, {
+    requiredCapabilities: TASKS_REQUIREMENT,
+  });
+}
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 export type TaskSupport = 'forbidden' | 'optional' | 'required';
