@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { textOf } from '../support/client.js';
 import { NO_NGINX, startNginx, type NginxProcess } from '../support/nginx.js';
 import { freePort } from '../support/ports.js';
-import { FIXTURE, startHttpFixture, startProxy, type ProxyProcess, type Running } from '../support/processes.js';
+import { FIXTURE, instanceLogs, startHttpFixture, startInstance, startProxy, type ProxyProcess, type Running } from '../support/processes.js';
 import { NO_REDIS, startRedis, type RedisProcess } from '../support/redis.js';
 import { inputRequired, rpc } from '../support/rpc.js';
 
@@ -24,23 +24,8 @@ describe('three instances behind nginx', () => {
   let nginx: NginxProcess;
   const ports: number[] = [];
   const proxies: ProxyProcess[] = [];
-  const start = (i: number) =>
-    startProxy([
-      '--port',
-      String(ports[i]),
-      '--advertise-url',
-      `http://127.0.0.1:${ports[i]}`,
-      '--state-store',
-      redis.url,
-      '--log-level',
-      'debug',
-      '--',
-      process.execPath,
-      FIXTURE,
-    ]);
-  /** Which instances logged `line` since `marks` (the stderr lengths taken before). */
-  const where = (line: RegExp, marks: number[]) => proxies.map((p, i) => line.test(p.stderr().slice(marks[i]))).flatMap((hit, i) => (hit ? [i] : []));
-  const marks = () => proxies.map((p) => p.stderr().length);
+  const start = (i: number) => startInstance(ports[i]!, redis.url, ['--', process.execPath, FIXTURE]);
+  const { where, marks } = instanceLogs(proxies);
 
   before(async () => {
     if (SKIP) return;

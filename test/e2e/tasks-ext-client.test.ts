@@ -9,7 +9,7 @@ import { createTaskSessionFromClient, resultFromTaskOutcome } from '@modelcontex
 import { connectClient, textOf } from '../support/client.js';
 import { hostedFixtureConfig } from '../support/config.js';
 import { ROOT, startProxy, type ProxyProcess } from '../support/processes.js';
-import { PROTOCOL } from '../support/rpc.js';
+import { mcpHeaders, PROTOCOL } from '../support/rpc.js';
 
 const CAPS = { elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/tasks': {} } };
 const CLIENT_INFO = { name: 'ext-tasks-e2e', version: '1' };
@@ -22,13 +22,7 @@ function rawDispatch(url: string) {
     const name = message.params?.['taskId'] ?? message.params?.['name'];
     const response = await fetch(url, {
       method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': PROTOCOL,
-        'mcp-method': message.method,
-        ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
-      },
+      headers: mcpHeaders(message.method, typeof name === 'string' ? name : undefined),
       body: JSON.stringify({ jsonrpc: '2.0', id: ++id, ...(request as object) }),
     });
     const text = await response.text();

@@ -10,9 +10,9 @@ import { textOf } from '../support/client.js';
 import { hostedFixtureConfig } from '../support/config.js';
 import { NO_NGINX, startNginx, type NginxProcess } from '../support/nginx.js';
 import { freePort } from '../support/ports.js';
-import { startProxy, type ProxyProcess } from '../support/processes.js';
+import { instanceLogs, type ProxyProcess, startInstance } from '../support/processes.js';
 import { NO_REDIS, startRedis, type RedisProcess } from '../support/redis.js';
-import { PROTOCOL, rpc, type RpcReply } from '../support/rpc.js';
+import { mcpHeaders, PROTOCOL, rpc, type RpcReply } from '../support/rpc.js';
 
 const SKIP = NO_NGINX ?? NO_REDIS;
 if (SKIP) process.stderr.write(`SKIPPED test/e2e/tasks-instances.test.ts: ${SKIP}\n`);
@@ -45,12 +45,7 @@ async function listen(url: string, taskIds: string[]): Promise<{ next(): Promise
   };
   const response = await fetch(url, {
     method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': PROTOCOL,
-      'mcp-method': 'subscriptions/listen',
-    },
+    headers: mcpHeaders('subscriptions/listen'),
     body: JSON.stringify(body),
     signal: abort.signal,
   });
@@ -83,9 +78,7 @@ describe('proxy-hosted tasks on two instances behind nginx, with Redis', () => {
   const ports: number[] = [];
   const proxies: ProxyProcess[] = [];
   let start: (i: number) => Promise<ProxyProcess>;
-  /** Which instances logged `line` since `marks` (the stderr lengths taken before). */
-  const where = (line: RegExp, at: number[]) => proxies.flatMap((p, i) => (line.test(p.stderr().slice(at[i])) ? [i] : []));
-  const marks = () => proxies.map((p) => p.stderr().length);
+  const { where, marks } = instanceLogs(proxies);
   const create = async (name: string, args: Record<string, unknown> = {}) => {
     const reply = await rpc(nginx.url, 'tools/call', { name, arguments: args }, { caps: CAPS });
     assert.equal(reply.body.result?.['resultType'], 'task', JSON.stringify(reply.body));
@@ -115,19 +108,7 @@ describe('proxy-hosted tasks on two instances behind nginx, with Redis', () => {
     redis = await startRedis();
     const config = hostedFixtureConfig('{ tools: [ask-name, slow, hang], ttl: 600, pollInterval: 0.2 }');
     for (let i = 0; i < 2; i++) ports.push(await freePort());
-    start = (i: number) =>
-      startProxy([
-        '--config',
-        config,
-        '--port',
-        String(ports[i]),
-        '--advertise-url',
-        `http://127.0.0.1:${ports[i]}`,
-        '--state-store',
-        redis.url,
-        '--log-level',
-        'debug',
-      ]);
+    start = (i: number) => startInstance(ports[i]!, redis.url, ['--config', config]);
     proxies.push(...(await Promise.all([0, 1].map(start))));
     nginx = await startNginx(ports);
   });

@@ -96,6 +96,24 @@ export async function startProxy(
   return { ...p, url: p.ready };
 }
 
+/**
+ * One of several proxy instances sharing the test state key and the Redis at `redisUrl`: on `port`,
+ * advertised there (other instances forward to it), logging at debug (tests read which instance did
+ * what). `upstream`: `['--config', FILE]`, or `['--', COMMAND, ...]`.
+ */
+export function startInstance(port: number, redisUrl: string, upstream: string[]): Promise<ProxyProcess> {
+  const at = String(port);
+  return startProxy(['--port', at, '--advertise-url', `http://127.0.0.1:${at}`, '--state-store', redisUrl, '--log-level', 'debug', ...upstream]);
+}
+
+/** Which of `proxies` logged what: `marks()` takes their stderr lengths, `where(line, marks)` lists the instances whose stderr since matched `line`. */
+export function instanceLogs(proxies: readonly Running[]): { marks(): number[]; where(line: RegExp, marks: number[]): number[] } {
+  return {
+    marks: () => proxies.map((p) => p.stderr().length),
+    where: (line, marks) => proxies.flatMap((p, i) => (line.test(p.stderr().slice(marks[i])) ? [i] : [])),
+  };
+}
+
 /** The test fixture over Streamable HTTP on a free port (`args`: e.g. `--json-response`); resolves with its URL. */
 export async function startHttpFixture(env: NodeJS.ProcessEnv = {}, args: string[] = []): Promise<Running & { url: string }> {
   const p = await startProcess(process.execPath, [FIXTURE, '--http', '0', ...args], /fixture listening on (http:\/\/\S+)/, { env });

@@ -39,15 +39,18 @@ export async function rpc(url: string, method: string, params: Record<string, un
     },
   };
   const name = typeof params['name'] === 'string' ? params['name'] : typeof params['uri'] === 'string' ? params['uri'] : undefined;
-  const headers: Record<string, string> = {
+  return post(url, JSON.stringify(body), { ...mcpHeaders(method, name), ...opts.headers }, opts.signal);
+}
+
+/** The HTTP headers of a 2026-07-28 request: content types, the revision, `Mcp-Method`, and `Mcp-Name` when there is a name. */
+export function mcpHeaders(method: string, name?: string): Record<string, string> {
+  return {
     'content-type': 'application/json',
     accept: 'application/json, text/event-stream',
     'mcp-protocol-version': PROTOCOL,
     'mcp-method': method,
     ...(name ? { 'mcp-name': name } : {}),
-    ...opts.headers,
   };
-  return post(url, JSON.stringify(body), headers, opts.signal);
 }
 
 export async function post(url: string, body: string, headers: Record<string, string>, signal?: AbortSignal): Promise<RpcReply> {
