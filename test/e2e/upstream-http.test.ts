@@ -11,6 +11,7 @@ import { connectClient, textOf } from '../support/client.js';
 import { startHttpFixture, startProxy, type ProxyProcess, type Running } from '../support/processes.js';
 import { rpc } from '../support/rpc.js';
 import { until } from '../support/wait.js';
+import { connectionsTo } from '../support/descriptors.js';
 import { HttpAgents } from '../../src/upstream/transport/http-exchange.js';
 import { StreamableHttpTransport } from '../../src/upstream/transport/streamable-http-transport.js';
 
@@ -210,6 +211,27 @@ describe('legacy Streamable HTTP upstream transport', () => {
         await client.close();
         polling.closeAllConnections();
         await new Promise((r) => polling.close(r));
+      }
+    });
+
+    it('closes the response stream of a request it cancelled, which a v1 SDK server never answers', async () => {
+      const { client } = await connect(upstream.url);
+      const port = Number(new URL(upstream.url).port);
+      try {
+        await new Promise((r) => setTimeout(r, 200));
+        const before = connectionsTo(process.pid, port);
+        for (let i = 0; i < 5; i++) {
+          const abort = new AbortController();
+          const call = client.callTool({ name: 'hang', arguments: {} }, undefined, { signal: abort.signal });
+          await new Promise((r) => setTimeout(r, 100)); // the call reaches the server
+          abort.abort('gone');
+          await assert.rejects(call);
+        }
+        // Without the close, each cancelled call keeps its connection for the session's life.
+        await until(() => connectionsTo(process.pid, port) <= before, 3000, `connections back to ${before}`);
+        assert.equal(textOf(await client.callTool({ name: 'echo', arguments: { text: 'still' } })), 'echo: still');
+      } finally {
+        await client.close();
       }
     });
 

@@ -97,6 +97,10 @@ export class StreamableHttpTransport implements Transport {
   private readonly timers = new Set<NodeJS.Timeout>();
   /** For each request still owed an answer, the set of the stream that owes it. */
   private readonly owedOn = new Map<RequestId, Set<RequestId>>();
+  /** The open response of each POST stream (or its resumption), by the set of requests it owes answers to. */
+  private readonly owingStreams = new Map<Set<RequestId>, http.IncomingMessage>();
+  /** Streams this transport closed itself because nothing is owed on them any more: their end is no error. */
+  private readonly dropped = new WeakSet<Set<RequestId>>();
   /**
    * The standalone GET stream while it is being opened. A v1 SDK server sends a request not tied to a call
    * (`elicitInput()` without `relatedRequestId`) on that stream and drops it silently if the stream is not open
@@ -169,6 +173,7 @@ export class StreamableHttpTransport implements Transport {
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
     this.owedOn.clear();
+    this.owingStreams.clear();
     this.standaloneOpening?.open();
     this.http.close();
     this.onclose?.();
@@ -250,6 +255,11 @@ export class StreamableHttpTransport implements Transport {
   }
 
   private readStream(response: http.IncomingMessage, opts: StreamOptions, reconnectable: boolean): void {
+    if (opts.owed) {
+      // A resumption that connected after its requests were cancelled owes nothing.
+      if (this.dropped.has(opts.owed)) return void response.destroy();
+      this.owingStreams.set(opts.owed, response);
+    }
     readSseStream(response, this.streams, opts, reconnectable);
   }
 
@@ -263,7 +273,8 @@ export class StreamableHttpTransport implements Transport {
   };
 
   private streamClosed({ opts, lastEventId, primed, complete, reconnectable }: SseStreamEnd<StreamOptions>): void {
-    if (this.closed) return;
+    if (opts.owed) this.owingStreams.delete(opts.owed);
+    if (this.closed || (opts.owed && this.dropped.has(opts.owed))) return;
     if (!complete) this.onerror?.(new StreamGoneError('SSE stream disconnected: the connection to the legacy server was lost'));
     const owesAnswers = opts.owed === undefined || opts.owed.size > 0;
     if ((reconnectable || primed) && owesAnswers) {
@@ -294,21 +305,34 @@ export class StreamableHttpTransport implements Transport {
   }
 
   /**
-   * A request the Client gave up on (timeout, cancellation) is owed nothing any more, so a stream
-   * resumed only for it stops polling when the server next closes it.
+   * A request the Client gave up on (timeout, cancellation, an interaction that ended unanswered)
+   * is owed nothing any more. A stream that owed nothing else is closed here: a legacy server sends
+   * no response for a request it was told to cancel (the v1 SDK's servers never do), so its stream,
+   * and the connection under it, would otherwise stay open for as long as the session lives.
    */
   private forgetCancelled(message: JSONRPCMessage | JSONRPCMessage[]): void {
     for (const m of Array.isArray(message) ? message : [message]) {
       if (!('method' in m) || m.method !== 'notifications/cancelled') continue;
       const id = (m.params as { requestId?: RequestId } | undefined)?.requestId;
       if (id === undefined) continue;
-      this.owedOn.get(id)?.delete(id);
+      const owed = this.owedOn.get(id);
       this.owedOn.delete(id);
+      if (!owed) continue;
+      owed.delete(id);
+      if (owed.size === 0) this.dropStream(owed);
     }
   }
 
+  /** Closes the stream that owed `owed` (now empty), without reconnecting or reporting an error. */
+  private dropStream(owed: Set<RequestId>): void {
+    this.dropped.add(owed);
+    const response = this.owingStreams.get(owed);
+    this.owingStreams.delete(owed);
+    response?.destroy();
+  }
+
   private reconnect(opts: StreamOptions, attempt: number): void {
-    if (this.closed) return;
+    if (this.closed || (opts.owed && this.dropped.has(opts.owed))) return;
     if (attempt >= this.reconnection.maxRetries) {
       this.onerror?.(new StreamGoneError(`Maximum reconnection attempts (${this.reconnection.maxRetries}) exceeded.`));
       if (opts.owed) this.failOwed(opts.owed);

@@ -1,0 +1,230 @@
+// Every way an interaction ends releases what it held upstream, on every upstream transport: the
+// proxy's descriptors, its connections to the legacy server and its legacy children are counted
+// (Linux /proc) before and after each way, run ten times over, and must not grow. A leak of one
+// connection, descriptor or child per call adds ten; the slack allowed is what pools keep: the
+// keep-alive connections that were busy at one moment, and the sessions (at most MAX_SESSIONS)
+// the pool started for calls that overlapped (a cancelled call the legacy server goes on running).
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeConfig } from '../support/config.js';
+import { connectionsTo, openDescriptors, PROC_READABLE } from '../support/descriptors.js';
+import { childPids, FIXTURE, startProcess, startProxy, type ProxyProcess, type Running } from '../support/processes.js';
+import { inputRequired, rpc, type RpcReply } from '../support/rpc.js';
+import { sleep } from '../support/wait.js';
+
+const TIMES = Number(process.env['MRTR_RELEASE_TIMES'] ?? 10);
+/** What may stay open in the pools: connections busy at one moment, sessions started for overlapping calls. */
+const SLACK = 3;
+const SETTLE_MS = 8000;
+/** Few sessions, so that the pool cannot grow past the slack however the calls overlap. */
+const MAX_SESSIONS = 2;
+const TTL_S = 2;
+const ELICIT = { elicitation: { form: {} } };
+const TASKS = { elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/tasks': {} } };
+
+type Transport = 'stdio' | 'streamable-http' | 'http+sse' | 'websocket';
+const TRANSPORTS: Transport[] = ['stdio', 'streamable-http', 'http+sse', 'websocket'];
+
+interface Held {
+  descriptors: number;
+  connections: number;
+  children: number;
+}
+
+interface Setup {
+  proxy: ProxyProcess;
+  /** The legacy server's port (0 for stdio). */
+  port: number;
+  fixture?: Running;
+  held(): Promise<Held>;
+  stop(): Promise<void>;
+}
+
+/** The proxy in front of the fixture over `transport`, with `ask-name` also a hosted task (ttl TTL_S) and `ask-twice` replayed. */
+async function setUp(transport: Transport): Promise<Setup> {
+  let fixture: Running | undefined;
+  let port = 0;
+  let reach: string;
+  if (transport === 'stdio') {
+    reach = `    stdio: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(FIXTURE)}] }`;
+  } else {
+    const flag = transport === 'streamable-http' ? '--http' : transport === 'http+sse' ? '--sse' : '--ws';
+    const started = await startProcess(process.execPath, [FIXTURE, flag, '0'], /fixture listening on (\S+)/);
+    fixture = started;
+    const url = started.ready;
+    port = Number(new URL(url).port);
+    const key = transport === 'streamable-http' ? 'http' : transport === 'http+sse' ? 'sse' : 'websocket';
+    reach = `    ${key}: { url: ${JSON.stringify(url)} }`;
+  }
+  const config = writeConfig(
+    ['default: main', 'upstreams:', '  main:', reach, '    suspend: { replay: [ask-twice] }', `    tasks: { tools: [ask-name], ttl: ${TTL_S} }`, ''].join('\n'),
+  );
+  const proxy = await startProxy(['--interaction-ttl', String(TTL_S), '--max-sessions', String(MAX_SESSIONS), '--config', config]);
+  const pid = proxy.child.pid!;
+  return {
+    proxy,
+    port,
+    ...(fixture ? { fixture } : {}),
+    held: async () => ({
+      descriptors: openDescriptors(pid),
+      connections: port ? connectionsTo(pid, port) : 0,
+      children: (await childPids(pid)).length,
+    }),
+    async stop() {
+      await proxy.stop();
+      await fixture?.stop();
+    },
+  };
+}
+
+const call = (url: string, name: string, args: Record<string, unknown> = {}, extra: Record<string, unknown> = {}, caps = ELICIT, signal?: AbortSignal) =>
+  rpc(url, 'tools/call', { name, arguments: args, ...extra }, { caps, ...(signal ? { signal } : {}) });
+
+/**
+ * Runs `way` TIMES over, waits `thenMs` (for ways that end by a timer), then until what the proxy
+ * holds is back within SLACK of before.
+ */
+async function releases(setup: Setup, way: () => Promise<void>, thenMs = 0): Promise<void> {
+  await sleep(200);
+  const was = await setup.held();
+  for (let i = 0; i < TIMES; i++) await way();
+  await sleep(thenMs);
+  const deadline = Date.now() + SETTLE_MS;
+  let now = await setup.held();
+  while (Date.now() < deadline) {
+    if (now.descriptors <= was.descriptors + SLACK && now.connections <= was.connections + SLACK && now.children <= was.children + SLACK) return;
+    await sleep(200);
+    now = await setup.held();
+  }
+  assert.fail(`after ${TIMES} times the proxy holds more than before: before ${JSON.stringify(was)}, after ${JSON.stringify(now)}`);
+}
+
+const answer = (reply: RpcReply) => inputRequired(reply);
+
+for (const transport of TRANSPORTS) {
+  describe(`what an ended interaction held upstream is released: ${transport} upstream`, {
+    skip: !PROC_READABLE && 'SKIPPED: /proc is not readable here',
+  }, () => {
+    let setup: Setup;
+    let url: string;
+    before(async () => {
+      if (!PROC_READABLE) process.stderr.write('SKIPPED: upstream-release needs Linux /proc\n');
+      setup = await setUp(transport);
+      url = setup.proxy.url;
+      // Warm up: the sessions and connections a steady proxy keeps, before anything is counted.
+      assert.match(JSON.stringify((await call(url, 'echo', { text: 'x' })).body), /echo: x/);
+      const { requestState } = answer(await call(url, 'ask-name'));
+      await call(url, 'ask-name', {}, { requestState, inputResponses: { 'elicitation-1': { action: 'accept', content: { name: 'A' } } } });
+    });
+    after(async () => {
+      await setup?.stop();
+    });
+
+    it('answered', async () => {
+      await releases(setup, async () => {
+        const { requestState } = answer(await call(url, 'ask-name'));
+        const done = await call(url, 'ask-name', {}, { requestState, inputResponses: { 'elicitation-1': { action: 'accept', content: { name: 'Ada' } } } });
+        assert.match(JSON.stringify(done.body), /Hello, Ada!/);
+      });
+    });
+
+    it('declined', async () => {
+      await releases(setup, async () => {
+        const { requestState } = answer(await call(url, 'ask-name'));
+        const done = await call(url, 'ask-name', {}, { requestState, inputResponses: { 'elicitation-1': { action: 'decline' } } });
+        assert.match(JSON.stringify(done.body), /no name \(decline\)/);
+      });
+    });
+
+    it('expired: left unanswered past --interaction-ttl', async () => {
+      await releases(
+        setup,
+        async () => {
+          answer(await call(url, 'ask-name'));
+        },
+        TTL_S * 1000 + 500,
+      );
+    });
+
+    it("cancelled by the client: its request's connection closed while the legacy call runs", async () => {
+      // `hang` never returns, so the legacy server never answers the cancelled request.
+      await releases(setup, async () => {
+        const abort = new AbortController();
+        const sent = call(url, 'hang', {}, {}, ELICIT, abort.signal).catch((err: Error) => err);
+        await sleep(150);
+        abort.abort();
+        assert.ok((await sent) instanceof Error);
+      });
+    });
+
+    it('let go for replay, round after round', async () => {
+      await releases(setup, async () => {
+        const first = answer(await call(url, 'ask-twice'));
+        const key = Object.keys(first.inputRequests)[0]!;
+        const second = answer(
+          await call(url, 'ask-twice', {}, { requestState: first.requestState, inputResponses: { [key]: { action: 'accept', content: { first: 'a' } } } }),
+        );
+        const key2 = Object.keys(second.inputRequests)[0]!;
+        const done = await call(
+          url,
+          'ask-twice',
+          {},
+          { requestState: second.requestState, inputResponses: { [key2]: { action: 'accept', content: { second: 'b' } } } },
+        );
+        assert.match(JSON.stringify(done.body), /first=a second=b/);
+      });
+    });
+
+    it('a hosted task cancelled while it waits for input', async () => {
+      await releases(setup, async () => {
+        const created = await call(url, 'ask-name', {}, {}, TASKS);
+        const taskId = String(created.body.result?.['taskId']);
+        assert.equal(created.body.result?.['resultType'], 'task', JSON.stringify(created.body));
+        const cancelled = await rpc(url, 'tasks/cancel', { taskId }, { caps: TASKS, headers: { 'mcp-name': taskId } });
+        assert.equal(cancelled.body.error, undefined, JSON.stringify(cancelled.body));
+      });
+    });
+
+    it('a hosted task past its ttl', async () => {
+      await releases(
+        setup,
+        async () => {
+          const created = await call(url, 'ask-name', {}, {}, TASKS);
+          assert.equal(created.body.result?.['resultType'], 'task', JSON.stringify(created.body));
+        },
+        TTL_S * 1000 + 1500,
+      );
+    });
+  });
+}
+
+describe('what a lost legacy session held is released', { skip: !PROC_READABLE && 'SKIPPED: /proc is not readable here' }, () => {
+  it('a stdio child that exits while it asks is reaped, and its pipes closed', async () => {
+    const setup = await setUp('stdio');
+    try {
+      await call(setup.proxy.url, 'echo', { text: 'x' });
+      await releases(setup, async () => {
+        const r = await call(setup.proxy.url, 'crash-while-asking');
+        if (r.body.result?.['resultType'] === 'input_required') await sleep(500); // the child exits 300 ms after asking
+      });
+    } finally {
+      await setup.stop();
+    }
+  });
+
+  it('a Streamable HTTP server that goes away while calls wait: every connection to it is closed', async () => {
+    const setup = await setUp('streamable-http');
+    try {
+      const { proxy, port } = setup;
+      answer(await call(proxy.url, 'ask-name'));
+      answer(await call(proxy.url, 'ask-name'));
+      assert.ok(connectionsTo(proxy.child.pid!, port) > 0);
+      await setup.fixture!.stop('SIGKILL');
+      const deadline = Date.now() + SETTLE_MS;
+      while (connectionsTo(proxy.child.pid!, port) > 0 && Date.now() < deadline) await sleep(100);
+      assert.equal(connectionsTo(proxy.child.pid!, port), 0, 'connections to the server that went away');
+    } finally {
+      await setup.stop();
+    }
+  });
+});
