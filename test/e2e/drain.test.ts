@@ -1,11 +1,14 @@
 // Graceful drain on SIGTERM: /readyz turns 503 at once, a request that arrives during the drain
 // gets HTTP 503 with a JSON-RPC error, a call already running completes, and the process exits 0.
-// A call that outlives --drain-timeout does not hold the exit; a suspended interaction is ended.
+// A call that outlives --drain-timeout does not hold the exit; a suspended interaction is ended,
+// and nothing is left upstream: no legacy child, no HTTP session.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { FIXTURE, startProxy } from '../support/processes.js';
+import { childPids, FIXTURE, startHttpFixture, startProxy } from '../support/processes.js';
+import { alive } from '../support/process-tree.js';
 import { inputRequired, rpc } from '../support/rpc.js';
+import { writeConfig } from '../support/config.js';
 import { until } from '../support/wait.js';
 
 const readyz = (url: string) => fetch(url.replace(/\/mcp$/, '/readyz'));
@@ -59,5 +62,33 @@ describe('drain on SIGTERM', () => {
     assert.equal(await exited, 0, proxy.stderr());
     assert.match(proxy.stderr(), /drained: no request running/);
     assert.match(proxy.stderr(), /"count":1,[^\n]*"message":"interactions ended: the proxy is shutting down"/);
+  });
+
+  it('leaves nothing upstream: legacy children exit, HTTP sessions are ended with the server', async () => {
+    const fixture = await startHttpFixture();
+    try {
+      const config = writeConfig(
+        [
+          'default: local',
+          'upstreams:',
+          `  local: { stdio: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(FIXTURE)}] } }`,
+          `  remote: { http: { url: ${JSON.stringify(fixture.url)} } }`,
+          '',
+        ].join('\n'),
+      );
+      const proxy = await startProxy(['--drain-timeout', '5', '--interaction-ttl', '600', '--config', config]);
+      inputRequired(await rpc(proxy.url, 'tools/call', { name: 'ask-name', arguments: {} }, { caps: { elicitation: {} } }));
+      const remote = proxy.url.replace(/\/mcp$/, '/servers/remote/mcp');
+      inputRequired(await rpc(remote, 'tools/call', { name: 'ask-name', arguments: {} }, { caps: { elicitation: {} } }));
+      const children = await childPids(proxy.child.pid!);
+      assert.ok(children.length > 0);
+      const exited = exitOf(proxy);
+      proxy.child.kill('SIGTERM');
+      assert.equal(await exited, 0, proxy.stderr());
+      await until(() => children.every((pid) => !alive(pid)), 5000, 'the legacy children to exit');
+      await until(() => /fixture session closed \S+/.test(fixture.stderr()), 5000, 'the HTTP session to be ended');
+    } finally {
+      await fixture.stop();
+    }
   });
 });
