@@ -22,6 +22,7 @@ import { upstreamTelemetry } from '../telemetry/upstream-telemetry.js';
 import { probeEra } from '../upstream/probe.js';
 import type { UpstreamResources } from '../upstream/resources.js';
 import { Upstream } from '../upstream/upstream.js';
+import { endpointOf } from '../telemetry/open-sockets.js';
 
 export interface AssemblyDeps {
   sealer: Sealer;
@@ -99,6 +100,7 @@ function assembleLegacy(config: UpstreamConfig, deps: AssemblyDeps, log: Logger)
     telemetry,
   });
   const unwatch = deps.metrics?.watch(config.name, {
+    ...(config.target.kind === 'stdio' ? {} : { endpoint: endpointOf(config.target.url) }),
     interactions: () => ({ suspended: bridge.suspendedCount, running: bridge.runningCount }),
     sessions: () => {
       const s = upstream.stats();

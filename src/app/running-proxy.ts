@@ -70,7 +70,7 @@ export async function startProxy(config: ProxyConfig, log: Logger, options: Star
   const live = config.dashboard ? new LiveInteractions(systemClock) : undefined;
   let observability: Observability;
   try {
-    observability = await startObservability(config, log, options.traceSdk ?? false);
+    observability = await startObservability(config, log, options.traceSdk ?? false, systemClock);
   } catch (err) {
     await ledger.close();
     await audit?.close();

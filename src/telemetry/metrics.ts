@@ -4,6 +4,7 @@
 // scraped, so they cannot drift from what the pool and the bridge hold.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { methodLabel, type InputLabel, type Outcome, type ShadowOutcomeLabel } from './labels.js';
+import { connectionsTo, type Endpoint } from './open-sockets.js';
 
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
 const ROUND_BUCKETS = [0, 1, 2, 3, 5, 8, 13];
@@ -27,6 +28,8 @@ export interface SessionCounts {
 export interface UpstreamGaugeSource {
   interactions?: () => InteractionCounts;
   sessions: () => SessionCounts;
+  /** Where a network upstream is reached (none for stdio): its connections are counted. */
+  endpoint?: Endpoint;
 }
 
 export class ProxyMetrics {
@@ -124,6 +127,19 @@ export class ProxyMetrics {
         for (const [source, upstream] of sources) {
           for (const [state, n] of Object.entries(source.sessions())) this.inc({ upstream, state }, n);
         }
+      },
+    });
+    new Gauge({
+      name: 'mrtr_upstream_connections',
+      help: 'TCP connections this instance holds to each network upstream, in any state (Linux; read from /proc)',
+      labelNames: ['upstream'],
+      registers,
+      async collect() {
+        this.reset();
+        const network = [...sources].flatMap(([source, upstream]) => (source.endpoint ? [{ upstream, endpoint: source.endpoint }] : []));
+        const counts = network.length > 0 ? await connectionsTo(network.map((n) => n.endpoint)) : undefined;
+        if (!counts) return;
+        for (const [i, n] of network.entries()) this.set({ upstream: n.upstream }, counts[i]!);
       },
     });
     this.sessionWait = new Histogram({
