@@ -1,5 +1,6 @@
-// `npm run bench [-- CASE...] [-- --quick]`: runs the benchmark cases, prints tables, writes
-// bench/results/latest.{json,md,svg}. Benchmarks never assert anything.
+// `npm run bench [-- CASE...] [-- --quick] [-- --minutes N]`: runs the benchmark cases, prints
+// tables, writes bench/results/latest.{json,md,svg}. Benchmarks never assert anything. The soak
+// runs only when named (it runs for minutes: --minutes N, default 5).
 import { mkdirSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import os from 'node:os';
 import { ROOT } from './lib/procs.js';
@@ -13,8 +14,11 @@ import { waitingReplay } from './cases/waiting-replay.js';
 import { startup } from './cases/startup.js';
 import { sharing } from './cases/sharing.js';
 import { untied } from './cases/untied.js';
+import { soakCase } from './cases/soak.js';
 
-const CASES: Record<string, BenchCase> = { passthrough, interactive, waiting, 'waiting-replay': waitingReplay, startup, sharing, untied };
+const CASES: Record<string, BenchCase> = { passthrough, interactive, waiting, 'waiting-replay': waitingReplay, startup, sharing, untied, soak: soakCase };
+/** Run when no case is named: all but the soak. */
+const DEFAULT_CASES = Object.keys(CASES).filter((n) => n !== 'soak');
 
 // Children are SIGKILLed from the test helpers' exit hook; make signals run it too.
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(sig, () => process.exit(130));
@@ -36,16 +40,20 @@ process.on('warning', (w) => {
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const quick = args.includes('--quick');
-  const names = args.filter((a) => !a.startsWith('--'));
+  const minutesAt = args.indexOf('--minutes');
+  const minutes = minutesAt < 0 ? undefined : Number(args[minutesAt + 1]);
+  if (minutes !== undefined && !(Number.isFinite(minutes) && minutes > 0))
+    throw new Error(`--minutes: expected a number of minutes above 0, got '${args[minutesAt + 1] ?? ''}'`);
+  const names = args.filter((a, i) => !a.startsWith('--') && !(minutesAt >= 0 && i === minutesAt + 1));
   for (const n of names) if (!CASES[n]) throw new Error(`unknown case '${n}'; cases: ${Object.keys(CASES).join(', ')}`);
-  const selected = names.length ? names : Object.keys(CASES);
+  const selected = names.length ? names : DEFAULT_CASES;
   const started = Date.now();
   const loadAverageAtStart = os.loadavg().map((x) => Math.round(x * 100) / 100);
   const log = (line: string) => process.stderr.write(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${line}\n`);
   const results: CaseResult[] = [];
   for (const name of selected) {
     log(`case ${name}${quick ? ' (quick)' : ''}`);
-    results.push(await CASES[name]!({ quick, log }));
+    results.push(await CASES[name]!({ quick, log, ...(minutes === undefined ? {} : { minutes }) }));
   }
   const env = {
     date: new Date().toISOString(),

@@ -3,6 +3,8 @@ import type { Panel } from './svg.js';
 
 export interface BenchOptions {
   quick: boolean;
+  /** `--minutes N`: how long a case that runs for a time runs (the soak). */
+  minutes?: number;
   log(line: string): void;
 }
 

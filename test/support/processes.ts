@@ -38,10 +38,11 @@ export async function startProcess(
   let err = '';
   child.stdout!.resume();
   const match = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`not ready after ${opts.timeoutMs ?? 15000} ms: ${command} ${args.join(' ')}\n${err}`)),
-      opts.timeoutMs ?? 15000,
-    );
+    // A process that never got ready is killed: its pipes would keep the test process alive.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`not ready after ${opts.timeoutMs ?? 15000} ms: ${command} ${args.join(' ')}\n${err}`));
+    }, opts.timeoutMs ?? 15000);
     let seen = false;
     child.stderr!.on('data', (d: Buffer) => {
       err += d.toString();

@@ -1,0 +1,258 @@
+// A soak: the proxy in front of the legacy fixture over a Streamable HTTP upstream (`remote`, the
+// default route) and a stdio one (`local`), under a steady mix of what real traffic holds: plain
+// calls, interactive calls answered at once, interactive calls nobody answers (users who close the
+// tab), bad input (malformed JSON, a tampered requestState, an answer of the wrong type, which
+// keeps the round open), a legacy client through the relay, and tasks (answered or cancelled).
+// Every answer is checked; what the proxy holds is sampled while it runs and once every
+// abandoned interaction has expired. `npm run bench -- soak` runs it for minutes and
+// test/e2e/soak.test.ts for under a minute.
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { writeConfig } from './config.js';
+import { connectionsTo, openDescriptors } from './descriptors.js';
+import { scrape } from './metrics.js';
+import { childPids, FIXTURE, startHttpFixture, startProxy, type ProxyProcess, type Running } from './processes.js';
+import { inputRequired, mcpHeaders, post, rpc, type RpcReply } from './rpc.js';
+import { sleep } from './wait.js';
+
+export interface SoakOptions {
+  /** How long the load runs. */
+  seconds: number;
+  /** How often what the proxy holds is sampled while it runs. */
+  sampleEverySeconds: number;
+  /** --interaction-ttl, and the hosted tasks' ttl: abandoned interactions end after it. */
+  ttlSeconds: number;
+  /** Abandoned interactive calls started per second, per upstream. */
+  abandonPerSecond: number;
+  log?(line: string): void;
+}
+
+/** What the proxy holds at one moment. */
+export interface SoakSample {
+  /** Seconds since the load started. */
+  at: number;
+  rssMiB: number;
+  heapMiB: number;
+  descriptors: number;
+  /** TCP connections to the Streamable HTTP legacy server. */
+  connections: number;
+  /** Pooled legacy sessions, both upstreams. */
+  sessions: number;
+  /** Legacy child processes (the stdio upstream's). */
+  children: number;
+  /** Interactive calls waiting for their client (pending questions). */
+  pending: number;
+}
+
+export interface SoakResult {
+  samples: SoakSample[];
+  /** Once the load stopped and every abandoned interaction expired. */
+  settled: SoakSample;
+  /** Requests sent, by kind. */
+  sent: Record<string, number>;
+  /** Answers that were not what the kind of request must get (the first few). */
+  unexpected: string[];
+}
+
+const ELICIT = { elicitation: { form: {} } };
+const TASKS = { elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/tasks': {} } };
+const CLIENTS = { passThrough: 4, interactive: 4 };
+
+export async function soak(opts: SoakOptions): Promise<SoakResult> {
+  const fixture = await startHttpFixture();
+  let proxy: ProxyProcess | undefined;
+  try {
+    const config = writeConfig(
+      [
+        'default: remote',
+        'upstreams:',
+        `  remote: { http: { url: ${JSON.stringify(fixture.url)} }, tasks: { tools: [ask-name], ttl: ${opts.ttlSeconds} } }`,
+        `  local: { stdio: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(FIXTURE)}] }, tasks: { tools: [ask-name], ttl: ${opts.ttlSeconds} } }`,
+        '',
+      ].join('\n'),
+    );
+    proxy = await startProxy(['--interaction-ttl', String(opts.ttlSeconds), '--config', config]);
+    return await drive(proxy, fixture, opts);
+  } finally {
+    await proxy?.stop();
+    await fixture.stop();
+  }
+}
+
+async function drive(proxy: ProxyProcess, fixture: Running & { url: string }, opts: SoakOptions): Promise<SoakResult> {
+  const urls = [proxy.url, proxy.url.replace(/\/mcp$/, '/servers/local/mcp')];
+  const metricsUrl = proxy.url.replace(/\/mcp$/, '/metrics');
+  const port = Number(new URL(fixture.url).port);
+  const pid = proxy.child.pid!;
+  const sent: Record<string, number> = {};
+  const unexpected: string[] = [];
+  const started = Date.now();
+  const until = started + opts.seconds * 1000;
+  const running = () => Date.now() < until;
+  const count = (kind: string) => {
+    sent[kind] = (sent[kind] ?? 0) + 1;
+  };
+  const wrong = (kind: string, what: unknown) => {
+    if (unexpected.length < 20) unexpected.push(`${kind}: ${typeof what === 'string' ? what : JSON.stringify(what).slice(0, 300)}`);
+  };
+  /** Runs `step` in a loop until the load ends; a thrown error is unexpected. */
+  const loop = async (kind: string, step: (url: string) => Promise<void>, pauseMs = 0) => {
+    for (let i = 0; running(); i++) {
+      const url = urls[i % urls.length]!;
+      count(kind);
+      try {
+        await step(url);
+      } catch (err) {
+        wrong(kind, (err as Error).message);
+      }
+      if (pauseMs) await sleep(pauseMs);
+    }
+  };
+
+  const sample = async (): Promise<SoakSample> => {
+    const m = await scrape(metricsUrl);
+    const sum = (name: string, labels: Record<string, string> = {}) =>
+      m.samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v)).reduce((a, s) => a + s.value, 0);
+    return {
+      at: Math.round((Date.now() - started) / 1000),
+      rssMiB: Math.round(sum('process_resident_memory_bytes') / 2 ** 20),
+      heapMiB: Math.round(sum('nodejs_heap_size_used_bytes') / 2 ** 20),
+      descriptors: openDescriptors(pid),
+      connections: connectionsTo(pid, port),
+      sessions: sum('mrtr_legacy_sessions'),
+      children: (await childPids(pid)).length,
+      pending: sum('mrtr_interactions_waiting', { mode: 'suspended' }),
+    };
+  };
+
+  const passThrough = async (url: string) => {
+    const r = await rpc(url, 'tools/call', { name: 'echo', arguments: { text: 'soak' } });
+    if (!JSON.stringify(r.body.result ?? r.body).includes('echo: soak')) wrong('pass-through', r.body);
+  };
+  const answered = async (url: string) => {
+    const { requestState } = inputRequired(await rpc(url, 'tools/call', { name: 'ask-name', arguments: {} }, { caps: ELICIT }));
+    const done = await rpc(
+      url,
+      'tools/call',
+      { name: 'ask-name', arguments: {}, requestState, inputResponses: { 'elicitation-1': { action: 'accept', content: { name: 'Soak' } } } },
+      { caps: ELICIT },
+    );
+    if (!JSON.stringify(done.body).includes('Hello, Soak!')) wrong('interactive', done.body);
+  };
+  const abandoned = async (url: string) => {
+    inputRequired(await rpc(url, 'tools/call', { name: 'ask-name', arguments: {} }, { caps: ELICIT }));
+  };
+  let badTurn = 0;
+  const badInput = async (url: string) => {
+    const turn = badTurn++ % 3;
+    if (turn === 0) {
+      const r = await post(url, '{"jsonrpc":"2.0","id":1,"method":"tools/call",', mcpHeaders('tools/call', 'echo'));
+      if (r.body.error?.code !== -32700) wrong('malformed JSON', r.body);
+      return;
+    }
+    const { requestState } = inputRequired(await rpc(url, 'tools/call', { name: 'ask-name', arguments: {} }, { caps: ELICIT }));
+    const tampered = turn === 1;
+    const state = tampered ? `${requestState.slice(0, -2)}${requestState.endsWith('AA') ? 'BB' : 'AA'}` : requestState;
+    const answer = tampered ? { action: 'accept', content: { name: 'x' } } : { action: 'accept', content: { name: 42 } };
+    const r: RpcReply = await rpc(
+      url,
+      'tools/call',
+      { name: 'ask-name', arguments: {}, requestState: state, inputResponses: { 'elicitation-1': answer } },
+      { caps: ELICIT },
+    );
+    if (r.body.error?.code !== -32602) wrong(tampered ? 'tampered requestState' : 'wrong answer type', r.body);
+  };
+  let taskTurn = 0;
+  const task = async (url: string) => {
+    const created = await rpc(url, 'tools/call', { name: 'ask-name', arguments: {} }, { caps: TASKS });
+    const taskId = created.body.result?.['taskId'];
+    if (created.body.result?.['resultType'] !== 'task' || typeof taskId !== 'string') return wrong('task', created.body);
+    const headers = { 'mcp-name': taskId };
+    if (taskTurn++ % 2 === 0) {
+      const r = await rpc(url, 'tasks/cancel', { taskId }, { caps: TASKS, headers });
+      if (r.body.error) wrong('task cancel', r.body);
+      return;
+    }
+    // Answered once it asks; a task it has not reached yet is polled.
+    for (let polls = 0; polls < 50; polls++) {
+      const got = await rpc(url, 'tasks/get', { taskId }, { caps: TASKS, headers });
+      const status = got.body.result?.['status'];
+      if (status === 'input_required') {
+        const r = await rpc(
+          url,
+          'tasks/update',
+          { taskId, inputResponses: { 'elicitation-1': { action: 'accept', content: { name: 'T' } } } },
+          { caps: TASKS, headers },
+        );
+        if (r.body.error) wrong('task update', r.body);
+        return;
+      }
+      if (status !== 'working') return wrong('task get', got.body);
+      await sleep(20);
+    }
+    wrong('task', 'never asked');
+  };
+  const legacyClient = async () => {
+    const client = new LegacyClient({ name: 'soak-legacy', version: '1' });
+    await client.connect(new LegacyHttpTransport(new URL(proxy.url)));
+    try {
+      await loop(
+        'legacy client',
+        async () => {
+          const r = await client.callTool({ name: 'echo', arguments: { text: 'relay' } });
+          if (!JSON.stringify(r).includes('echo: relay')) wrong('legacy client', r);
+        },
+        20,
+      );
+    } finally {
+      await client.close();
+    }
+  };
+
+  const samples: SoakSample[] = [];
+  const sampler = (async () => {
+    while (running()) {
+      await sleep(Math.min(opts.sampleEverySeconds * 1000, Math.max(0, until - Date.now())));
+      const s = await sample();
+      samples.push(s);
+      opts.log?.(`soak ${s.at}s: ${JSON.stringify(s)}`);
+    }
+  })();
+  await Promise.all([
+    ...Array.from({ length: CLIENTS.passThrough }, () => loop('pass-through', passThrough)),
+    ...Array.from({ length: CLIENTS.interactive }, () => loop('interactive', answered)),
+    loop('abandoned', abandoned, 1000 / (opts.abandonPerSecond * urls.length)),
+    loop('bad input', badInput, 50),
+    loop('task', task, 500),
+    legacyClient().catch((err: Error) => wrong('legacy client', err.message)),
+    sampler,
+  ]);
+  // Every abandoned interaction and task expires within the ttl (checked every second or so).
+  await sleep((opts.ttlSeconds + 3) * 1000);
+  const settled = await sample();
+  opts.log?.(`soak settled: ${JSON.stringify(settled)}`);
+  return { samples, settled, sent, unexpected };
+}
+
+/** Counts that only a leak moves: in-flight work makes them vary by the clients' number, not grow with time. */
+export const STEADY_COUNTS = ['descriptors', 'connections', 'children', 'sessions'] as const;
+
+/**
+ * What grew, for each steady count: the most seen in the last `window` seconds of the load against
+ * the most seen in the first `window` seconds, and the settled value against that, each with
+ * `slack` (what in-flight work moves). Empty: flat.
+ */
+export function growth(result: SoakResult, windowSeconds: number, slack: number): string[] {
+  const end = result.samples.at(-1)?.at ?? 0;
+  const first = result.samples.filter((s) => s.at <= windowSeconds);
+  const last = result.samples.filter((s) => s.at > end - windowSeconds && s.at > windowSeconds);
+  const out: string[] = [];
+  for (const key of STEADY_COUNTS) {
+    const most = Math.max(...(first.length > 0 ? first : result.samples.slice(0, 1)).map((s) => s[key]));
+    const late = Math.max(...last.map((s) => s[key]));
+    if (last.length > 0 && late > most + slack) out.push(`${key}: at most ${most} in the first ${windowSeconds} s, ${late} in the last`);
+    if (result.settled[key] > most + slack) out.push(`${key}: at most ${most} in the first ${windowSeconds} s, ${result.settled[key]} once settled`);
+  }
+  if (result.settled.pending !== 0) out.push(`pending questions once settled: ${result.settled.pending}`);
+  return out;
+}
