@@ -228,3 +228,47 @@ describe('what a lost legacy session held is released', { skip: !PROC_READABLE &
     }
   });
 });
+
+describe("what a legacy server's own task held is released when the task is cancelled", {
+  skip: !PROC_READABLE && 'SKIPPED: /proc is not readable here',
+}, () => {
+  const TASKS_FIXTURE = FIXTURE.replace(/legacy-server\.js$/, 'tasks-server.js');
+  for (const transport of ['stdio', 'streamable-http'] as const) {
+    it(`${transport} upstream: a translated task asking a question, cancelled`, async () => {
+      let fixture: Running | undefined;
+      let upstream: string[];
+      let port = 0;
+      if (transport === 'stdio') upstream = ['--', process.execPath, TASKS_FIXTURE];
+      else {
+        fixture = await startProcess(process.execPath, [TASKS_FIXTURE, '--http', '0'], /listening on (http:\/\/\S+)/);
+        port = Number(new URL(fixture.ready).port);
+        upstream = ['--upstream', fixture.ready];
+      }
+      const proxy = await startProxy(['--max-sessions', String(MAX_SESSIONS), ...upstream]);
+      const pid = proxy.child.pid!;
+      const setup: Setup = {
+        proxy,
+        port,
+        held: async () => ({ descriptors: openDescriptors(pid), connections: port ? connectionsTo(pid, port) : 0, children: (await childPids(pid)).length }),
+        stop: async () => {
+          await proxy.stop();
+          await fixture?.stop();
+        },
+      };
+      try {
+        const url = proxy.url;
+        const confirm = () => call(url, 'confirm_delete', { filename: 'a.txt' }, {}, TASKS);
+        assert.equal((await confirm()).body.result?.['resultType'], 'task');
+        await releases(setup, async () => {
+          const created = await confirm();
+          const taskId = String(created.body.result?.['taskId']);
+          assert.equal(created.body.result?.['resultType'], 'task', JSON.stringify(created.body));
+          const cancelled = await rpc(url, 'tasks/cancel', { taskId }, { caps: TASKS, headers: { 'mcp-name': taskId } });
+          assert.equal(cancelled.body.error, undefined, JSON.stringify(cancelled.body));
+        });
+      } finally {
+        await setup.stop();
+      }
+    });
+  }
+});
