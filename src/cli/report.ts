@@ -21,7 +21,8 @@ export const REPORT_HELP = `Usage: mrtr-proxy report [--audit FILE...] (--upstre
 Lists what the legacy server declares (tools with their annotations, prompts, resources) and joins
 it with what --audit files recorded: per item whether and what it asks, how often, in how many
 rounds, and what a 2026-07-28 version needs (inputRequests keys and schemas, replay safety,
-annotations). --audit may be repeated (e.g. FILE and its rotated FILE.1). Default format md, to stdout.
+annotations). --audit may be repeated (e.g. FILE and its rotated FILE.1). Default format md, to
+stdout.
 `;
 
 const FORMATS = { md: renderMarkdown, html: renderHtml, json: (m: ReportModel) => `${JSON.stringify(m, null, 2)}\n` } as const;
