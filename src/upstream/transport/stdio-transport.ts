@@ -14,6 +14,7 @@ import type { Logger } from '../../telemetry/logger.js';
 import { type ChildTarget, signalChild } from '../child/child-process.js';
 import { parseMessage } from './jsonrpc-message.js';
 import { LineReader } from './line-reader.js';
+import { StderrTail } from './stderr-tail.js';
 import { processTreeRunning } from '../child/process-running.js';
 import type { UpstreamResources } from '../resources.js';
 
@@ -31,7 +32,7 @@ export class StdioTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   private child: ChildProcess | undefined;
   private readonly lines = new LineReader();
-  private readonly tail: string[] = [];
+  private readonly tail = new StderrTail(STDERR_TAIL_LINES);
   private exit: string | undefined;
   private spoken = false;
 
@@ -69,7 +70,6 @@ export class StdioTransport implements Transport {
         if (this.spoken) this.log.info('upstream server stderr', { line });
         else this.log.debug('upstream server stderr', { line });
         this.tail.push(line);
-        if (this.tail.length > STDERR_TAIL_LINES) this.tail.shift();
       });
       const stderrRead = new Promise<void>((resolve) => stderr.once('close', () => resolve()));
       child.stdin!.on('error', (err) => this.onerror?.(err));
@@ -108,7 +108,8 @@ export class StdioTransport implements Transport {
   /** How the child ended and its last stderr lines; undefined while it runs. */
   exitReport(): string | undefined {
     if (this.exit === undefined) return undefined;
-    return this.tail.length === 0 ? this.exit : `${this.exit}; its last stderr lines: ${this.tail.join(' | ')}`;
+    const lines = this.tail.quote();
+    return lines.length === 0 ? this.exit : `${this.exit}; its last stderr lines: ${lines.join(' | ')}`;
   }
 
   send(message: JSONRPCMessage): Promise<void> {
