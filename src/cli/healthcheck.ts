@@ -1,9 +1,10 @@
 // The container image's HEALTHCHECK: asks /readyz of a running proxy at the address that the
 // proxy's own command line, environment and working directory resolve to (read from /proc), so
 // the check follows --port, --host, --tls-cert and a --config file's listen: instead of assuming
-// 8080. Run as `node healthcheck.js [PID]` (PID 1 by default: the container's entrypoint); exits 0
-// when ready, 1 otherwise, as Docker expects.
-import { readFileSync, readlinkSync } from 'node:fs';
+// 8080. Run as `node healthcheck.js [PID]`; without a PID it asks PID 1 (the container's
+// entrypoint), or the first mrtr-proxy process when PID 1 is an init (`docker run --init`). Exits
+// 0 when ready, 1 otherwise, as Docker expects.
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { basename } from 'node:path';
@@ -24,6 +25,7 @@ export function readyzUrl(args: readonly string[], env: Record<string, string | 
   const action = resolveArgv(args, env, loadConfigFile);
   if (action.action !== 'run') throw new Error(`the proxy was started with --${action.action}: it serves nothing`);
   const { host, port, http } = action.config;
+  if (port === 0) throw new Error('the proxy listens on a port it chose at start (--port 0): give it a port of its own to check');
   const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
   return new URL(`${http.tls ? 'https' : 'http'}://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}/readyz`);
 }
@@ -57,10 +59,28 @@ async function check(pid: string): Promise<number> {
   return 1;
 }
 
-check(process.argv[2] ?? '1').then(
-  (code) => process.exit(code),
-  (err: Error) => {
-    process.stderr.write(`mrtr-proxy healthcheck: ${err.message}\n`);
-    process.exit(1);
-  },
-);
+/** PID 1 if it is the proxy, else the lowest-numbered mrtr-proxy process. */
+function proxyPid(): string {
+  const others = readdirSync('/proc').filter((p) => /^\d+$/.test(p) && p !== '1' && p !== String(process.pid));
+  const pids = ['1', ...others.sort((a, b) => Number(a) - Number(b))];
+  const found = pids.find((pid) => {
+    try {
+      proxyArguments(nulSeparated(`/proc/${pid}/cmdline`));
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  if (found === undefined) throw new Error('no mrtr-proxy process found in /proc');
+  return found;
+}
+
+Promise.resolve()
+  .then(() => check(process.argv[2] ?? proxyPid()))
+  .then(
+    (code) => process.exit(code),
+    (err: Error) => {
+      process.stderr.write(`mrtr-proxy healthcheck: ${err.message}\n`);
+      process.exit(1);
+    },
+  );

@@ -45,7 +45,7 @@ export function runnableBlocks(file: string, markdown: string): Map<string, DocB
   for (let i = 0; i < lines.length; i++) {
     const m = MARK.exec(lines[i]!);
     if (!m) {
-      if (/<!--\s*runnable/.test(lines[i]!)) throw new Error(`${file}:${i + 1}: not a runnable mark: ${lines[i]}`);
+      if (/^\s*<!--\s*runnable/.test(lines[i]!)) throw new Error(`${file}:${i + 1}: not a runnable mark: ${lines[i]}`);
       continue;
     }
     const at = `${file}:${i + 1}`;
