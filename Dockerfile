@@ -13,10 +13,14 @@
 # Stage 1: build the package exactly as `npm pack` of a clean checkout does (prepack builds it).
 FROM node:22-bookworm-slim AS build
 WORKDIR /src
+# test/e2e/dockerfile.test.ts replays this stage without Docker: these COPY lines on a clean
+# checkout, then these RUN lines. No dependency's install script is needed to build the package
+# (esbuild finds its binary in its platform package; sqlite3 is for a test server).
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json LICENSE README.md CHANGELOG.md ./
 COPY bin bin
+COPY scripts scripts
 COPY src src
 COPY config config
 COPY examples examples
@@ -32,8 +36,10 @@ USER node
 WORKDIR /home/node
 EXPOSE 8080
 # /readyz answers 200 when every upstream answers a ping, 503 otherwise (and at once on SIGTERM).
-HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:8080/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# The check asks it where the proxy listens: it resolves the running proxy's own arguments
+# (--port, --host, --config's listen:, TLS), so another port needs no change here.
+HEALTHCHECK --interval=10s --timeout=4s --start-period=10s --retries=3 \
+  CMD ["node", "/opt/mrtr-proxy/node_modules/mrtr-proxy/dist/src/cli/healthcheck.js"]
 # SIGTERM (docker stop) drains: new requests get 503, running ones finish within --drain-timeout
 # (30 s by default; keep docker stop's --time above it), then the process exits 0.
 STOPSIGNAL SIGTERM

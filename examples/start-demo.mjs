@@ -6,8 +6,9 @@
 // The proxy's log lines go to stderr unchanged: readable ones (--log-format pretty, colored) when
 // our stderr is a terminal, JSON when it is piped or redirected, as the proxy would choose itself
 // were it writing to our stderr rather than to the pipe we read. The guide goes to stdout once the
-// proxy is listening. Ctrl-C (SIGINT) or SIGTERM is passed on to the proxy, which stops the demo
-// server and exits; this script then exits with the proxy's exit code.
+// proxy is listening. Ctrl-C (SIGINT), SIGTERM or SIGHUP is passed on to the proxy, which stops the
+// demo server and exits; this script then exits with the proxy's exit code. So does the end of
+// the process that started it (npm's shell, which a signal to npm ends).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { constants } from 'node:os';
@@ -66,6 +67,21 @@ for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     }
   });
 }
+
+// `npm start` runs us under `sh -c`; npm passes a SIGTERM or SIGHUP it gets (a process manager,
+// `kill` of its pid) to that shell only, which dies without passing it on, and we are left
+// running with the proxy on its port. A new parent means the one that started us is gone: stop
+// as for SIGTERM. (Ctrl-C reaches us directly: the terminal signals its whole foreground group.)
+const parent = process.ppid;
+const orphaned = setInterval(() => {
+  if (process.ppid === parent) return;
+  clearInterval(orphaned);
+  if (signals > 0 || proxy.exitCode !== null || proxy.signalCode !== null) return;
+  signals += 1;
+  process.stderr.write('start-demo: the process that started us is gone, stopping the proxy...\n');
+  proxy.kill('SIGTERM');
+}, 250);
+orphaned.unref();
 
 // Being in its own group, the proxy would outlive us if we crashed: take it down on any exit.
 process.on('exit', () => {

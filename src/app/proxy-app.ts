@@ -10,10 +10,14 @@ export class ProxyApp {
 
   constructor(private readonly deps: AssemblyDeps) {}
 
-  /** Builds and starts every upstream; one that cannot be reached is still served (readyz says so). */
-  async start(config: ProxyConfig): Promise<{ started: number }> {
+  /**
+   * Builds and starts every upstream; one that cannot be reached is still served (readyz says so).
+   * Gives back how many started and why each other one did not (`NAME: cause`).
+   */
+  async start(config: ProxyConfig): Promise<{ started: number; failures: string[] }> {
     this.table.defaultName = config.defaultUpstream;
     let started = 0;
+    const failures: string[] = [];
     for (const u of config.upstreams) {
       const assembly = await assemble(u, this.deps);
       this.put(u.name, assembly);
@@ -22,9 +26,10 @@ export class ProxyApp {
         started++;
       } catch (err) {
         this.deps.log.error('cannot reach the legacy server', { upstream: u.name, error: (err as Error).message });
+        failures.push(`${u.name}: ${(err as Error).message}`);
       }
     }
-    return { started };
+    return { started, failures };
   }
 
   /**

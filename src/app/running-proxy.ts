@@ -115,10 +115,10 @@ export async function startProxy(config: ProxyConfig, log: Logger, options: Star
     await audit?.close();
     await observability.close();
   };
-  const { started } = await app.start(config);
+  const { started, failures } = await app.start(config);
   if (started === 0) {
     await closeUpstreams();
-    throw new StartError('no upstream could be started (see the errors above)');
+    throw new StartError(`no upstream could be started: ${failures.join('; ')}`);
   }
   let current = config;
   let http: HttpFront | undefined;

@@ -18,9 +18,19 @@ export interface StartAddresses {
 }
 
 export function startLine(config: ProxyConfig, at: StartAddresses): string {
-  const where = at.url === undefined ? 'serving 2026-07-28 on stdio' : `listening on ${at.url}`;
   const also = [...(at.dashboard ? [`dashboard at ${at.dashboard}`] : []), ...(at.metrics ? [`metrics on ${at.metrics}`] : [])];
-  return `${where} in front of ${describeUpstreams(config)}${also.length > 0 ? `; also ${also.join(' and ')}` : ''}`;
+  return `${where(config, at.url)}${also.length > 0 ? `; also ${also.join(' and ')}` : ''}`;
+}
+
+/**
+ * Where each upstream is served. Without a `default:` upstream /mcp answers 404, so each one's
+ * own endpoint is named instead (the first is still what `listening on (\S+)` finds).
+ */
+function where(config: ProxyConfig, url: string | undefined): string {
+  if (url === undefined) return `serving 2026-07-28 on stdio in front of ${describeUpstreams(config)}`;
+  if (config.defaultUpstream !== undefined) return `listening on ${url} in front of ${describeUpstreams(config)}`;
+  const base = url.replace(/\/mcp$/, '');
+  return `listening on ${config.upstreams.map((u) => `${base}/servers/${u.name}/mcp in front of ${describeTarget(u.target)}`).join(', ')}`;
 }
 
 export function describeUpstreams(config: ProxyConfig): string {

@@ -87,7 +87,8 @@ export class LiveInteractions {
           method: e.method,
           target: targetOf(e.method, e.params),
           state: 'working',
-          round: 0,
+          // A replay run carries on from the rounds its earlier runs took.
+          round: e.roundsBefore ?? 0,
           startedAt: now,
           since: now,
           asking: [],

@@ -7,9 +7,28 @@ import { VERSION } from '../version.js';
 /** Where option descriptions start; continuation lines are indented to it. */
 const DESCRIPTION_COLUMN = 28;
 
-/** One option's rows: `  --flag ARG   description`, wrapped where the description has a newline. */
+/** The widest a --help line may be: a terminal of 100 columns shows every line whole. */
+export const HELP_WIDTH = 100;
+
+/** A description's lines, each wrapped at word boundaries to fit after the description column. */
+function wrap(description: string): string[] {
+  const width = HELP_WIDTH - DESCRIPTION_COLUMN;
+  return description.split('\n').flatMap((line) => {
+    const out: string[] = [];
+    let current = '';
+    for (const word of line.split(' ')) {
+      if (current !== '' && current.length + 1 + word.length > width) {
+        out.push(current);
+        current = word;
+      } else current = current === '' ? word : `${current} ${word}`;
+    }
+    return [...out, current];
+  });
+}
+
+/** One option's rows: `  --flag ARG   description`, wrapped where the description has a newline or is too wide. */
 function optionHelp(synopsis: string, description: string): string {
-  const [first = '', ...rest] = description.split('\n');
+  const [first = '', ...rest] = wrap(description);
   const head = `  ${synopsis}`.padEnd(DESCRIPTION_COLUMN - 1);
   const indent = ' '.repeat(DESCRIPTION_COLUMN);
   // A synopsis too long for the column gets a line of its own.
@@ -28,12 +47,16 @@ export const HELP = `mrtr-proxy ${VERSION}: lets MCP 2026-07-28 clients use lega
 
 Usage:
   mrtr-proxy [options] --upstream http://HOST:PORT/mcp    legacy server over Streamable HTTP
-  mrtr-proxy [options] -- COMMAND [ARGS...]               legacy server over stdio, spawned by the proxy
-  mrtr-proxy [options] --config FILE                      several upstreams from a configuration file
+  mrtr-proxy [options] -- COMMAND [ARGS...]               legacy server over stdio, spawned by
+                                                          the proxy
+  mrtr-proxy [options] --config FILE                      several upstreams from a configuration
+                                                          file
   mrtr-proxy --stdio [options] (--upstream URL | -- COMMAND [ARGS...] | --config FILE)
-                                                          serve on stdin/stdout (a client launches the proxy)
+                                                          serve on stdin/stdout (a client
+                                                          launches the proxy)
   mrtr-proxy report [--audit FILE...] (--upstream URL | -- COMMAND... | --config FILE)
-                    [--format md|html|json] [--out FILE]  what each tool asks and what migrating it takes
+                    [--format md|html|json] [--out FILE]  what each tool asks and what migrating
+                                                          it takes
 
 The proxy serves 2026-07-28 Streamable HTTP at POST http://HOST:PORT/mcp (with --config, each
 upstream at /servers/NAME/mcp), GET /healthz and GET /readyz. Clients that open with a legacy
@@ -96,7 +119,8 @@ ${LIMIT_HELP}  --root URI[=NAME]         a root for clients that declare no root
                             MRTR_AUTH_CLIENT_ID and MRTR_AUTH_CLIENT_SECRET)
   --resource-url URL        SCHEME://HOST[:PORT]/mcp as clients reach it: the resource identifier
                             in tokens and metadata (default: the listening URL)
-  --tls-cert FILE           serve HTTPS with this PEM certificate (with --tls-key; SIGHUP re-reads both)
+  --tls-cert FILE           serve HTTPS with this PEM certificate (with --tls-key; SIGHUP
+                            re-reads both)
   --tls-key FILE            the certificate's PEM private key
   --cors-origin ORIGIN      a browser origin allowed to call the proxy (CORS; repeatable)
   --allowed-host HOST       a Host name accepted besides loopback (repeatable)

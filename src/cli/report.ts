@@ -7,6 +7,7 @@ import { resolveCli } from '../config/resolve.js';
 import type { UpstreamConfig } from '../config/types.js';
 import { ConfigError } from '../protocol/errors.js';
 import { readAuditFiles } from '../report/audit-files.js';
+import { matchAuditUpstreams } from '../report/audit-upstreams.js';
 import { inspectUpstream } from '../report/inspect.js';
 import { buildReport, type Declared, type ReportModel } from '../report/model.js';
 import { renderHtml } from '../report/render-html.js';
@@ -20,12 +21,23 @@ export const REPORT_HELP = `Usage: mrtr-proxy report [--audit FILE...] (--upstre
 Lists what the legacy server declares (tools with their annotations, prompts, resources) and joins
 it with what --audit files recorded: per item whether and what it asks, how often, in how many
 rounds, and what a 2026-07-28 version needs (inputRequests keys and schemas, replay safety,
-annotations). --audit may be repeated (e.g. FILE and its rotated FILE.1). Default format md, to stdout.
+annotations). --audit may be repeated (e.g. FILE and its rotated FILE.1). Default format md, to
+stdout.
 `;
 
 const FORMATS = { md: renderMarkdown, html: renderHtml, json: (m: ReportModel) => `${JSON.stringify(m, null, 2)}\n` } as const;
 
-type Parsed = { help: true } | { help: false; audits: string[]; format: keyof typeof FORMATS; out?: string; target: string[] };
+type Parsed =
+  | { help: true }
+  | {
+      help: false;
+      audits: string[];
+      format: keyof typeof FORMATS;
+      out?: string;
+      target: string[];
+      /** The servers are named by a configuration file (as the proxy names them), not by one URL or command. */
+      configFile: boolean;
+    };
 
 function parseOwn(own: readonly string[]) {
   return parseArgs({
@@ -62,7 +74,14 @@ export function parseReportArgs(argv: readonly string[]): Parsed {
     ...command,
   ];
   if (target.length === 0) throw new ConfigError('report: name the server: --upstream URL, -- COMMAND [ARGS...] or --config FILE');
-  return { help: false, audits: values.audit ?? [], format: format as keyof typeof FORMATS, ...(values.out === undefined ? {} : { out: values.out }), target };
+  return {
+    help: false,
+    audits: values.audit ?? [],
+    format: format as keyof typeof FORMATS,
+    ...(values.out === undefined ? {} : { out: values.out }),
+    target,
+    configFile: values.config !== undefined,
+  };
 }
 
 /** Runs the report; resolves with the process exit code. */
@@ -96,7 +115,20 @@ export async function runReport(argv: readonly string[], env: Record<string, str
   const declared: Declared[] = [];
   for (const u of upstreams) declared.push(await inspectUpstream(u, log.child({ upstream: u.name }), systemClock));
   for (const d of declared) if (d.error) log.warn(`upstream ${d.upstream}: ${d.error}`);
-  const model = buildReport(declared, audit.records, { files: parsed.audits, skippedLines: audit.skipped }, new Date(systemClock.now()), audit.shadow);
+  const match = matchAuditUpstreams(
+    declared.map((d) => d.upstream),
+    [...audit.records, ...audit.shadow].map((r) => r.upstream),
+    !parsed.configFile,
+  );
+  for (const note of match.notes) log.warn(note);
+  const renamed = <R extends { upstream: string }>(r: R): R => ({ ...r, upstream: match.rename.get(r.upstream) ?? r.upstream });
+  const model = buildReport(
+    declared,
+    audit.records.map(renamed),
+    { files: parsed.audits, skippedLines: audit.skipped },
+    new Date(systemClock.now()),
+    audit.shadow.map(renamed),
+  );
   const text = FORMATS[parsed.format](model);
   if (parsed.out === undefined) process.stdout.write(text);
   else await writeFile(parsed.out, text);

@@ -87,6 +87,17 @@ function paramsFor(q: QuestionSignature): Record<string, unknown> {
   return {};
 }
 
+/** The inputRequests a migrated version would return in each round, keyed as on the wire (the round is not part of it). */
+export function inputRequestsByRound(
+  inputs: readonly ProposedInput[],
+): Array<{ round: number; inputRequests: Record<string, { method: string; params: Record<string, unknown> }> }> {
+  const rounds = [...new Set(inputs.map((p) => p.round))].sort((a, b) => a - b);
+  return rounds.map((round) => ({
+    round,
+    inputRequests: Object.fromEntries(inputs.filter((p) => p.round === round).map((p) => [p.key, { method: p.method, params: p.params }])),
+  }));
+}
+
 /** The inputRequests a migrated version would return, round by round, with unique keys. */
 export function proposeInputs(questions: readonly QuestionSignature[]): ProposedInput[] {
   const used = new Map<string, number>();
@@ -110,19 +121,38 @@ export function replaySafety(kind: ItemKind, annotations: ToolAnnotations | unde
   return { safe: 'unknown', why: 'no annotation says it is read-only or idempotent: treat re-running it as unsafe' };
 }
 
-/** The tool annotations worth adding; re-running matters most for tools that ask. */
-export function annotationAdvice(kind: ItemKind, annotations: ToolAnnotations | undefined, asks: boolean): string[] {
+/** One annotation a tool should declare, and why. */
+export interface AnnotationAdvice {
+  annotation: keyof ToolAnnotations;
+  why: string;
+}
+
+/**
+ * The tool annotations worth adding: only those not declared, and none a declared one rules out
+ * (a destructive tool is not read-only; the other three say nothing for a read-only one). Re-running
+ * matters most for tools that ask: a 2026-07-28 server runs the handler again on every retry.
+ */
+export function annotationAdvice(kind: ItemKind, annotations: ToolAnnotations | undefined, asks: boolean): AnnotationAdvice[] {
   if (kind !== 'tool') return [];
   const a = annotations ?? {};
-  const out: string[] = [];
-  if (a.readOnlyHint === undefined) out.push('readOnlyHint');
+  const out: AnnotationAdvice[] = [];
+  if (a.readOnlyHint === undefined && a.destructiveHint !== true) {
+    out.push({ annotation: 'readOnlyHint', why: 'true if it changes nothing: it is then replayed, and re-run, safely' });
+  }
   if (a.readOnlyHint !== true) {
-    if (a.idempotentHint === undefined) out.push('idempotentHint');
-    if (a.destructiveHint === undefined) out.push('destructiveHint');
+    if (a.destructiveHint === undefined) {
+      out.push({ annotation: 'destructiveHint', why: 'false if it only adds, true if it deletes or overwrites (clients assume true)' });
+    }
+    if (a.idempotentHint === undefined) {
+      out.push({
+        annotation: 'idempotentHint',
+        why: asks
+          ? 'it asks mid-call and a 2026-07-28 server runs it again on every retry: make the work before each question safe to repeat, then declare it true'
+          : 'true if calling it again with the same arguments changes nothing more',
+      });
+    }
   }
-  if (a.openWorldHint === undefined) out.push('openWorldHint');
-  if (asks && a.readOnlyHint !== true && a.idempotentHint !== true) {
-    out.push('make the work before each question safe to repeat (a 2026-07-28 server runs the handler again on every retry), then declare idempotentHint');
-  }
+  if (a.openWorldHint === undefined)
+    out.push({ annotation: 'openWorldHint', why: 'false if it touches only what the server owns, true if it reaches other systems' });
   return out;
 }

@@ -4,6 +4,7 @@ import type { AuditRecord } from '../audit/record.js';
 import type { ShadowRecord } from '../audit/shadow-record.js';
 import { shadowItems, type ShadowItem } from './shadow.js';
 import {
+  type AnnotationAdvice,
   annotationAdvice,
   proposeInputs,
   replaySafety,
@@ -58,7 +59,7 @@ export interface ItemReport {
   modes: Record<string, number>;
   /** Replayed calls: how often their runs were answered from the record, and how often they asked anew. */
   replay?: ReplayMatch & { calls: number };
-  migration: { inputRequests: ProposedInput[]; replay: Replay; annotate: string[] };
+  migration: { inputRequests: ProposedInput[]; replay: Replay; annotate: AnnotationAdvice[] };
 }
 
 export interface ReportModel {

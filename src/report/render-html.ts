@@ -1,7 +1,8 @@
 // The migration report as one self-contained HTML file: inline CSS and SVG charts (rounds per
 // call, think time, questions per tool), no script, nothing fetched. Server-defined names are escaped.
 import type { ItemReport, ReportModel } from './model.js';
-import { asksLabel, ms, questionLabel, replayLabel, shadowSummary } from './render-md.js';
+import { inputRequestsByRound } from './migration.js';
+import { annotateLabel, asksLabel, ms, questionLabel, replayLabel, shadowSummary } from './render-md.js';
 import { differenceLabel, type ShadowItem } from './shadow.js';
 import { barChart, escapeHtml as e } from './svg.js';
 
@@ -16,15 +17,16 @@ function itemLabel(i: ItemReport): string {
 }
 
 function section(i: ItemReport): string {
-  const inputs = Object.fromEntries(i.migration.inputRequests.map((p) => [p.key, { method: p.method, params: p.params, round: p.round }]));
   return `<section id="${e(`${i.upstream}-${i.kind}-${i.name}`)}"><h3>${i.kind} <code>${e(i.name)}</code> (${e(i.upstream)})</h3><ul>
 <li>asks: ${e(asksLabel(i))}${i.declared ? '' : ' (not declared by the server now)'}</li>
 <li>client think time: ${e(ms(i.thinkMs))}; legacy server time: ${e(ms(i.serverMs))}</li>
 ${i.replay ? `<li>replays: ${e(replayLabel(i.replay))}</li>` : ''}
 ${i.questions.map((q) => `<li>question: ${e(questionLabel(q))}</li>`).join('\n')}
 <li>safe to replay: <b>${e(i.migration.replay.safe)}</b> (${e(i.migration.replay.why)})</li>
-${i.migration.annotate.length ? `<li>annotate: ${e(i.migration.annotate.join('; '))}</li>` : ''}
-</ul><p>A 2026-07-28 version returns, when it needs these answers:</p><pre>${e(JSON.stringify(inputs, null, 2))}</pre></section>`;
+${i.migration.annotate.length ? `<li>annotate: ${e(annotateLabel(i))}</li>` : ''}
+</ul><p>A 2026-07-28 version returns, when it needs these answers:</p>${inputRequestsByRound(i.migration.inputRequests)
+    .map(({ round, inputRequests }) => `<p>Round ${round}, <code>inputRequests</code>:</p><pre>${e(JSON.stringify(inputRequests, null, 2))}</pre>`)
+    .join('')}</section>`;
 }
 
 function shadowHtml(s: ShadowItem): string {
@@ -52,7 +54,7 @@ export function renderHtml(m: ReportModel): string {
 <h1>Migration report</h1>
 <p>Generated ${e(m.generatedAt)} from ${m.audit.records} audited call(s) in ${m.audit.files.length} file(s)${m.audit.skippedLines ? ` (${m.audit.skippedLines} unreadable line(s) skipped)` : ''}.</p>
 <ul>${m.upstreams.map((u) => `<li>upstream <code>${e(u.name)}</code>: ${e(u.server ? `${u.server.name} ${u.server.version}` : '')} ${e(u.error ?? '')}</li>`).join('')}</ul>
-<div class="charts">${barChart('Rounds per call', rounds, ' calls')}${barChart('Think time per tool (median)', think, ' ms')}${barChart('Questions per tool', questions)}</div>
+<div class="charts">${barChart('Rounds per call', rounds, [' call', ' calls'])}${barChart('Think time per tool (median)', think, ' ms')}${barChart('Questions per tool', questions)}</div>
 <table><thead><tr><th>upstream</th><th>kind</th><th>name</th><th>asks</th><th>methods</th><th>safe to replay</th></tr></thead><tbody>
 ${rows}
 </tbody></table>

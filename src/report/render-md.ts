@@ -1,5 +1,6 @@
 // The migration report as Markdown: a summary table, then one section per item that asks.
 import type { Question, ItemReport, ReportModel, Stats } from './model.js';
+import { inputRequestsByRound } from './migration.js';
 import { differenceLabel, type ShadowItem } from './shadow.js';
 
 /** Markdown table cells: no pipes or newlines from server-defined names. */
@@ -32,6 +33,11 @@ export function questionLabel(q: Question): string {
   return `${q.method}${mode}${fields}; asked ${q.count}×, round ${q.round}; ${actions}`;
 }
 
+/** Each annotation to add with why. */
+export function annotateLabel(i: ItemReport): string {
+  return i.migration.annotate.map((a) => `${a.annotation} (${a.why})`).join('; ');
+}
+
 function counts(c: Record<string, number>): string {
   return (
     Object.entries(c)
@@ -57,14 +63,18 @@ function section(i: ItemReport): string {
     ...(i.replay ? [`- replays: ${replayLabel(i.replay)}`] : []),
     ...i.questions.map((q) => `- question: ${questionLabel(q)}`),
     `- safe to replay: ${i.migration.replay.safe} (${i.migration.replay.why})`,
-    ...(i.migration.annotate.length ? [`- annotate: ${i.migration.annotate.join('; ')}`] : []),
+    ...(i.migration.annotate.length ? [`- annotate: ${annotateLabel(i)}`] : []),
     '',
     'A 2026-07-28 version returns, when it needs these answers:',
     '',
-    '```json',
-    JSON.stringify(Object.fromEntries(i.migration.inputRequests.map((p) => [p.key, { method: p.method, params: p.params, round: p.round }])), null, 2),
-    '```',
-    '',
+    ...inputRequestsByRound(i.migration.inputRequests).flatMap(({ round, inputRequests }) => [
+      `Round ${round}, \`inputRequests\`:`,
+      '',
+      '```json',
+      JSON.stringify(inputRequests, null, 2),
+      '```',
+      '',
+    ]),
   ];
   return lines.join('\n');
 }
@@ -81,7 +91,7 @@ export function renderMarkdown(m: ReportModel): string {
     '|---|---|---|---|---|---|---|---|---|',
     ...m.items.map(
       (i) =>
-        `| ${cell(i.upstream)} | ${i.kind} | ${cell(i.name)} | ${asksLabel(i)} | ${i.methods.join(', ') || '–'} | ${counts(i.rounds)} | ${i.thinkMs ? `${i.thinkMs.median} ms` : '–'} | ${i.migration.replay.safe} | ${cell(i.migration.annotate.filter((a) => !a.includes(' ')).join(', ')) || '–'} |`,
+        `| ${cell(i.upstream)} | ${i.kind} | ${cell(i.name)} | ${asksLabel(i)} | ${i.methods.join(', ') || '–'} | ${counts(i.rounds)} | ${i.thinkMs ? `${i.thinkMs.median} ms` : '–'} | ${i.migration.replay.safe} | ${i.migration.annotate.map((a) => a.annotation).join(', ') || '–'} |`,
     ),
     '',
     '## What asks',

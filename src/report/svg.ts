@@ -9,8 +9,13 @@ export interface Bar {
   value: number;
 }
 
+/** A bar's unit after its value: one for every count, or a singular and a plural. */
+export type Unit = string | readonly [one: string, many: string];
+
+const withUnit = (value: number, unit: Unit): string => `${value}${typeof unit === 'string' ? unit : value === 1 ? unit[0] : unit[1]}`;
+
 /** Horizontal bars, one row per bar, scaled to the largest value; `unit` follows each value. */
-export function barChart(title: string, bars: readonly Bar[], unit = ''): string {
+export function barChart(title: string, bars: readonly Bar[], unit: Unit = ''): string {
   const row = 22;
   const labelWidth = 220;
   const barWidth = 320;
@@ -21,8 +26,8 @@ export function barChart(title: string, bars: readonly Bar[], unit = ''): string
     const w = Math.max(1, Math.round((b.value / max) * barWidth));
     return [
       `<text x="${labelWidth - 6}" y="${y + 13}" text-anchor="end">${escapeHtml(b.label.length > 34 ? `${b.label.slice(0, 33)}…` : b.label)}</text>`,
-      `<rect x="${labelWidth}" y="${y}" width="${w}" height="16" rx="2"><title>${escapeHtml(`${b.label}: ${b.value}${unit}`)}</title></rect>`,
-      `<text x="${labelWidth + w + 6}" y="${y + 13}">${b.value}${escapeHtml(unit)}</text>`,
+      `<rect x="${labelWidth}" y="${y}" width="${w}" height="16" rx="2"><title>${escapeHtml(`${b.label}: ${withUnit(b.value, unit)}`)}</title></rect>`,
+      `<text x="${labelWidth + w + 6}" y="${y + 13}">${escapeHtml(withUnit(b.value, unit))}</text>`,
     ].join('');
   });
   const empty = bars.length === 0 ? `<text x="${labelWidth}" y="40">no data</text>` : '';

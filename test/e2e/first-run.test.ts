@@ -48,11 +48,14 @@ describe('first run', () => {
     const proxy = await startProxy(['--config', file]);
     try {
       assert.match(proxy.stderr(), /no `default:` upstream in the configuration file: \/mcp answers 404; clients use \/servers\/NAME\/mcp/);
-      const r = await rpc(proxy.url, 'tools/call', { name: 'echo', arguments: { text: 'x' } }, { id: 42 });
+      // The start line names the endpoints that answer, not /mcp.
+      const origin = new URL(proxy.url).origin;
+      assert.match(proxy.stderr(), new RegExp(`listening on ${origin}/servers/a/mcp in front of [^,]+, ${origin}/servers/b/mcp in front of `));
+      const r = await rpc(`${origin}/mcp`, 'tools/call', { name: 'echo', arguments: { text: 'x' } }, { id: 42 });
       assert.equal(r.status, 404);
       assert.equal(r.body.id, 42);
       assert.match(r.body.error!.message, /^no default upstream is configured \(the configuration file has no `default:`\); use \/servers\/NAME\/mcp$/);
-      assert.deepEqual(await echo(at(proxy.url, 'b')), [{ type: 'text', text: 'echo: hi' }]);
+      assert.deepEqual(await echo(`${origin}/servers/b/mcp`), [{ type: 'text', text: 'echo: hi' }]);
     } finally {
       await proxy.stop();
     }

@@ -95,6 +95,16 @@ describe('the packed package', () => {
     assert.equal(t.status, 0, t.stdout + t.stderr);
   });
 
+  it('exits 1 naming ENOENT when the legacy command does not exist', () => {
+    const r = spawnSync(process.execPath, [join(installed, 'bin', 'mrtr-proxy.js'), '--port', '0', '--', join(work, 'no-such-command')], {
+      cwd: install,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    assert.equal(r.status, 1, r.stderr);
+    assert.match(r.stderr, /spawn \S*no-such-command ENOENT/);
+  });
+
   for (const { name, major, node, skip } of nodeRuntimes('test/e2e/package.test.ts')) {
     it(`serves the bundled demo from the installed sample config on ${name}`, { skip }, async () => {
       const proxy = await startProxy(

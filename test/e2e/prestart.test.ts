@@ -51,4 +51,26 @@ describe('prestarted legacy children', () => {
     await until(() => closed, 5000, 'the transport to see the child end');
     assert.equal(transport.exitReport(), 'exited with code 7');
   });
+
+  it('a transport taking a child that already exited quotes what it wrote to stderr', async () => {
+    const target = { command: process.execPath, args: ['-e', "console.error('BOOM: missing DATABASE_URL'); process.exit(1)"] };
+    prestartChild(target);
+    await sleep(500);
+    const transport = new StdioTransport(target, createLogger('error'), resources);
+    let closed = false;
+    transport.onclose = () => (closed = true);
+    await transport.start();
+    await until(() => closed, 5000, 'the transport to see the child end');
+    assert.equal(transport.exitReport(), 'exited with code 1; its last stderr lines: BOOM: missing DATABASE_URL');
+  });
+
+  it('closing the transport of a command that does not exist resolves at once', async () => {
+    const target = { command: '/nonexistent/mrtr-test-command', args: [] };
+    prestartChild(target);
+    const transport = new StdioTransport(target, createLogger('error'), resources);
+    await assert.rejects(transport.start(), /ENOENT/);
+    const began = Date.now();
+    await transport.close();
+    assert.ok(Date.now() - began < 500, `close took ${Date.now() - began} ms`);
+  });
 });

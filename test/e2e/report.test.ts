@@ -3,12 +3,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ReportModel } from '../../src/report/model.js';
 import { connectClient } from '../support/client.js';
-import { EVERYTHING, PROXY_BIN, startProxy } from '../support/processes.js';
+import { EVERYTHING, FIXTURE, PROXY_BIN, startProxy } from '../support/processes.js';
 import { ALL_CAPS, inputRequired, rpc } from '../support/rpc.js';
 
 const ASKING: Record<string, string> = {
@@ -94,5 +94,43 @@ describe('report over the everything server', () => {
     const missing = report(['--audit', join(dir, 'nope.jsonl'), ...server]);
     assert.equal(missing.status, 1);
     assert.match(missing.stderr, /cannot read the audit/);
+  });
+});
+
+describe('report of an audit written under another upstream name', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'report-names-'));
+  const audit = join(dir, 'audit.jsonl');
+  const config = join(dir, 'proxy.yaml');
+  writeFileSync(config, `upstreams:\n  tickets:\n    stdio: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(FIXTURE)}] }\n`);
+  before(async () => {
+    const proxy = await startProxy(['--config', config, '--audit', audit]);
+    try {
+      const r = await rpc(proxy.url.replace(/\/mcp$/, '/servers/tickets/mcp'), 'tools/call', { name: 'echo', arguments: { text: 'x' } });
+      assert.ok(r.body.result, JSON.stringify(r.body));
+    } finally {
+      assert.equal(await proxy.stop(), 0);
+    }
+  });
+
+  it("attributes a file-named upstream's calls to the server named on the command line, and says so", () => {
+    const r = report(['--audit', audit, '--format', 'json', '--', process.execPath, FIXTURE]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stderr, /upstream 'tickets': reported as the server named on the command line/);
+    const m = JSON.parse(r.stdout) as ReportModel;
+    const echo = m.items.filter((i) => i.name === 'echo');
+    assert.deepEqual(
+      echo.map((i) => [i.upstream, i.declared, i.calls]),
+      [['default', true, 1]],
+    );
+  });
+
+  it('warns when the audited names match none of a configuration file', () => {
+    writeFileSync(
+      join(dir, 'other.yaml'),
+      `upstreams:\n  billing:\n    stdio: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(FIXTURE)}] }\n`,
+    );
+    const r = report(['--audit', audit, '--format', 'json', '--config', join(dir, 'other.yaml')]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stderr, /audited upstream 'tickets' matches none of the inspected ones \('billing'\)/);
   });
 });

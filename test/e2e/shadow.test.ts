@@ -137,7 +137,8 @@ describe('shadow comparison', () => {
       ],
     );
     const md = (await run(process.execPath, [PROXY_BIN, 'report', '--audit', audit, '--', process.execPath, LEGACY], { timeout: 20_000 })).stdout;
-    assert.match(md, /## Shadow differences\n\n### tools\/call `average` \(legacy → migrated\)/);
+    // Audited as upstream `legacy` of a configuration file, reported as the command line's server.
+    assert.match(md, /## Shadow differences\n\n### tools\/call `average` \(default → migrated\)/);
     assert.match(md, /inputRequests extra: elicitation\/create \(form\): people: integer, time: string \(1×\)/);
   });
 
@@ -157,7 +158,7 @@ describe('shadow comparison', () => {
   gone: {era: modern, http: {url: ${JSON.stringify(gone.url)}}}
 `);
     const proxy = await startProxy(['--config', config]);
-    const base = proxy.url.replace(/\/mcp$/, '');
+    const base = new URL(proxy.url).origin;
     const slow = await connectClient(`${base}/servers/slow/mcp`, {});
     const lost = await connectClient(`${base}/servers/lost/mcp`, {});
     const bounded = <T>(p: Promise<T>): Promise<T> =>

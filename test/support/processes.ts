@@ -77,6 +77,7 @@ export async function startProcess(
 }
 
 export interface ProxyProcess extends Running {
+  /** The listener's /mcp, whether or not it serves a default upstream. */
   url: string;
 }
 
@@ -94,7 +95,8 @@ export async function startProxy(
       ...(opts.cwd ? { cwd: opts.cwd } : {}),
     },
   );
-  return { ...p, url: p.ready };
+  // The listener's /mcp: without a default upstream the start line names /servers/NAME/mcp first.
+  return { ...p, url: `${new URL(p.ready).origin}/mcp` };
 }
 
 /**

@@ -36,6 +36,26 @@ describe('live interactions', () => {
     assert.equal(changes, 4);
   });
 
+  it("counts a replayed call's rounds across its runs: the run after one round ends in round 1", () => {
+    const live = new LiveInteractions(testClock());
+    const o = live.observerFor('up');
+    const start = { method: 'tools/call', params: { name: 'book' }, mode: 'replay' as const, capabilities: {} };
+    o.onStart({ handle: 'run1', ...start, replay: { call: 'c', run: 1, answers: new Map() }, roundsBefore: 0 });
+    o.onRound({ handle: 'run1', round: 1, asked: [{ key: 'elicitation-1', method: 'elicitation/create' }] });
+    o.onEnd({ handle: 'run1', reason: 'let_go' });
+    o.onStart({ handle: 'run2', ...start, replay: { call: 'c', run: 2, answers: new Map() }, roundsBefore: 1 });
+    assert.equal(live.snapshot().calls[0]!.round, 1);
+    o.onEnd({ handle: 'run2', reason: 'completed', result: {} });
+    assert.deepEqual(
+      live.snapshot().recent.map((r) => [r.event, r.round, r.detail]),
+      [
+        ['ended', 1, 'completed'],
+        ['ended', 1, 'let_go'],
+        ['asked', 1, 'elicitation-1 (elicitation/create)'],
+      ],
+    );
+  });
+
   it('ignores events of calls it never saw start', () => {
     const live = new LiveInteractions(testClock());
     const o = live.observerFor('up');

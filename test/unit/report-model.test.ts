@@ -4,7 +4,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AuditRecord, AuditedRequest } from '../../src/audit/record.js';
 import { parseAuditLines } from '../../src/report/audit-files.js';
-import { annotationAdvice, proposeInputs, replaySafety, schemaFromShape } from '../../src/report/migration.js';
+import { annotationAdvice, inputRequestsByRound, proposeInputs, replaySafety, schemaFromShape } from '../../src/report/migration.js';
+import { barChart } from '../../src/report/svg.js';
 import { buildReport, stats, type Declared } from '../../src/report/model.js';
 import { renderHtml } from '../../src/report/render-html.js';
 import { renderMarkdown } from '../../src/report/render-md.js';
@@ -97,9 +98,12 @@ describe('report model', () => {
       ],
     );
     assert.equal(pay.migration.replay.safe, 'no');
-    assert.ok(pay.migration.annotate.includes('idempotentHint'));
+    assert.ok(pay.migration.annotate.some((a) => a.annotation === 'idempotentHint' && /safe to repeat/.test(a.why)));
     assert.equal(item('read').migration.replay.safe, 'yes');
-    assert.deepEqual(item('read').migration.annotate, ['openWorldHint']);
+    assert.deepEqual(
+      item('read').migration.annotate.map((a) => a.annotation),
+      ['openWorldHint'],
+    );
     assert.equal(item('idle').migration.replay.safe, 'unknown');
     assert.equal(item('p').migration.replay.safe, 'yes');
     assert.equal(item('gone').migration.inputRequests[0]!.key, 'url_consent');
@@ -132,6 +136,40 @@ describe('report helpers', () => {
     assert.equal(replaySafety('tool', { destructiveHint: true, idempotentHint: true }).safe, 'yes');
     assert.equal(replaySafety('tool', undefined).safe, 'unknown');
     assert.deepEqual(annotationAdvice('prompt', undefined, true), []);
+  });
+
+  it('advises only annotations that are missing and that no declared one contradicts, each with a reason', () => {
+    const names = (a: Parameters<typeof annotationAdvice>[1]) => annotationAdvice('tool', a, false).map((x) => x.annotation);
+    // A destructive tool is not read-only: readOnlyHint would contradict it.
+    assert.deepEqual(names({ destructiveHint: true }), ['idempotentHint', 'openWorldHint']);
+    assert.deepEqual(names({ readOnlyHint: true }), ['openWorldHint']);
+    assert.deepEqual(names({ readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false }), []);
+    assert.deepEqual(names(undefined), ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']);
+    for (const advice of annotationAdvice('tool', undefined, true)) assert.ok(advice.why.length > 10, `${advice.annotation} says why`);
+  });
+
+  it('proposes inputRequests per round, as on the wire: no round inside', () => {
+    const q = { method: 'elicitation/create', elicitationMode: 'form' as const, schema: { properties: { x: { type: 'string', required: true } } }, round: 1 };
+    const rounds = inputRequestsByRound(proposeInputs([q, { ...q, round: 2 }]));
+    assert.deepEqual(
+      rounds.map((r) => r.round),
+      [1, 2],
+    );
+    assert.deepEqual(Object.keys(rounds[1]!.inputRequests), ['x_2']);
+    assert.deepEqual(Object.keys(rounds[1]!.inputRequests['x_2']!), ['method', 'params']);
+  });
+
+  it('says "1 call", not "1 calls", in the rounds chart', () => {
+    const svg = barChart(
+      'Rounds per call',
+      [
+        { label: '1 round', value: 1 },
+        { label: '2 rounds', value: 2 },
+      ],
+      [' call', ' calls'],
+    );
+    assert.match(svg, />1 call</);
+    assert.match(svg, />2 calls</);
   });
 
   it('skips lines that are not audit records', () => {

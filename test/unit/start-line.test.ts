@@ -45,6 +45,7 @@ describe('the start line', () => {
 
   it('names each upstream of a configuration file', () => {
     const file = writeConfig(`
+default: demo
 upstreams:
   demo: { stdio: { command: node, args: [dist/examples/demo-server.js], cwd: ${home} } }
   tickets: { sse: { url: "http://user:pw@10.0.0.9:3001/sse?token=abc" } }
@@ -53,6 +54,20 @@ upstreams:
       startLine(config(['--config', file]), { url: 'http://127.0.0.1:8080/mcp' }),
       'listening on http://127.0.0.1:8080/mcp in front of demo (node demo-server.js over stdio), tickets (http://10.0.0.9:3001/sse over HTTP+SSE)',
     );
+  });
+
+  it("names each upstream's own endpoint when there is no default upstream (/mcp answers 404 then)", () => {
+    const file = writeConfig(`
+upstreams:
+  demo: { stdio: { command: node, args: [dist/examples/demo-server.js], cwd: ${home} } }
+  tickets: { sse: { url: "http://user:pw@10.0.0.9:3001/sse?token=abc" } }
+`);
+    const line = startLine(config(['--config', file]), { url: 'http://127.0.0.1:8080/mcp' });
+    assert.equal(
+      line,
+      'listening on http://127.0.0.1:8080/servers/demo/mcp in front of node demo-server.js over stdio, http://127.0.0.1:8080/servers/tickets/mcp in front of http://10.0.0.9:3001/sse over HTTP+SSE',
+    );
+    assert.equal(/listening on (\S+)/.exec(line)?.[1], 'http://127.0.0.1:8080/servers/demo/mcp');
   });
 
   it('shows a stdio command and the script it runs, never its other arguments', () => {

@@ -3,12 +3,18 @@
 // proxy takes to load, so the two overlap instead of adding up. The control session's transport
 // takes the child (`take`); one nobody took is ended (`end`).
 import type { ChildProcess } from 'node:child_process';
+import { PassThrough, type Readable } from 'node:stream';
 import { type Children, type ChildTarget, signalChild } from './child-process.js';
 
 export interface Prestarted {
   child: ChildProcess;
   /** Resolves once the child runs, rejects if it could not be started. */
   spawned: Promise<void>;
+  /**
+   * The child's stderr, read from the start: Node discards what nobody reads from a child that
+   * exits, and the last lines of one that dies at start are why it died.
+   */
+  stderr: Readable;
   /** Set when the child ended (and its pipes closed) before a transport took it. */
   closed?: { code: number | null; signal: NodeJS.Signals | null };
 }
@@ -35,8 +41,11 @@ export class Prestarts {
       child.once('error', reject);
     });
     spawned.catch(() => {});
-    // Until the transport reads them, stdout and stderr stay paused and buffer what the child writes.
-    const early: Prestarted = { child, spawned };
+    // Until the transport reads it, stdout stays paused and buffers what the child writes; stderr
+    // goes through a stream of ours, which keeps it even once the child has exited.
+    const stderr = new PassThrough();
+    child.stderr!.pipe(stderr);
+    const early: Prestarted = { child, spawned, stderr };
     child.once('close', (code, signal) => (early.closed = { code, signal }));
     this.waiting.set(key, early);
     return early;

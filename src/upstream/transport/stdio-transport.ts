@@ -14,12 +14,15 @@ import type { Logger } from '../../telemetry/logger.js';
 import { type ChildTarget, signalChild } from '../child/child-process.js';
 import { parseMessage } from './jsonrpc-message.js';
 import { LineReader } from './line-reader.js';
+import { StderrTail } from './stderr-tail.js';
 import { processTreeRunning } from '../child/process-running.js';
 import type { UpstreamResources } from '../resources.js';
 
 /** stdin EOF, then SIGTERM after this, then SIGKILL after as long again (as the v1 SDK does). */
 const CLOSE_STEP_MS = 2000;
 const STDERR_TAIL_LINES = 5;
+/** How long the end of a child waits for the rest of its stderr. */
+const STDERR_GRACE_MS = 500;
 
 export type StdioTarget = ChildTarget;
 
@@ -29,7 +32,7 @@ export class StdioTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   private child: ChildProcess | undefined;
   private readonly lines = new LineReader();
-  private readonly tail: string[] = [];
+  private readonly tail = new StderrTail(STDERR_TAIL_LINES);
   private exit: string | undefined;
   private spoken = false;
 
@@ -62,12 +65,13 @@ export class StdioTransport implements Transport {
       // A prestarted child may have started (or failed to) before this transport took it.
       if (early) early.spawned.then(resolve, reject);
       else child.once('spawn', () => resolve());
-      createInterface({ input: child.stderr! }).on('line', (line) => {
+      const stderr = createInterface({ input: early?.stderr ?? child.stderr! });
+      stderr.on('line', (line) => {
         if (this.spoken) this.log.info('upstream server stderr', { line });
         else this.log.debug('upstream server stderr', { line });
         this.tail.push(line);
-        if (this.tail.length > STDERR_TAIL_LINES) this.tail.shift();
       });
+      const stderrRead = new Promise<void>((resolve) => stderr.once('close', () => resolve()));
       child.stdin!.on('error', (err) => this.onerror?.(err));
       child.stdout!.on('data', (chunk: Buffer) => {
         let lines: string[];
@@ -81,15 +85,22 @@ export class StdioTransport implements Transport {
         }
         for (const line of lines) this.deliver(line);
       });
-      // 'close' comes after stdout and stderr have ended: the tail is complete.
+      // The end is reported once the child's stderr has been read to its end, so the tail is
+      // complete (a prestarted child's may still be in our buffer when it has exited), or after a
+      // grace period, for a stderr that a process the child started holds open.
       const closed = (code: number | null, signal: NodeJS.Signals | null) => {
-        this.exit = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-        this.child = undefined;
-        this.onclose?.();
+        let grace: NodeJS.Timeout | undefined;
+        const held = new Promise<void>((resolve) => (grace = setTimeout(resolve, STDERR_GRACE_MS)));
+        void Promise.race([stderrRead, held]).then(() => {
+          clearTimeout(grace);
+          this.exit = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+          this.child = undefined;
+          this.onclose?.();
+        });
       };
       const gone = early?.closed;
       // A prestarted child that already ended will not say so again.
-      if (gone) setImmediate(() => closed(gone.code, gone.signal));
+      if (gone) closed(gone.code, gone.signal);
       else child.once('close', closed);
     });
   }
@@ -97,7 +108,8 @@ export class StdioTransport implements Transport {
   /** How the child ended and its last stderr lines; undefined while it runs. */
   exitReport(): string | undefined {
     if (this.exit === undefined) return undefined;
-    return this.tail.length === 0 ? this.exit : `${this.exit}; its last stderr lines: ${this.tail.join(' | ')}`;
+    const lines = this.tail.quote();
+    return lines.length === 0 ? this.exit : `${this.exit}; its last stderr lines: ${lines.join(' | ')}`;
   }
 
   send(message: JSONRPCMessage): Promise<void> {
@@ -111,13 +123,19 @@ export class StdioTransport implements Transport {
 
   async close(): Promise<void> {
     const child = this.child;
-    if (!child) return;
+    // A child that never ran (spawn failed) or already exited has nothing left to stop; waiting
+    // for a 'close' it already emitted would leave this promise the only thing the process waits on.
+    if (!child || !runs(child)) return;
     const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
-    const step = () => Promise.race([closed, new Promise<void>((resolve) => setTimeout(resolve, CLOSE_STEP_MS).unref())]);
+    const step = async () => {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([closed, new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_STEP_MS)))]);
+      clearTimeout(timer);
+    };
     child.stdin!.end();
     await step();
-    if (child.exitCode === null && child.signalCode === null && signalChild(child, 'SIGTERM')) await step();
-    if (child.exitCode === null && child.signalCode === null) signalChild(child, 'SIGKILL');
+    if (runs(child) && signalChild(child, 'SIGTERM')) await step();
+    if (runs(child)) signalChild(child, 'SIGKILL');
     this.lines.clear();
   }
 
@@ -128,6 +146,11 @@ export class StdioTransport implements Transport {
     this.spoken = true;
     this.onmessage?.(message);
   }
+}
+
+/** Started and not yet exited: a spawn that failed has a pid of undefined and an exit code. */
+function runs(child: ChildProcess): boolean {
+  return child.pid !== undefined && child.exitCode === null && child.signalCode === null;
 }
 
 export function createStdioTransport(target: StdioTarget, log: Logger, resources: UpstreamResources): StdioTransport {
