@@ -337,7 +337,7 @@ export class TaskTable {
     const store = this.opts.store!;
     const record = await this.readRecord(store, claims);
     this.opts.log.debug('task read from the state store', { task: claims.h, status: record.view.status });
-    if (!isTerminal(record.view.status) && !(await reach(() => store.isAlive(claims.i)))) {
+    if (!isTerminal(record.view.status) && !(await reach(this.opts.log, () => store.isAlive(claims.i)))) {
       const message = 'the proxy instance running the task stopped before the task ended';
       const failed: TaskRecord = {
         ...record,
@@ -349,7 +349,7 @@ export class TaskTable {
         },
       };
       this.opts.log.info('task failed: its owner is gone', { task: claims.h, owner: claims.i });
-      await reach(() => this.putRecord(store, failed));
+      await reach(this.opts.log, () => this.putRecord(store, failed));
       return { ...failed.view, taskId };
     }
     return { ...record.view, taskId };
@@ -378,7 +378,7 @@ export class TaskTable {
   }
 
   private async readRecord(store: TaskStore, claims: StateClaims): Promise<TaskRecord> {
-    const token = await reach(() => store.getTask(claims.h));
+    const token = await reach(this.opts.log, () => store.getTask(claims.h));
     if (token === undefined) throw unknownTask('the task has expired or is gone', 'expired');
     const record = (await this.opts.sealer.openRecord(token).catch(() => undefined)) as TaskRecord | undefined;
     if (record === undefined || record.h !== claims.h || record.o !== claims.i) throw unknownTask(UNKNOWN);
@@ -390,12 +390,17 @@ function unknownTask(message: string, reason = 'unknown'): ProxyError {
   return new ProxyError('task_unknown', message, { reason });
 }
 
-/** A store command; an unreachable store is the client's error to retry, not an unknown task. */
-async function reach<T>(command: () => Promise<T>): Promise<T> {
+/**
+ * A store command; an unreachable store is the client's error to retry, not an unknown task. The
+ * store's own words ("WRONGTYPE ...", its client's state) are logged here and never reach the
+ * client: they describe the deployment, not the request.
+ */
+async function reach<T>(log: Logger, command: () => Promise<T>): Promise<T> {
   try {
     return await command();
   } catch (err) {
-    throw new ProxyError('store_unavailable', `the state store cannot be reached, so no instance can answer for this task now: ${(err as Error).message}`, {
+    log.warn('state store command failed', { error: (err as Error).message });
+    throw new ProxyError('store_unavailable', 'the state store cannot be reached, so no instance can answer for this task now; try again', {
       reason: 'state_store_unavailable',
     });
   }
