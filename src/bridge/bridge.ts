@@ -13,7 +13,7 @@ import { NO_TELEMETRY, type TraceOrigin, type UpstreamTelemetry } from '../telem
 import type { BoundCall, BridgeLimits, BridgeOptions, FrontCall } from './front-call.js';
 import { Interaction, type PendingInput, type Stop } from './interaction.js';
 import { type InteractionObserver, leaseForCall, type SessionLease } from './ports.js';
-import { PrincipalLoad } from './principal-load.js';
+import { PrincipalLoad, taskShare } from './principal-load.js';
 import { inputRequired, refuseUndeclared, takeWaitingSlot } from './refusals.js';
 import { checkRetryAnswers, goneError, heldClaims, openState } from './retry.js';
 import { answerWithOperatorRoots, readRootsAnswer, RootsRound, rootsRoundResult } from './roots-round.js';
@@ -102,7 +102,24 @@ export class Bridge {
         throw err;
       });
     const work = () => (state === undefined ? this.begin(front) : resume(state));
-    return this.load.run(front.principal, state === undefined ? 'begin' : 'resume', this.limits, work, this.tasks.runningOf(front.principal));
+    const running = this.tasks.runningOf(front.principal);
+    const share = this.opts.sessions.waitingShare?.();
+    const task =
+      front.task !== undefined && share !== undefined ? { tasks: running, maxTasks: taskShare(share.max, this.limits.maxCallsPerPrincipal) } : undefined;
+    return this.load.run(front.principal, state === undefined ? 'begin' : 'resume', this.limits, work, running, task);
+  }
+
+  /**
+   * A task holds its legacy session for as long as it runs, so it takes a place in the waiting share
+   * (--waiting-share), as a call waiting for its client does: past the share it is refused at once,
+   * and the rest of the sessions stay free for other calls. `lease`: taken now; without, only
+   * whether one more would fit (a task about to acquire its session).
+   */
+  private holdForTask(lease?: SessionLease): void {
+    const fits = lease === undefined ? (this.opts.sessions.waitingShare?.().room ?? true) : lease.markWaiting();
+    if (fits) return;
+    lease?.release();
+    throw taskShareFull();
   }
 
   /** Ends suspensions nobody resumed in time. */
@@ -149,7 +166,9 @@ export class Bridge {
    * rounds like any call's (held: a replay would create a second task).
    */
   private async startTask(front: BoundCall): Promise<JsonObject> {
+    this.holdForTask();
     const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive', front.roots);
+    this.holdForTask(lease);
     return this.startCall({ ...front, params: { ...front.params, task: { ttl: DEFAULT_TASK_TTL_MS } } }, lease);
   }
 
@@ -162,8 +181,10 @@ export class Bridge {
   private async startHosted(front: BoundCall): Promise<JsonObject> {
     const policy = this.limits.tasks;
     if (policy === undefined) throw new ProxyError('upstream_failed', 'this upstream runs no tasks of the proxy (its configuration changed)');
+    this.holdForTask();
     const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive', front.roots);
     if (policy.afterMs > 0) return this.startCall(front, lease);
+    this.holdForTask(lease);
     const interaction = new Interaction(randomUUID(), { method: front.method, params: front.params }, this.opts.log, this.clock);
     interaction.start(lease, front.record);
     return this.tasks.host(interaction, this.taskFront(front), policy, {
@@ -180,6 +201,10 @@ export class Bridge {
     this.opts.observer?.onEnd({ handle: interaction.handle, reason: 'task' });
     this.opts.log.debug('the call goes on as a task', { handle: interaction.handle, round: interaction.round });
     const legacyVersion = interaction.session?.negotiatedVersion ?? '2025-11-25';
+    if (!interaction.holdForTask()) {
+      this.finish(interaction, 'cancelled', 'too many tasks hold legacy sessions');
+      throw taskShareFull();
+    }
     return this.tasks.host(interaction, this.taskFront(front), policy, { gatherMs: this.limits.gatherWindowMs, legacyVersion });
   }
 
@@ -319,6 +344,8 @@ export class Bridge {
         this.finish(interaction, 'completed', undefined, { result: stop.result });
         if (created === undefined) return stop.result;
         if (!lease) throw new ProxyError('upstream_failed', 'the legacy server created the task, but its session ended at once');
+        // Its place in the waiting share was taken before the call was sent; a round in between may have given it back.
+        if (!lease.markWaiting()) this.opts.log.debug('a legacy task holds its session past the waiting share');
         return await this.tasks.adopt(lease, created, this.taskFront(front));
       }
       case 'error':
@@ -405,4 +432,13 @@ function startEvent(handle: string, call: BoundCall, replay: Rerun | undefined):
     roundsBefore: replay.round - 1,
   };
   return { handle, method, params, mode: replay ? 'replay' : 'hold', capabilities, roots, ...replayed };
+}
+
+/** A task refused because the waiting share is used up (see Bridge.holdForTask). */
+function taskShareFull(): ProxyError {
+  return new ProxyError(
+    'overloaded',
+    'too many tasks and calls waiting for input hold legacy sessions (--waiting-share of --max-sessions), so this task was not started; try again later',
+    { reason: 'waiting_limit' },
+  );
 }

@@ -1,7 +1,7 @@
 // Per-principal limits: the pure decision, and the bridge keeping principals apart over fake sessions.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { overLimit, PrincipalLoad } from '../../src/bridge/principal-load.js';
+import { overLimit, PrincipalLoad, taskShare } from '../../src/bridge/principal-load.js';
 import { expectCode, front, setup, type Asked } from '../support/bridge-setup.js';
 import { tick } from '../support/fake-session.js';
 
@@ -14,6 +14,21 @@ describe('overLimit', () => {
     assert.equal(overLimit({ running: 0, waiting: 1 }, LIMITS, 'begin')?.limit, 'maxInteractionsPerPrincipal');
     assert.equal(overLimit({ running: 0, waiting: 1 }, LIMITS, 'resume'), undefined, 'a resume adds nothing to the waiting');
     assert.equal(overLimit({ running: 2, waiting: 1 }, LIMITS, 'resume')?.limit, 'maxCallsPerPrincipal');
+  });
+  it("refuses a principal's new task once it runs its share of tasks, and only a call that may become one", () => {
+    const task = { tasks: 6, maxTasks: 6 };
+    assert.equal(overLimit({ running: 0, waiting: 0 }, LIMITS, 'begin', task)?.limit, 'maxTasksPerPrincipal');
+    assert.match(overLimit({ running: 0, waiting: 0 }, LIMITS, 'begin', task)!.message, /6 tasks running.*at most 6/);
+    assert.equal(overLimit({ running: 0, waiting: 0 }, LIMITS, 'begin', { tasks: 5, maxTasks: 6 }), undefined);
+    assert.equal(overLimit({ running: 0, waiting: 0 }, LIMITS, 'begin'), undefined, 'a plain call is not counted against the task share');
+    assert.equal(overLimit({ running: 0, waiting: 0 }, LIMITS, 'resume', task), undefined, 'a retry creates no task');
+  });
+  it('gives one principal half the waiting share as tasks, within its call limit', () => {
+    // The defaults: a stdio upstream (16 sessions, --waiting-share 75: 12) and an HTTP one (256: 192).
+    assert.equal(taskShare(12, 32), 6);
+    assert.equal(taskShare(192, 32), 32);
+    assert.equal(taskShare(1, 32), 1, 'at least one');
+    assert.equal(taskShare(3, 32), 1);
   });
   it('counts per principal and settles each interaction once', () => {
     const load = new PrincipalLoad();
