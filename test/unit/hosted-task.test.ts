@@ -15,7 +15,8 @@ import type { FrontCapabilities } from '../../src/protocol/capabilities.js';
 import { ProxyError, type ProxyErrorCode } from '../../src/protocol/errors.js';
 import type { JsonObject, Root } from '../../src/protocol/json.js';
 import { createSealer } from '../../src/state/seal.js';
-import type { TaskStore } from '../../src/state/task-store.js';
+import { MAX_RECORD_CHARS } from '../../src/bridge/tasks/task-records.js';
+import { mayPut, type StoredTask, type TaskStore, type Writer } from '../../src/state/task-store.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import { type TestClock, testClock } from '../support/clock.js';
 import { type FakeCall, FakeSession, recordingLease, tick, until } from '../support/fake-session.js';
@@ -32,22 +33,34 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /** A task store in memory, expiring against the test clock: `dead` instances never count as alive, `down` fails every command. */
 class MemoryTaskStore implements TaskStore {
-  readonly records = new Map<string, { record: string; expiresAt: number }>();
+  readonly records = new Map<string, StoredTask & { expiresAt: number }>();
   private readonly alive = new Map<string, number>();
   readonly dead = new Set<string>();
   down = false;
 
   constructor(private readonly clock: Clock) {}
 
-  async putTask(handle: string, record: string, expiresAtMs: number): Promise<void> {
+  async putTask(handle: string, task: StoredTask, expiresAtMs: number, writer: Writer): Promise<boolean> {
     this.reach();
-    this.records.set(handle, { record, expiresAt: expiresAtMs });
+    if (!mayPut(this.live(handle), writer)) return false;
+    this.records.set(handle, { ...task, expiresAt: expiresAtMs });
+    return true;
   }
 
-  async getTask(handle: string): Promise<string | undefined> {
+  async getTask(handle: string): Promise<StoredTask | undefined> {
     this.reach();
+    const r = this.live(handle);
+    return r === undefined ? undefined : { record: r.record, version: r.version, final: r.final };
+  }
+
+  async versions(handles: readonly string[]): Promise<Array<number | undefined>> {
+    this.reach();
+    return handles.map((h) => this.live(h)?.version);
+  }
+
+  private live(handle: string): (StoredTask & { expiresAt: number }) | undefined {
     const r = this.records.get(handle);
-    return r === undefined || r.expiresAt <= this.clock.now() ? undefined : r.record;
+    return r === undefined || r.expiresAt <= this.clock.now() ? undefined : r;
   }
 
   async markAlive(instance: string, ttlMs: number): Promise<void> {
@@ -740,6 +753,98 @@ describe('hosted tasks across instances (a task store)', () => {
     const h = await hostCall(a, clock);
     store.records.clear();
     await fails(b.get(h.taskId, 'alice'), 'task_unknown', 'expired');
+  });
+
+  it('never completes a task another instance failed while its owner was away: the owner ends it as failed too', async () => {
+    const { clock, store, a, b } = cluster();
+    const h = await hostCall(a, clock);
+    // The owner's mark lapsed (paused, or cut off): another instance fails the task.
+    store.dead.add('i1/up');
+    assert.equal((await b.get(h.taskId, 'alice'))['status'], 'failed');
+    store.dead.delete('i1/up');
+    // The owner resumes and its call completes: its `completed` may not replace the `failed`.
+    h.call.resolve({ content: [{ type: 'text', text: 'late' }] });
+    const seen: string[] = [];
+    await until(
+      async () => {
+        seen.push((await a.get(h.taskId, 'alice'))['status'] as string);
+        return seen.at(-1) === 'failed';
+      },
+      3000,
+      'the owner reads failed',
+    );
+    assert.ok(!seen.includes('completed'), seen.join(' → '));
+    const [mine, theirs] = [await a.get(h.taskId, 'alice'), await b.get(h.taskId, 'alice')];
+    assert.deepEqual(mine, theirs);
+    assert.match((mine['error'] as JsonObject)['message'] as string, /stopped before the task ended/);
+    assert.equal('result' in mine, false);
+  });
+
+  it('fails its running tasks once its own mark has lapsed, though the store answers again (a pause)', async () => {
+    const clock = testClock(T0);
+    const store = new MemoryTaskStore(clock);
+    const a = newTable(clock, { store, heartbeatMs: 40 });
+    const h = await hostCall(a, clock);
+    await new Promise((r) => setTimeout(r, 100));
+    // Time passes with no heartbeat, as in a SIGSTOP: the next heartbeat finds the mark lapsed.
+    clock.advance(1000);
+    await until(async () => (await a.get(h.taskId, 'alice'))['status'] === 'failed', 3000, 'the running task failed');
+    assert.match(((await a.get(h.taskId, 'alice'))['error'] as JsonObject)['message'] as string, /paused/);
+    assert.equal(h.call.signal?.aborted, true);
+  });
+
+  it('shows a completion only once the store has it, and writes one made while the store was away when it returns', async () => {
+    const clock = testClock(T0);
+    const key = new Uint8Array(randomBytes(32));
+    const store = new MemoryTaskStore(clock);
+    const a = newTable(clock, { key, store, heartbeatMs: 40 });
+    const b = newTable(clock, { key, instance: 'i2/up', store });
+    const h = await hostCall(a, clock);
+    store.down = true;
+    h.call.resolve({ content: [{ type: 'text', text: 'done' }] });
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal((await a.get(h.taskId, 'alice'))['status'], 'working', 'not completed before the store has it');
+    store.down = false;
+    const done = await reaches(a, h.taskId, 'completed');
+    assert.deepEqual(await b.get(h.taskId, 'alice'), done);
+  });
+
+  it("writes its tasks' records again after the store lost them, and heals a record rolled back", async () => {
+    const clock = testClock(T0);
+    const key = new Uint8Array(randomBytes(32));
+    const store = new MemoryTaskStore(clock);
+    const a = newTable(clock, { key, store, heartbeatMs: 40 });
+    const b = newTable(clock, { key, instance: 'i2/up', store });
+    const h = await hostCall(a, clock);
+    const asked = h.session.ask('elicitation/create', FORM);
+    await reaches(b, h.taskId, 'input_required');
+    const handle = [...store.records.keys()][0]!;
+    const old = store.records.get(handle)!;
+
+    store.records.clear();
+    // Gone for other instances until the owner's next heartbeat.
+    await until(async () => (await b.get(h.taskId, 'alice').catch(() => ({}) as JsonObject))['status'] === 'input_required', 3000, 'written again');
+
+    await a.update(h.taskId, 'alice', { 'elicitation-1': { action: 'accept', content: { ok: true } } }, []);
+    await asked.answer;
+    h.call.resolve({ content: [] });
+    await reaches(b, h.taskId, 'completed');
+    // The older record put back: the owner's next heartbeat writes the final one again.
+    store.records.set(handle, old);
+    await until(async () => (await b.get(h.taskId, 'alice'))['status'] === 'completed', 3000, 'the final record written again');
+    assert.equal(store.records.get(handle)!.final, true);
+  });
+
+  it('opens no record whose stored version disagrees with its own, nor one too large', async () => {
+    const { clock, store, a, b } = cluster();
+    const h = await hostCall(a, clock);
+    const [handle, entry] = [...store.records][0]!;
+    store.records.set(handle, { ...entry, version: entry.version + 5 });
+    await fails(b.get(h.taskId, 'alice'), 'task_unknown', 'unknown');
+    store.records.set(handle, { ...entry, record: 'x'.repeat(MAX_RECORD_CHARS + 1) });
+    await fails(b.get(h.taskId, 'alice'), 'task_unknown', 'unknown');
+    store.records.set(handle, entry);
+    assert.equal((await b.get(h.taskId, 'alice'))['status'], 'working');
   });
 
   it('says a store that cannot be reached is unavailable, not that the task is unknown', async () => {

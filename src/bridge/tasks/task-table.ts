@@ -7,16 +7,18 @@
 //
 // A task runs in the process that created it. What other instances know of it:
 // - with a task store (--state-store), every change of a task's status is written there, sealed,
-//   until the task's ttl ends, and this instance says every few seconds that it is alive. Another
-//   instance answers tasks/get from the record; a task whose owner stopped saying so before the
-//   task ended is `failed`, with the reason. A proxy that stops fails its running tasks first;
+//   until the task's ttl ends (task-records.ts: one final status per task), and this instance says
+//   every few seconds that it is alive. Another instance answers tasks/get from the record; a task
+//   whose owner stopped saying so before the task ended is `failed`, with the reason. An owner
+//   whose own mark lapsed (it was paused, or cut off from the store) fails its running tasks as
+//   soon as it sees it. A proxy that stops fails its running tasks first;
 // - tasks/update and tasks/cancel of a running task go to the owner (front/owner-forward.ts, with
 //   --advertise-url); an instance that cannot reach a live owner says so;
 // - without a store, another instance (or this one after a restart) is told the task is gone.
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import type { FrontCapabilities } from '../../protocol/capabilities.js';
-import { JSONRPC, ProxyError } from '../../protocol/errors.js';
+import { ProxyError } from '../../protocol/errors.js';
 import type { JsonObject, Root } from '../../protocol/json.js';
 import { type Sealer, type StateClaims, StateError } from '../../state/seal.js';
 import { principalTag } from '../../state/principal.js';
@@ -26,6 +28,7 @@ import type { TaskKind, TaskObserver, TraceOrigin } from '../../telemetry/ports.
 import type { Interaction } from '../interaction.js';
 import type { SessionLease } from '../ports.js';
 import { HostedTask, type HostedTaskPolicy } from './hosted-task.js';
+import { ownerShows, type Published, TaskRecords, UNKNOWN, unknownTask } from './task-records.js';
 import { createTaskResult, detailedTask, isTerminal, type LegacyTask, TASK_ACK, type TaskStatus, type TaskView } from './task-wire.js';
 import { TranslatedTask } from './translated-task.js';
 
@@ -67,13 +70,9 @@ interface RunningTask {
   abandon(reason: string): void;
 }
 
-interface Entry {
+interface Entry extends Published {
   task: RunningTask;
   principal: string;
-  /** When the task and its result are dropped. */
-  expiresAt: number;
-  /** The record writes, in order (each waits for the one before). */
-  written: Promise<void>;
   /** Over: no longer counted as running. */
   ended: boolean;
 }
@@ -88,20 +87,6 @@ export interface TaskFront {
   origin?: TraceOrigin | undefined;
 }
 
-/** What a task store holds for one task (sealed): enough for another instance's tasks/get. */
-interface TaskRecord {
-  /** The task's handle: a record copied under another task's key does not pass for it. */
-  h: string;
-  /** The owning instance. */
-  o: string;
-  /** When the record goes (ms). */
-  e: number;
-  view: Omit<TaskView, 'taskId'>;
-}
-
-/** What a forged, foreign or another principal's id is told (-32602): nothing of whose it is. */
-const UNKNOWN = 'unknown taskId';
-
 export class TaskTable {
   private readonly tasks = new Map<string, Entry>();
   /** Running tasks by principal. */
@@ -113,35 +98,71 @@ export class TaskTable {
   /** When this instance last marked itself alive in the store (the mark lasts `aliveForMs` from then). */
   private markedAt: number | undefined;
   private readonly aliveForMs: number;
+  private readonly records: TaskRecords | undefined;
 
   constructor(private readonly opts: TaskTableOptions) {
     this.stopSweeper = opts.clock.every(SWEEP_MS, () => this.sweep());
     const heartbeatMs = opts.heartbeatMs ?? HEARTBEAT_MS;
     this.aliveForMs = 3 * heartbeatMs;
-    this.stopHeartbeat = opts.store === undefined ? () => {} : opts.clock.every(heartbeatMs, () => void this.markAlive());
+    this.stopHeartbeat = opts.store === undefined ? () => {} : opts.clock.every(heartbeatMs, () => void this.heartbeat());
+    this.records =
+      opts.store === undefined
+        ? undefined
+        : new TaskRecords({
+            store: opts.store,
+            sealer: opts.sealer,
+            instance: opts.instance,
+            clock: opts.clock,
+            log: opts.log,
+            settled: (handle) => this.settled(handle),
+            endedElsewhere: (handle, reason) => this.tasks.get(handle)?.task.abandon(reason),
+          });
   }
 
-  /** Tells other instances this one still runs its tasks (at start the store may not be connected yet: each new task says it too). */
-  private async markAlive(): Promise<void> {
+  /** Marks this instance alive, then writes again the records the store does not hold as written. */
+  private async heartbeat(): Promise<void> {
+    if (!(await this.markAlive()) || this.records === undefined) return;
+    const again = await this.records.reconcile([...this.tasks.values()]).catch((err: unknown) => {
+      this.opts.log.debug('cannot compare task records with the state store', { error: (err as Error).message });
+      return 0;
+    });
+    if (again > 0) this.opts.log.info('task records written again: the state store did not hold them as written', { tasks: again });
+  }
+
+  /**
+   * Tells other instances this one still runs its tasks (at start the store may not be connected
+   * yet: each new task says it too). A mark that lapsed (this process was paused, or could not reach
+   * the store, for longer than it lasts) fences this instance first: other instances may have failed
+   * its running tasks meanwhile. True once marked.
+   */
+  private async markAlive(): Promise<boolean> {
     const store = this.opts.store;
-    if (store === undefined) return;
+    if (store === undefined) return false;
     const at = this.opts.clock.now();
+    if (this.lapsed(at)) this.fence();
     try {
       await store.markAlive(this.opts.instance, this.aliveForMs);
       this.markedAt = at;
+      return true;
     } catch (err) {
       this.opts.log.debug('cannot mark this instance alive', { error: (err as Error).message });
-      // The mark has lapsed: other instances fail this instance's running tasks when they read them,
-      // so it fails them too, rather than finish a task another instance told its client had failed.
-      if (this.markedAt !== undefined && this.opts.clock.now() - this.markedAt >= this.aliveForMs) this.fence();
+      if (this.lapsed(this.opts.clock.now())) this.fence();
+      return false;
     }
   }
 
+  /** Whether this instance's last mark has run out by `now` (it is measured from before the mark was sent). */
+  private lapsed(now: number): boolean {
+    return this.markedAt !== undefined && now - this.markedAt >= this.aliveForMs;
+  }
+
+  /** The mark lapsed: other instances fail this instance's running tasks when they read them, so it fails them too. */
   private fence(): void {
     const running = [...this.tasks.values()].filter((e) => !isTerminal(e.task.status));
     if (running.length === 0) return;
-    this.opts.log.warn('the state store has not heard from this instance for too long: its running tasks fail', { tasks: running.length });
-    for (const { task } of running) task.abandon('the proxy instance running the task lost the state store, so other instances count it as gone');
+    this.opts.log.warn('this instance was not marked alive in the state store for too long: its running tasks fail', { tasks: running.length });
+    for (const { task } of running)
+      task.abandon('the proxy instance running the task lost the state store, or was paused, so other instances count it as gone');
   }
 
   /**
@@ -185,7 +206,7 @@ export class TaskTable {
 
   async get(taskId: unknown, principal: string): Promise<JsonObject> {
     const found = await this.find(taskId, principal);
-    return detailedTask('task' in found ? await found.task.view() : await this.remoteView(found.claims, taskId as string));
+    return detailedTask('task' in found ? this.shown(found, await found.task.view()) : await this.remoteView(found.claims, taskId as string));
   }
 
   async update(taskId: unknown, principal: string, inputResponses: unknown, dropped: readonly string[]): Promise<JsonObject> {
@@ -208,7 +229,7 @@ export class TaskTable {
    */
   async watchable(taskId: unknown, principal: string): Promise<TaskView | undefined> {
     const found = await this.find(taskId, principal).catch(() => undefined);
-    return found !== undefined && 'task' in found ? found.task.snapshot() : undefined;
+    return found !== undefined && 'task' in found ? this.shown(found, found.task.snapshot()) : undefined;
   }
 
   /** The principal's tasks still running here (each holds a legacy session: they count against its call limit). */
@@ -264,14 +285,14 @@ export class TaskTable {
     front: TaskFront,
     detail: Record<string, string>,
   ): Promise<void> {
-    const entry: Entry = { task, principal: front.principal, expiresAt, written: Promise.resolve(), ended: isTerminal(task.status) };
+    const entry: Entry = { handle, task, principal: front.principal, expiresAt, written: Promise.resolve(), stored: false, ended: isTerminal(task.status) };
     this.tasks.set(handle, entry);
     if (!entry.ended) this.running.set(front.principal, this.runningOf(front.principal) + 1);
     this.opts.log.info('task created', { task: handle, kind, tool: front.tool, principal: principalTag(front.principal), ...detail });
     this.opts.observer?.onCreated({ task: handle, kind, tool: front.tool, principal: principalTag(front.principal), origin: front.origin });
     // A change before this point is in the snapshot written now.
-    entry.written = this.markAlive();
-    this.write(handle, entry, task.snapshot());
+    entry.written = this.markAlive().then(() => {});
+    this.records?.write(entry, task.snapshot());
     await entry.written;
   }
 
@@ -287,20 +308,25 @@ export class TaskTable {
       this.opts.log.info('task ended', { task: handle, kind, status: view.status, ...(view.error ? { error: view.error.message } : {}) });
       this.opts.observer?.onEnded({ task: handle, kind, tool, status: view.status, error: view.error?.message });
     }
-    if (entry !== undefined) this.write(handle, entry, view);
+    if (entry === undefined) return this.notify(view);
+    this.records?.write(entry, view);
+    // A change the owner does not show yet (an end the store has not confirmed) is told once it is (settled).
+    if (this.shown(entry, view) === view) this.notify(view);
+  }
+
+  /** The store settled a task's end (confirmed it, or another instance's end stands): its watchers hear it. */
+  private settled(handle: string): void {
+    const entry = this.tasks.get(handle);
+    if (entry !== undefined) this.notify(this.shown(entry, entry.task.snapshot()));
+  }
+
+  private notify(view: TaskView): void {
     for (const watcher of this.watchers) watcher(view);
   }
 
-  private write(handle: string, entry: Entry, view: TaskView): void {
-    const store = this.opts.store;
-    if (store === undefined) return;
-    const { taskId: _id, ...rest } = view;
-    const record: TaskRecord = { h: handle, o: this.opts.instance, e: entry.expiresAt, view: rest };
-    entry.written = entry.written
-      .then(() => this.putRecord(store, record))
-      .catch((err: unknown) => {
-        this.opts.log.warn('cannot write a task to the state store', { task: handle, error: (err as Error).message });
-      });
+  /** What this instance tells clients of its own task (task-records.ts ownerShows); without a store, the task as it is. */
+  private shown(entry: Entry, view: TaskView): TaskView {
+    return this.records === undefined ? view : ownerShows(entry, view);
   }
 
   private sweep(): void {
@@ -314,7 +340,7 @@ export class TaskTable {
   }
 
   /** This instance's task, or the claims of another instance's (to be read from the store). */
-  private async find(taskId: unknown, principal: string): Promise<{ task: RunningTask } | { claims: StateClaims }> {
+  private async find(taskId: unknown, principal: string): Promise<Entry | { claims: StateClaims }> {
     const claims = await this.opts.sealer
       .inspect(taskId)
       .catch((err: unknown) => (err instanceof StateError && err.reason === 'expired' ? 'expired' : undefined));
@@ -329,30 +355,12 @@ export class TaskTable {
     }
     const entry = this.tasks.get(claims.h);
     if (entry === undefined || entry.expiresAt <= this.opts.clock.now()) throw unknownTask('the task has expired or is gone', 'expired');
-    return { task: entry.task };
+    return entry;
   }
 
   /** Another instance's task, as the store has it; one whose owner is no longer alive is failed now. */
-  private async remoteView(claims: StateClaims, taskId: string): Promise<TaskView> {
-    const store = this.opts.store!;
-    const record = await this.readRecord(store, claims);
-    this.opts.log.debug('task read from the state store', { task: claims.h, status: record.view.status });
-    if (!isTerminal(record.view.status) && !(await reach(this.opts.log, () => store.isAlive(claims.i)))) {
-      const message = 'the proxy instance running the task stopped before the task ended';
-      const failed: TaskRecord = {
-        ...record,
-        view: {
-          ...stripOpen(record.view),
-          status: 'failed',
-          lastUpdatedAt: new Date(this.opts.clock.now()).toISOString(),
-          error: { code: JSONRPC.INTERNAL_ERROR, message },
-        },
-      };
-      this.opts.log.info('task failed: its owner is gone', { task: claims.h, owner: claims.i });
-      await reach(this.opts.log, () => this.putRecord(store, failed));
-      return { ...failed.view, taskId };
-    }
-    return { ...record.view, taskId };
+  private remoteView(claims: StateClaims, taskId: string): Promise<TaskView> {
+    return this.records!.remoteView(claims.i, claims.h, taskId);
   }
 
   /**
@@ -371,42 +379,4 @@ export class TaskTable {
       { reason: 'owner_unreachable' },
     );
   }
-
-  /** A record sealed (the store can neither read nor forge it) under its task's handle, until it expires. */
-  private async putRecord(store: TaskStore, record: TaskRecord): Promise<void> {
-    await store.putTask(record.h, await this.opts.sealer.sealRecord(record as unknown as JsonObject), record.e);
-  }
-
-  private async readRecord(store: TaskStore, claims: StateClaims): Promise<TaskRecord> {
-    const token = await reach(this.opts.log, () => store.getTask(claims.h));
-    if (token === undefined) throw unknownTask('the task has expired or is gone', 'expired');
-    const record = (await this.opts.sealer.openRecord(token).catch(() => undefined)) as TaskRecord | undefined;
-    if (record === undefined || record.h !== claims.h || record.o !== claims.i) throw unknownTask(UNKNOWN);
-    return record;
-  }
-}
-
-function unknownTask(message: string, reason = 'unknown'): ProxyError {
-  return new ProxyError('task_unknown', message, { reason });
-}
-
-/**
- * A store command; an unreachable store is the client's error to retry, not an unknown task. The
- * store's own words ("WRONGTYPE ...", its client's state) are logged here and never reach the
- * client: they describe the deployment, not the request.
- */
-async function reach<T>(log: Logger, command: () => Promise<T>): Promise<T> {
-  try {
-    return await command();
-  } catch (err) {
-    log.warn('state store command failed', { error: (err as Error).message });
-    throw new ProxyError('store_unavailable', 'the state store cannot be reached, so no instance can answer for this task now; try again', {
-      reason: 'state_store_unavailable',
-    });
-  }
-}
-
-function stripOpen(view: Omit<TaskView, 'taskId'>): Omit<TaskView, 'taskId'> {
-  const { inputRequests: _open, result: _result, ...rest } = view;
-  return rest;
 }
