@@ -128,7 +128,10 @@ describe('proxy-hosted tasks under faults, two instances with Redis', () => {
     // Gone from Redis until the owner's next heartbeat (5 s) writes both again.
     const back = await until(1, running.taskId, 'working', 20_000);
     // On the way: the store reconnecting (unavailable), then the record not yet written again (expired).
-    assert.ok(back.seen.every((s) => /working|state_store_unavailable|expired/.test(s)), back.seen.join(' → '));
+    assert.ok(
+      back.seen.every((s) => /working|state_store_unavailable|expired/.test(s)),
+      back.seen.join(' → '),
+    );
     assert.equal((await until(1, finished.taskId, 'completed', 20_000)).task.status, 'completed');
     assert.match(proxies[0]!.stderr(), /task records written again/);
     await task(1, 'tasks/cancel', running.taskId);
