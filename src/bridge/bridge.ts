@@ -22,6 +22,7 @@ import { ReplayRun, type ReplayContext } from './replay-run.js';
 import { SuspensionTable, type EndReason } from './suspensions.js';
 import { chooseMode } from './suspend-mode.js';
 import { type HostedTaskPolicy, hostedSupport } from './tasks/hosted-task.js';
+import { DEFAULT_TASK_BOUNDS } from './tasks/task-bounds.js';
 import { DEFAULT_TASK_TTL_MS, type TaskFront, TaskTable } from './tasks/task-table.js';
 import type { TaskSupport } from './tasks/task-wire.js';
 import { legacyCapabilitiesFor } from '../protocol/capabilities.js';
@@ -62,6 +63,11 @@ export class Bridge {
       operatorRoots: () => opts.sessions.operatorRoots(),
       clock: opts.clock,
       log: opts.log,
+      bounds: () => ({
+        maxResultBytes: this.limits.maxTaskResultBytes ?? DEFAULT_TASK_BOUNDS.maxResultBytes,
+        maxFinished: this.limits.maxFinishedTasks ?? DEFAULT_TASK_BOUNDS.maxFinished,
+        maxFinishedBytes: this.limits.maxFinishedTaskBytes ?? DEFAULT_TASK_BOUNDS.maxFinishedBytes,
+      }),
     });
     this.replay = {
       ...opts,

@@ -106,6 +106,10 @@ export class RedisStore implements ConsumedLedger, TaskStore {
     return (await this.withDeadline(this.client.eval(script, { keys: [`${TASK_PREFIX}${handle}`], arguments: args }))) === 1;
   }
 
+  async dropTask(handle: string): Promise<void> {
+    await this.withDeadline(this.client.del(`${TASK_PREFIX}${handle}`));
+  }
+
   async getTask(handle: string): Promise<StoredTask | undefined> {
     const [record, version, final] = await this.withDeadline(this.client.hmGet(`${TASK_PREFIX}${handle}`, ['r', 'v', 'f']));
     if (typeof record !== 'string' || typeof version !== 'string') return undefined;

@@ -36,6 +36,8 @@ export interface TaskStore {
    * store. False: a record already there is final (or, for a reader, changed since it was read).
    */
   putTask(handle: string, task: StoredTask, expiresAtMs: number, writer: Writer): Promise<boolean>;
+  /** Drops a task's record before its expiry (a finished task its principal no longer keeps). */
+  dropTask(handle: string): Promise<void>;
   /** A task's record; undefined once it expired, or if it was never written. */
   getTask(handle: string): Promise<StoredTask | undefined>;
   /** The stored versions of these tasks' records (undefined: none), to find records lost or rolled back. */

@@ -16,6 +16,7 @@ import { ProxyError, type ProxyErrorCode } from '../../src/protocol/errors.js';
 import type { JsonObject, Root } from '../../src/protocol/json.js';
 import { createSealer } from '../../src/state/seal.js';
 import { MAX_RECORD_CHARS } from '../../src/bridge/tasks/task-records.js';
+import type { TaskBounds } from '../../src/bridge/tasks/task-bounds.js';
 import { mayPut, type StoredTask, type TaskStore, type Writer } from '../../src/state/task-store.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import { type TestClock, testClock } from '../support/clock.js';
@@ -45,6 +46,11 @@ class MemoryTaskStore implements TaskStore {
     if (!mayPut(this.live(handle), writer)) return false;
     this.records.set(handle, { ...task, expiresAt: expiresAtMs });
     return true;
+  }
+
+  async dropTask(handle: string): Promise<void> {
+    this.reach();
+    this.records.delete(handle);
   }
 
   async getTask(handle: string): Promise<StoredTask | undefined> {
@@ -113,6 +119,7 @@ function newTable(
     observer?: TaskObserver;
     advertiseUrl?: string;
     heartbeatMs?: number;
+    bounds?: TaskBounds;
   } = {},
 ): TaskTable {
   const key = o.key ?? new Uint8Array(randomBytes(32));
@@ -127,6 +134,7 @@ function newTable(
     log,
     observer: o.observer,
     heartbeatMs: o.heartbeatMs,
+    bounds: o.bounds === undefined ? undefined : () => o.bounds!,
   });
   opened.push(table);
   return table;
@@ -845,6 +853,37 @@ describe('hosted tasks across instances (a task store)', () => {
     await fails(b.get(h.taskId, 'alice'), 'task_unknown', 'unknown');
     store.records.set(handle, entry);
     assert.equal((await b.get(h.taskId, 'alice'))['status'], 'working');
+  });
+
+  it('fails a task whose result is too large to keep, for every instance, and drops the oldest finished tasks of a principal', async () => {
+    const clock = testClock(T0);
+    const key = new Uint8Array(randomBytes(32));
+    const store = new MemoryTaskStore(clock);
+    const dropped: string[] = [];
+    const observer = { onCreated() {}, onEnded() {}, onDropped: (e: { reason: string }) => void dropped.push(e.reason) };
+    const bounds = { maxResultBytes: 2048, maxFinished: 2, maxFinishedBytes: 1_000_000 };
+    const a = newTable(clock, { key, store, bounds, observer });
+    const b = newTable(clock, { key, instance: 'i2/up', store });
+    const big = await hostCall(a, clock);
+    big.call.resolve({ content: [{ type: 'text', text: 'x'.repeat(4000) }] });
+    const failed = await reaches(b, big.taskId, 'failed');
+    assert.match((failed['error'] as JsonObject)['message'] as string, /larger than the proxy keeps for a task/);
+    assert.deepEqual(await a.get(big.taskId, 'alice'), failed);
+    assert.deepEqual(dropped, ['result_too_large']);
+
+    const more = [await hostCall(a, clock), await hostCall(a, clock)];
+    const other = await hostCall(a, clock, { principal: 'bob' });
+    for (const h of [...more, other]) {
+      clock.advance(10);
+      h.call.resolve({ content: [] });
+      await reaches(a, h.taskId, 'completed', h === other ? 'bob' : 'alice');
+    }
+    // Alice kept two: the oldest (the failed one) went, in this instance and in the store.
+    await fails(a.get(big.taskId, 'alice'), 'task_unknown', 'expired');
+    await until(async () => (await b.get(big.taskId, 'alice').catch(() => undefined)) === undefined, 3000, 'dropped from the store');
+    for (const h of more) assert.equal((await b.get(h.taskId, 'alice'))['status'], 'completed');
+    assert.equal((await a.get(other.taskId, 'bob'))['status'], 'completed', "another principal's are its own");
+    assert.deepEqual(dropped, ['result_too_large', 'finished_cap']);
   });
 
   it('says a store that cannot be reached is unavailable, not that the task is unknown', async () => {

@@ -28,6 +28,7 @@ import type { TaskKind, TaskObserver, TraceOrigin } from '../../telemetry/ports.
 import type { Interaction } from '../interaction.js';
 import type { SessionLease } from '../ports.js';
 import { HostedTask, type HostedTaskPolicy } from './hosted-task.js';
+import { DEFAULT_TASK_BOUNDS, finishedToDrop, keptView, resultBytes, type TaskBounds } from './task-bounds.js';
 import { ownerShows, type Published, TaskRecords, UNKNOWN, unknownTask } from './task-records.js';
 import { createTaskResult, detailedTask, isTerminal, type LegacyTask, TASK_ACK, type TaskStatus, type TaskView } from './task-wire.js';
 import { TranslatedTask } from './translated-task.js';
@@ -56,6 +57,8 @@ export interface TaskTableOptions {
   log: Logger;
   /** Told of each task created and ended (metrics, spans, audit). */
   observer?: TaskObserver | undefined;
+  /** What is kept of finished tasks (task-bounds.ts); read at each task's end, so a reload applies. Absent: the defaults. */
+  bounds?: (() => TaskBounds) | undefined;
 }
 
 /** What the table asks of either kind of task. */
@@ -71,10 +74,20 @@ interface RunningTask {
 }
 
 interface Entry extends Published {
+  /** The task; once it ended, only what it ended as (finishedTask), so its call and session are let go. */
   task: RunningTask;
+  kind: TaskKind;
   principal: string;
   /** Over: no longer counted as running. */
   ended: boolean;
+  /** When it ended, and the bytes of its result or error (task-bounds.ts). */
+  endedAt?: number;
+  bytes?: number;
+}
+
+/** A task that ended: what it ended as, nothing more (a finished task's update and cancel change nothing). */
+function finishedTask(view: TaskView): RunningTask {
+  return { status: view.status, view: async () => view, snapshot: () => view, update() {}, cancel: async () => {}, abandon() {} };
 }
 
 /** The creating request, as far as a task needs it. */
@@ -285,7 +298,16 @@ export class TaskTable {
     front: TaskFront,
     detail: Record<string, string>,
   ): Promise<void> {
-    const entry: Entry = { handle, task, principal: front.principal, expiresAt, written: Promise.resolve(), stored: false, ended: isTerminal(task.status) };
+    const entry: Entry = {
+      handle,
+      task,
+      kind,
+      principal: front.principal,
+      expiresAt,
+      written: Promise.resolve(),
+      stored: false,
+      ended: isTerminal(task.status),
+    };
     this.tasks.set(handle, entry);
     if (!entry.ended) this.running.set(front.principal, this.runningOf(front.principal) + 1);
     this.opts.log.info('task created', { task: handle, kind, tool: front.tool, principal: principalTag(front.principal), ...detail });
@@ -296,13 +318,18 @@ export class TaskTable {
     await entry.written;
   }
 
-  private changed(handle: string, kind: TaskKind, tool: string, view: TaskView): void {
+  private changed(handle: string, kind: TaskKind, tool: string, told: TaskView): void {
     const entry = this.tasks.get(handle);
-    if (entry !== undefined && !entry.ended && isTerminal(view.status)) {
+    let view = told;
+    const end = entry !== undefined && !entry.ended && isTerminal(view.status);
+    // What it ended as is final here: a later word of the task (there should be none) changes nothing.
+    if (entry?.ended && !end && entry.endedAt !== undefined) return;
+    if (entry !== undefined && end) {
       entry.ended = true;
       const n = this.runningOf(entry.principal) - 1;
       if (n > 0) this.running.set(entry.principal, n);
       else this.running.delete(entry.principal);
+      view = this.finish(entry, view);
     }
     if (isTerminal(view.status)) {
       this.opts.log.info('task ended', { task: handle, kind, status: view.status, ...(view.error ? { error: view.error.message } : {}) });
@@ -312,6 +339,43 @@ export class TaskTable {
     this.records?.write(entry, view);
     // A change the owner does not show yet (an end the store has not confirmed) is told once it is (settled).
     if (this.shown(entry, view) === view) this.notify(view);
+    if (end) this.trimFinished(entry.principal);
+  }
+
+  /** A task's end: what is kept of it (a result too large is not), and only that from now on. */
+  private finish(entry: Entry, view: TaskView): TaskView {
+    const bounds = this.opts.bounds?.() ?? DEFAULT_TASK_BOUNDS;
+    const bytes = resultBytes(view);
+    const kept = keptView(view, bytes, bounds.maxResultBytes);
+    if (kept !== view) {
+      this.opts.log.warn("a task's result is larger than a task may keep: the task fails", { task: entry.handle, bytes, max: bounds.maxResultBytes });
+      this.opts.observer?.onDropped?.({ task: entry.handle, kind: entry.kind, reason: 'result_too_large' });
+    }
+    entry.endedAt = this.opts.clock.now();
+    entry.bytes = kept === view ? bytes : resultBytes(kept);
+    entry.task = finishedTask(kept);
+    return kept;
+  }
+
+  /** Drops a principal's oldest finished tasks past --max-finished-tasks or --max-finished-task-bytes (task-bounds.ts). */
+  private trimFinished(principal: string): void {
+    const bounds = this.opts.bounds?.() ?? DEFAULT_TASK_BOUNDS;
+    const finished = [];
+    for (const e of this.tasks.values()) {
+      if (e.principal === principal && e.endedAt !== undefined) finished.push({ handle: e.handle, endedAt: e.endedAt, bytes: e.bytes ?? 0 });
+    }
+    for (const handle of finishedToDrop(finished, bounds)) {
+      const entry = this.tasks.get(handle)!;
+      this.tasks.delete(handle);
+      this.opts.log.debug('finished task dropped: its principal keeps too many', { task: handle });
+      this.opts.observer?.onDropped?.({ task: handle, kind: entry.kind, reason: 'finished_cap' });
+      const store = this.opts.store;
+      // After the writes queued before it, so none of them puts the record back.
+      if (store !== undefined)
+        entry.written = entry.written
+          .then(() => store.dropTask(handle))
+          .catch((err: unknown) => void this.opts.log.warn('cannot drop a task from the state store', { task: handle, error: (err as Error).message }));
+    }
   }
 
   /** The store settled a task's end (confirmed it, or another instance's end stands): its watchers hear it. */
