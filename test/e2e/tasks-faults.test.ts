@@ -54,7 +54,7 @@ describe('proxy-hosted tasks under faults, two instances with Redis', () => {
   before(async () => {
     if (SKIP) return;
     redis = await startRedis();
-    const config = hostedFixtureConfig('{ tools: [ask-name, slow, hang], ttl: 600, pollInterval: 0.2 }');
+    const config = hostedFixtureConfig('{ tools: [ask-name, slow, hang, echo], ttl: 600, pollInterval: 0.2 }');
     for (let i = 0; i < 2; i++) ports.push(await freePort());
     proxies.push(...(await Promise.all([0, 1].map((i) => startInstance(ports[i]!, redis.url, ['--config', config])))));
   });
@@ -181,5 +181,13 @@ describe('proxy-hosted tasks under faults, two instances with Redis', () => {
     } finally {
       await client.quit();
     }
+  });
+
+  it('fails a task whose result is larger than a task keeps, for every instance', { skip: SKIP }, async () => {
+    const created = await create(0, 'echo', { text: 'x'.repeat(2_200_000) });
+    const failed = (await until(1, created.taskId, 'failed')).task;
+    assert.match(failed.error?.message ?? '', /larger than the proxy keeps for a task \(--max-task-result-bytes 2097152\)/);
+    assert.equal(failed.result, undefined);
+    assert.deepEqual(await get(0, created.taskId), failed);
   });
 });
