@@ -8,8 +8,8 @@
 // - A task request whose owner cannot be reached, or accepts the connection but sends no answer
 //   within OWNER_TASK_ANSWER_MS (paused, frozen, overloaded), is served here: the task store says
 //   whether the task ended or its owner is gone (bridge/tasks/task-table.ts), and a live owner out
-//   of reach is `owner_unreachable`. A retry's answer is not timed past the connection: the call it
-//   resumes may rightly run for as long as --call-timeout.
+//   of reach is `owner_unreachable`. A retry's answer may rightly take as long as the round it
+//   resumes (--call-timeout), so it is given that long (retryAnswerMs) before its owner counts as gone.
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Request, Response } from 'express';
@@ -41,6 +41,8 @@ export interface OwnerForwarding {
   log: Logger;
   /** Tasks are written to a shared store: tasks/get is answered by any instance, never forwarded. */
   taskStore: boolean;
+  /** How long a forwarded retry's answer may take to start once connected (the round's --call-timeout and some); absent: not timed. */
+  retryAnswerMs?: (() => number) | undefined;
 }
 
 const TASK_METHODS: ReadonlySet<unknown> = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
@@ -99,14 +101,20 @@ function relay(f: OwnerForwarding, target: URL, req: Request, res: Response, raw
       else res.destroy();
       resolve(true);
     };
-    // A task request is timed until the owner's answer starts; a retry until the connection is made.
+    // A task request is timed until the owner's answer starts; a retry until the connection is
+    // made, then until its answer starts (the round it resumes may take --call-timeout).
     const limitMs = task ? OWNER_TASK_ANSWER_MS : OWNER_CONNECT_MS;
-    const timer = setTimeout(() => out.destroy(new Error(task ? `no answer within ${limitMs} ms` : `no connection within ${limitMs} ms`)), limitMs);
+    let timer = setTimeout(() => out.destroy(new Error(task ? `no answer within ${limitMs} ms` : `no connection within ${limitMs} ms`)), limitMs);
     if (!task)
       out.once('socket', (s) => {
+        const connected = () => {
+          clearTimeout(timer);
+          const answerMs = f.retryAnswerMs?.();
+          if (answerMs !== undefined) timer = setTimeout(() => out.destroy(new Error(`no answer within ${answerMs} ms`)), answerMs);
+        };
         // A kept-alive socket is connected already and says nothing more.
-        if (!s.connecting) clearTimeout(timer);
-        else s.once('connect', () => clearTimeout(timer));
+        if (!s.connecting) connected();
+        else s.once('connect', connected);
       });
     out.once('error', (err) => {
       clearTimeout(timer);
