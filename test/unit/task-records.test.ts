@@ -1,8 +1,10 @@
-// The two rules behind one final status per task: which write may replace a stored record
-// (state/task-store.ts mayPut), and what the owner shows of a task whose end the store has not
-// confirmed (bridge/tasks/task-records.ts ownerShows). Plain data only.
+// The rules behind one final status per task: which write may replace a stored record
+// (state/task-store.ts mayPut), what the owner shows of a task whose end the store has not
+// confirmed (bridge/tasks/task-records.ts ownerShows), and when its own liveness mark has lapsed
+// (bridge/tasks/task-liveness.ts markLapsed). Plain data only.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { markLapsed } from '../../src/bridge/tasks/task-liveness.js';
 import { ownerShows, type TaskRecord } from '../../src/bridge/tasks/task-records.js';
 import type { TaskView } from '../../src/bridge/tasks/task-wire.js';
 import { mayPut } from '../../src/state/task-store.js';
@@ -62,5 +64,13 @@ describe('ownerShows', () => {
     assert.equal(shown.status, 'failed');
     assert.equal(shown.taskId, 't');
     assert.equal('result' in shown, false);
+  });
+});
+
+describe('markLapsed', () => {
+  it('counts a mark as lapsed once its whole life has passed since it was sent, and no mark as never lapsed', () => {
+    assert.equal(markLapsed(undefined, 1_000_000, 15_000), false);
+    assert.equal(markLapsed(100_000, 114_999, 15_000), false);
+    assert.equal(markLapsed(100_000, 115_000, 15_000), true, 'a pause as long as the mark');
   });
 });

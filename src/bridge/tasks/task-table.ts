@@ -29,6 +29,7 @@ import type { Interaction } from '../interaction.js';
 import type { SessionLease } from '../ports.js';
 import { HostedTask, type HostedTaskPolicy } from './hosted-task.js';
 import { DEFAULT_TASK_BOUNDS, finishedToDrop, keptView, resultBytes, type TaskBounds } from './task-bounds.js';
+import { Liveness } from './task-liveness.js';
 import { ownerShows, type Published, TaskRecords, UNKNOWN, unknownTask } from './task-records.js';
 import { createTaskResult, detailedTask, isTerminal, type LegacyTask, TASK_ACK, type TaskStatus, type TaskView } from './task-wire.js';
 import { TranslatedTask } from './translated-task.js';
@@ -108,15 +109,12 @@ export class TaskTable {
   private readonly watchers = new Set<(view: TaskView) => void>();
   private readonly stopSweeper: () => void;
   private readonly stopHeartbeat: () => void;
-  /** When this instance last marked itself alive in the store (the mark lasts `aliveForMs` from then). */
-  private markedAt: number | undefined;
-  private readonly aliveForMs: number;
+  private readonly liveness: Liveness | undefined;
   private readonly records: TaskRecords | undefined;
 
   constructor(private readonly opts: TaskTableOptions) {
     this.stopSweeper = opts.clock.every(SWEEP_MS, () => this.sweep());
     const heartbeatMs = opts.heartbeatMs ?? HEARTBEAT_MS;
-    this.aliveForMs = 3 * heartbeatMs;
     this.stopHeartbeat = opts.store === undefined ? () => {} : opts.clock.every(heartbeatMs, () => void this.heartbeat());
     this.records =
       opts.store === undefined
@@ -130,43 +128,27 @@ export class TaskTable {
             settled: (handle) => this.settled(handle),
             endedElsewhere: (handle, reason) => this.tasks.get(handle)?.task.abandon(reason),
           });
+    this.liveness =
+      opts.store === undefined
+        ? undefined
+        : new Liveness({
+            store: opts.store,
+            instance: opts.instance,
+            aliveForMs: 3 * heartbeatMs,
+            clock: opts.clock,
+            log: opts.log,
+            fence: () => this.fence(),
+          });
   }
 
   /** Marks this instance alive, then writes again the records the store does not hold as written. */
   private async heartbeat(): Promise<void> {
-    if (!(await this.markAlive()) || this.records === undefined) return;
+    if (this.liveness === undefined || this.records === undefined || !(await this.liveness.mark())) return;
     const again = await this.records.reconcile([...this.tasks.values()]).catch((err: unknown) => {
       this.opts.log.debug('cannot compare task records with the state store', { error: (err as Error).message });
       return 0;
     });
     if (again > 0) this.opts.log.info('task records written again: the state store did not hold them as written', { tasks: again });
-  }
-
-  /**
-   * Tells other instances this one still runs its tasks (at start the store may not be connected
-   * yet: each new task says it too). A mark that lapsed (this process was paused, or could not reach
-   * the store, for longer than it lasts) fences this instance first: other instances may have failed
-   * its running tasks meanwhile. True once marked.
-   */
-  private async markAlive(): Promise<boolean> {
-    const store = this.opts.store;
-    if (store === undefined) return false;
-    const at = this.opts.clock.now();
-    if (this.lapsed(at)) this.fence();
-    try {
-      await store.markAlive(this.opts.instance, this.aliveForMs);
-      this.markedAt = at;
-      return true;
-    } catch (err) {
-      this.opts.log.debug('cannot mark this instance alive', { error: (err as Error).message });
-      if (this.lapsed(this.opts.clock.now())) this.fence();
-      return false;
-    }
-  }
-
-  /** Whether this instance's last mark has run out by `now` (it is measured from before the mark was sent). */
-  private lapsed(now: number): boolean {
-    return this.markedAt !== undefined && now - this.markedAt >= this.aliveForMs;
   }
 
   /** The mark lapsed: other instances fail this instance's running tasks when they read them, so it fails them too. */
@@ -313,7 +295,7 @@ export class TaskTable {
     this.opts.log.info('task created', { task: handle, kind, tool: front.tool, principal: principalTag(front.principal), ...detail });
     this.opts.observer?.onCreated({ task: handle, kind, tool: front.tool, principal: principalTag(front.principal), origin: front.origin });
     // A change before this point is in the snapshot written now.
-    entry.written = this.markAlive().then(() => {});
+    entry.written = this.liveness?.mark().then(() => {}) ?? Promise.resolve();
     this.records?.write(entry, task.snapshot());
     await entry.written;
   }
