@@ -45,6 +45,8 @@ export class Bridge {
   private readonly origins = new WeakMap<Interaction | RootsRound, TraceOrigin>();
   /** The legacy tasks this bridge's calls created, translated for the tasks extension, and its own tasks. */
   readonly tasks: TaskTable;
+  /** Calls that may become tasks and have not yet, by principal (see call). */
+  private readonly startingTasks = new Map<string, number>();
   /** Hosted calls that run as ordinary calls until their policy's `afterMs`, then become tasks. */
   private readonly hosting = new WeakMap<Interaction, HostedTaskPolicy>();
 
@@ -110,9 +112,18 @@ export class Bridge {
     const work = () => (state === undefined ? this.begin(front) : resume(state));
     const running = this.tasks.runningOf(front.principal);
     const share = this.opts.sessions.waitingShare?.();
-    const task =
-      front.task !== undefined && share !== undefined ? { tasks: running, maxTasks: taskShare(share.max, this.limits.maxCallsPerPrincipal) } : undefined;
-    return this.load.run(front.principal, state === undefined ? 'begin' : 'resume', this.limits, work, running, task);
+    // Calls that may become tasks count as tasks while they start, so a burst cannot pass the share before any is made.
+    const starting = state === undefined && front.task !== undefined && share !== undefined;
+    if (!starting) return this.load.run(front.principal, state === undefined ? 'begin' : 'resume', this.limits, work, running);
+    const task = { tasks: running + (this.startingTasks.get(front.principal) ?? 0), maxTasks: taskShare(share.max, this.limits.maxCallsPerPrincipal) };
+    this.startingTasks.set(front.principal, (this.startingTasks.get(front.principal) ?? 0) + 1);
+    try {
+      return await this.load.run(front.principal, 'begin', this.limits, work, running, task);
+    } finally {
+      const n = (this.startingTasks.get(front.principal) ?? 1) - 1;
+      if (n > 0) this.startingTasks.set(front.principal, n);
+      else this.startingTasks.delete(front.principal);
+    }
   }
 
   /**

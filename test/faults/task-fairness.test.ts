@@ -42,8 +42,11 @@ function probe(kind: 'stdio' | 'http', expected: { tasks: number; limit: string 
       const [alice, bob] = [await auth(ALICE), await auth(BOB)];
       const outcomes = new Map<string, number>();
       const started = Date.now();
-      for (let i = 0; i < 40; i++) {
-        const reply = await rpc(proxy.url, 'tools/call', { name: 'ask-name', arguments: {} }, { caps: CAPS, headers: bob });
+      // All at once, as an abuser would: none may pass the limits before the others are counted.
+      const replies = await Promise.all(
+        Array.from({ length: 40 }, () => rpc(proxy.url, 'tools/call', { name: 'ask-name', arguments: {} }, { caps: CAPS, headers: bob })),
+      );
+      for (const reply of replies) {
         const data = reply.body.error?.data as { reason?: string; limit?: string } | undefined;
         const outcome = reply.body.result?.['resultType'] === 'task' ? 'task' : `${data?.reason}:${data?.limit ?? ''}`;
         outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
