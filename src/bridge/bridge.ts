@@ -8,6 +8,7 @@ import type { JsonObject } from '../protocol/json.js';
 import { declaresRoots, planRoots } from '../protocol/roots.js';
 import type { Clock } from '../clock.js';
 import { fingerprint } from '../state/fingerprint.js';
+import type { ConsumedLedger } from '../state/ledger.js';
 import { principalTag } from '../state/principal.js';
 import { NO_TELEMETRY, type TraceOrigin, type UpstreamTelemetry } from '../telemetry/ports.js';
 import type { BoundCall, BridgeLimits, BridgeOptions, FrontCall } from './front-call.js';
@@ -45,6 +46,14 @@ export class Bridge {
   private readonly origins = new WeakMap<Interaction | RootsRound, TraceOrigin>();
   /** The legacy tasks this bridge's calls created, translated for the tasks extension, and its own tasks. */
   readonly tasks: TaskTable;
+  /** The single-use ledger, its failures logged here (the client is told only that the store is unreachable). */
+  private readonly loggedLedger: Pick<ConsumedLedger, 'consume'> = {
+    consume: (id, expiresAtMs) =>
+      this.opts.ledger.consume(id, expiresAtMs).catch((err: unknown) => {
+        this.opts.log.warn('state store command failed', { error: (err as Error).message });
+        throw err;
+      }),
+  };
   /** Calls that may become tasks and have not yet, by principal (see call). */
   private readonly startingTasks = new Map<string, number>();
   /** Hosted calls that run as ordinary calls until their policy's `afterMs`, then become tasks. */
@@ -286,7 +295,7 @@ export class Bridge {
       principal: front.principal,
       fingerprint: fingerprint(front.identity),
     });
-    if (claims.k === 'replay') return this.rerun(await replayRetry(claims, front, this.opts.ledger, this.telemetry));
+    if (claims.k === 'replay') return this.rerun(await replayRetry(claims, front, this.loggedLedger, this.telemetry));
     const seen = this.suspended.peek(claims.h, claims.r, this.clock.now());
     if (!seen.ok) throw goneError(seen);
     this.telemetry.roundServed(front.record, claims.r, this.origins.get(seen.item));
