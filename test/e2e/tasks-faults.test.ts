@@ -170,9 +170,10 @@ describe('proxy-hosted tasks under faults, two instances with Redis', () => {
       await until(1, created.taskId, 'completed');
 
       await client.hSet(mine.k, mine.h);
+      // Instance 1 read the completed record: it never answers from the older one.
       const healed = await until(1, created.taskId, 'completed', 15_000);
       assert.ok(
-        healed.seen.every((s) => s === 'input_required' || s === 'completed'),
+        healed.seen.every((s) => s === 'completed' || /state_store_unavailable/.test(s)),
         healed.seen.join(' → '),
       );
 

@@ -10,7 +10,9 @@
 // - a record not written (the store away), lost (the store restarted empty) or rolled back is
 //   written again by the owner's next heartbeat (reconcile), the final status included;
 // - every record carries its version, checked against the store's on read, and its expiry; a
-//   record larger than MAX_RECORD_CHARS is not opened.
+//   record larger than MAX_RECORD_CHARS is not opened. An instance remembers the latest version it
+//   read of each task (the last SEEN_TASKS tasks) and never answers from an older one (rolled back
+//   in the store): it says the store cannot answer now, until the owner writes the record again.
 import type { Clock } from '../../clock.js';
 import { JSONRPC, ProxyError } from '../../protocol/errors.js';
 import type { JsonObject } from '../../protocol/json.js';
@@ -21,6 +23,8 @@ import { isTerminal, type TaskView } from './task-wire.js';
 
 /** The largest stored record opened (sealed characters): the largest inlined result it can carry is about 3/4 of it. */
 export const MAX_RECORD_CHARS = 4 * 1024 * 1024;
+/** How many tasks' latest versions an instance remembers (the oldest forgotten first). */
+export const SEEN_TASKS = 10_000;
 
 export type RecordView = Omit<TaskView, 'taskId'>;
 
@@ -78,6 +82,9 @@ export interface TaskRecordsOptions {
 }
 
 export class TaskRecords {
+  /** The latest version read of other instances' tasks, by handle, oldest first. */
+  private readonly seen = new Map<string, number>();
+
   constructor(private readonly opts: TaskRecordsOptions) {}
 
   /** Writes the task's latest view as its next record, after the writes before it. */
@@ -138,7 +145,7 @@ export class TaskRecords {
   /** Another instance's task as the store has it; a running one whose owner is no longer alive is failed now (if still as read). */
   async remoteView(owner: string, handle: string, taskId: string): Promise<TaskView> {
     const store = this.opts.store;
-    const record = await this.readRecord(handle, owner);
+    const record = this.notOlder(await this.readRecord(handle, owner));
     this.opts.log.debug('task read from the state store', { task: handle, status: record.view.status });
     if (isTerminal(record.view.status) || (await reach(this.opts.log, () => store.isAlive(owner)))) return { ...record.view, taskId };
     const message = 'the proxy instance running the task stopped before the task ended';
@@ -150,10 +157,26 @@ export class TaskRecords {
     };
     if (await reach(this.opts.log, () => this.putRecord(failed, { kind: 'reader', expected: record.v }))) {
       this.opts.log.info('task failed: its owner is gone', { task: handle, owner });
+      this.notOlder(failed);
       return { ...failed.view, taskId };
     }
     // The record changed since it was read (its owner wrote, or another reader failed it): that one stands.
-    return { ...(await this.readRecord(handle, owner)).view, taskId };
+    return { ...this.notOlder(await this.readRecord(handle, owner)).view, taskId };
+  }
+
+  /** `record`, remembered as the latest read of its task; refused when an older one than that (the store's copy was rolled back). */
+  private notOlder(record: TaskRecord): TaskRecord {
+    const latest = this.seen.get(record.h);
+    if (latest !== undefined && record.v < latest) {
+      this.opts.log.warn('a task record older than one read before is in the state store: not answered from', { task: record.h, version: record.v, latest });
+      throw new ProxyError('store_unavailable', 'the state store holds an older record of this task than this instance has read; try again', {
+        reason: 'state_store_unavailable',
+      });
+    }
+    this.seen.delete(record.h);
+    this.seen.set(record.h, record.v);
+    if (this.seen.size > SEEN_TASKS) this.seen.delete(this.seen.keys().next().value!);
+    return record;
   }
 
   /** A record sealed (the store can neither read nor forge it) under its task's handle, until it expires; false: mayPut refused it. */
