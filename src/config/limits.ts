@@ -176,7 +176,7 @@ export const LIMITS = {
     max: 3_145_728,
     default: 2_097_152,
     field: 'maxTaskResultBytes',
-    help: "largest result a task keeps (as JSON); a task whose result is larger\nends failed, saying so (at most 3 MiB: a task store's record must open)",
+    help: 'largest result a task keeps (as JSON, at most 3 MiB); a task whose\nresult is larger ends failed, saying so',
   },
   maxFinishedTasks: {
     flag: '--max-finished-tasks',
