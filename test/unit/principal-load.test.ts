@@ -2,6 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { overLimit, PrincipalLoad, taskShare } from '../../src/bridge/principal-load.js';
+import type { ProxyError } from '../../src/protocol/errors.js';
 import { expectCode, front, setup, type Asked } from '../support/bridge-setup.js';
 import { tick } from '../support/fake-session.js';
 
@@ -112,5 +113,43 @@ describe('Bridge: per-principal limits', () => {
     assert.equal(sessions.length, 2, 'both calls reached the legacy server');
     for (const s of sessions) s.lastCall.resolve({ content: [] });
     assert.deepEqual(await Promise.all(calls), [{ content: [] }, { content: [] }]);
+  });
+});
+
+describe('Bridge: tasks and the waiting share', () => {
+  const tasks = { tools: ['book'], required: [], ttlMs: 60_000, pollIntervalMs: 1000, afterMs: 0 };
+  const TASKS = { elicitation: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } };
+  const task = (principal: string) => front({ principal, capabilities: TASKS, task: 'hosted' });
+
+  it("refuses a principal's tasks past half the share, and anyone's past the share, while plain calls run", async () => {
+    // Four sessions may wait: each principal runs at most two tasks.
+    const { bridge, sessions, pool } = setup({ maxWaiting: 4, tasks });
+    for (const p of ['alice', 'alice']) assert.equal((await bridge.call(task(p)))['resultType'], 'task');
+    const mine = await expectCode(bridge.call(task('alice')), 'principal_limit', /2 tasks running.*at most 2/);
+    assert.deepEqual(mine.data, { reason: 'principal_limit', limit: 'maxTasksPerPrincipal', max: 2 });
+    for (const p of ['bob', 'carol']) assert.equal((await bridge.call(task(p)))['resultType'], 'task');
+    assert.equal(pool.stats().waitingCalls, 4, 'each task holds its session as a waiting call');
+    const full = await expectCode(bridge.call(task('dave')), 'overloaded', /--waiting-share/);
+    assert.deepEqual(full.data, { reason: 'waiting_limit' });
+    // A plain call is served beside them.
+    const plain = bridge.call(front({ principal: 'dave' }));
+    await tick();
+    sessions.at(-1)!.lastCall.resolve({ content: [{ type: 'text', text: 'plain' }] });
+    assert.deepEqual((await plain)['content'], [{ type: 'text', text: 'plain' }]);
+    await bridge.close();
+  });
+
+  it("counts a burst of one principal's tasks while they start", async () => {
+    const { bridge } = setup({ maxWaiting: 4, tasks });
+    const outcomes = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        bridge.call(task('alice')).then(
+          (r) => String(r['resultType']),
+          (err: ProxyError) => String(err.data?.['limit']),
+        ),
+      ),
+    );
+    assert.deepEqual(outcomes.sort(), ['maxTasksPerPrincipal', 'maxTasksPerPrincipal', 'maxTasksPerPrincipal', 'maxTasksPerPrincipal', 'task', 'task']);
+    await bridge.close();
   });
 });
