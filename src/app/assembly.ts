@@ -5,6 +5,7 @@ import { Bridge } from '../bridge/bridge.js';
 import type { InteractionObserver } from '../bridge/ports.js';
 import type { LegacyClients, UpstreamConfig } from '../config/types.js';
 import { LegacyRoute } from '../front/legacy-route.js';
+import { OWNER_CONNECT_MS } from '../front/owner-forward.js';
 import type { ForwardObserver } from '../front/server-factory.js';
 import type { Route } from '../routing/route.js';
 import { LegacyClientSessions } from '../relay/legacy-client-sessions.js';
@@ -116,6 +117,7 @@ function assembleLegacy(config: UpstreamConfig, deps: AssemblyDeps, log: Logger)
         now: () => deps.clock.now(),
         log,
         taskStore: deps.taskStore !== undefined,
+        retryAnswerMs: () => route.config.callTimeoutMs + OWNER_CONNECT_MS,
       }
     : undefined;
   const forwards = deps.forwardsFor?.(config.name);

@@ -8,12 +8,13 @@ import type { JsonObject } from '../protocol/json.js';
 import { declaresRoots, planRoots } from '../protocol/roots.js';
 import type { Clock } from '../clock.js';
 import { fingerprint } from '../state/fingerprint.js';
+import type { ConsumedLedger } from '../state/ledger.js';
 import { principalTag } from '../state/principal.js';
 import { NO_TELEMETRY, type TraceOrigin, type UpstreamTelemetry } from '../telemetry/ports.js';
 import type { BoundCall, BridgeLimits, BridgeOptions, FrontCall } from './front-call.js';
 import { Interaction, type PendingInput, type Stop } from './interaction.js';
 import { type InteractionObserver, leaseForCall, type SessionLease } from './ports.js';
-import { PrincipalLoad } from './principal-load.js';
+import { PrincipalLoad, taskShare } from './principal-load.js';
 import { inputRequired, refuseUndeclared, takeWaitingSlot } from './refusals.js';
 import { checkRetryAnswers, goneError, heldClaims, openState } from './retry.js';
 import { answerWithOperatorRoots, readRootsAnswer, RootsRound, rootsRoundResult } from './roots-round.js';
@@ -22,6 +23,7 @@ import { ReplayRun, type ReplayContext } from './replay-run.js';
 import { SuspensionTable, type EndReason } from './suspensions.js';
 import { chooseMode } from './suspend-mode.js';
 import { type HostedTaskPolicy, hostedSupport } from './tasks/hosted-task.js';
+import { DEFAULT_TASK_BOUNDS } from './tasks/task-bounds.js';
 import { DEFAULT_TASK_TTL_MS, type TaskFront, TaskTable } from './tasks/task-table.js';
 import type { TaskSupport } from './tasks/task-wire.js';
 import { legacyCapabilitiesFor } from '../protocol/capabilities.js';
@@ -44,6 +46,16 @@ export class Bridge {
   private readonly origins = new WeakMap<Interaction | RootsRound, TraceOrigin>();
   /** The legacy tasks this bridge's calls created, translated for the tasks extension, and its own tasks. */
   readonly tasks: TaskTable;
+  /** The single-use ledger, its failures logged here (the client is told only that the store is unreachable). */
+  private readonly loggedLedger: Pick<ConsumedLedger, 'consume'> = {
+    consume: (id, expiresAtMs) =>
+      this.opts.ledger.consume(id, expiresAtMs).catch((err: unknown) => {
+        this.opts.log.warn('state store command failed', { error: (err as Error).message });
+        throw err;
+      }),
+  };
+  /** Calls that may become tasks and have not yet, by principal (see call). */
+  private readonly startingTasks = new Map<string, number>();
   /** Hosted calls that run as ordinary calls until their policy's `afterMs`, then become tasks. */
   private readonly hosting = new WeakMap<Interaction, HostedTaskPolicy>();
 
@@ -62,6 +74,11 @@ export class Bridge {
       operatorRoots: () => opts.sessions.operatorRoots(),
       clock: opts.clock,
       log: opts.log,
+      bounds: () => ({
+        maxResultBytes: this.limits.maxTaskResultBytes ?? DEFAULT_TASK_BOUNDS.maxResultBytes,
+        maxFinished: this.limits.maxFinishedTasks ?? DEFAULT_TASK_BOUNDS.maxFinished,
+        maxFinishedBytes: this.limits.maxFinishedTaskBytes ?? DEFAULT_TASK_BOUNDS.maxFinishedBytes,
+      }),
     });
     this.replay = {
       ...opts,
@@ -102,7 +119,33 @@ export class Bridge {
         throw err;
       });
     const work = () => (state === undefined ? this.begin(front) : resume(state));
-    return this.load.run(front.principal, state === undefined ? 'begin' : 'resume', this.limits, work, this.tasks.runningOf(front.principal));
+    const running = this.tasks.runningOf(front.principal);
+    const share = this.opts.sessions.waitingShare?.();
+    // Calls that may become tasks count as tasks while they start, so a burst cannot pass the share before any is made.
+    const starting = state === undefined && front.task !== undefined && share !== undefined;
+    if (!starting) return this.load.run(front.principal, state === undefined ? 'begin' : 'resume', this.limits, work, running);
+    const task = { tasks: running + (this.startingTasks.get(front.principal) ?? 0), maxTasks: taskShare(share.max, this.limits.maxCallsPerPrincipal) };
+    this.startingTasks.set(front.principal, (this.startingTasks.get(front.principal) ?? 0) + 1);
+    try {
+      return await this.load.run(front.principal, 'begin', this.limits, work, running, task);
+    } finally {
+      const n = (this.startingTasks.get(front.principal) ?? 1) - 1;
+      if (n > 0) this.startingTasks.set(front.principal, n);
+      else this.startingTasks.delete(front.principal);
+    }
+  }
+
+  /**
+   * A task holds its legacy session for as long as it runs, so it takes a place in the waiting share
+   * (--waiting-share), as a call waiting for its client does: past the share it is refused at once,
+   * and the rest of the sessions stay free for other calls. `lease`: taken now; without, only
+   * whether one more would fit (a task about to acquire its session).
+   */
+  private holdForTask(lease?: SessionLease): void {
+    const fits = lease === undefined ? (this.opts.sessions.waitingShare?.().room ?? true) : lease.markWaiting();
+    if (fits) return;
+    lease?.release();
+    throw taskShareFull();
   }
 
   /** Ends suspensions nobody resumed in time. */
@@ -149,7 +192,9 @@ export class Bridge {
    * rounds like any call's (held: a replay would create a second task).
    */
   private async startTask(front: BoundCall): Promise<JsonObject> {
+    this.holdForTask();
     const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive', front.roots);
+    this.holdForTask(lease);
     return this.startCall({ ...front, params: { ...front.params, task: { ttl: DEFAULT_TASK_TTL_MS } } }, lease);
   }
 
@@ -162,8 +207,10 @@ export class Bridge {
   private async startHosted(front: BoundCall): Promise<JsonObject> {
     const policy = this.limits.tasks;
     if (policy === undefined) throw new ProxyError('upstream_failed', 'this upstream runs no tasks of the proxy (its configuration changed)');
+    this.holdForTask();
     const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive', front.roots);
     if (policy.afterMs > 0) return this.startCall(front, lease);
+    this.holdForTask(lease);
     const interaction = new Interaction(randomUUID(), { method: front.method, params: front.params }, this.opts.log, this.clock);
     interaction.start(lease, front.record);
     return this.tasks.host(interaction, this.taskFront(front), policy, {
@@ -180,6 +227,10 @@ export class Bridge {
     this.opts.observer?.onEnd({ handle: interaction.handle, reason: 'task' });
     this.opts.log.debug('the call goes on as a task', { handle: interaction.handle, round: interaction.round });
     const legacyVersion = interaction.session?.negotiatedVersion ?? '2025-11-25';
+    if (!interaction.holdForTask()) {
+      this.finish(interaction, 'cancelled', 'too many tasks hold legacy sessions');
+      throw taskShareFull();
+    }
     return this.tasks.host(interaction, this.taskFront(front), policy, { gatherMs: this.limits.gatherWindowMs, legacyVersion });
   }
 
@@ -244,7 +295,7 @@ export class Bridge {
       principal: front.principal,
       fingerprint: fingerprint(front.identity),
     });
-    if (claims.k === 'replay') return this.rerun(await replayRetry(claims, front, this.opts.ledger, this.telemetry));
+    if (claims.k === 'replay') return this.rerun(await replayRetry(claims, front, this.loggedLedger, this.telemetry));
     const seen = this.suspended.peek(claims.h, claims.r, this.clock.now());
     if (!seen.ok) throw goneError(seen);
     this.telemetry.roundServed(front.record, claims.r, this.origins.get(seen.item));
@@ -319,6 +370,8 @@ export class Bridge {
         this.finish(interaction, 'completed', undefined, { result: stop.result });
         if (created === undefined) return stop.result;
         if (!lease) throw new ProxyError('upstream_failed', 'the legacy server created the task, but its session ended at once');
+        // Its place in the waiting share was taken before the call was sent; a round in between may have given it back.
+        if (!lease.markWaiting()) this.opts.log.debug('a legacy task holds its session past the waiting share');
         return await this.tasks.adopt(lease, created, this.taskFront(front));
       }
       case 'error':
@@ -405,4 +458,13 @@ function startEvent(handle: string, call: BoundCall, replay: Rerun | undefined):
     roundsBefore: replay.round - 1,
   };
   return { handle, method, params, mode: replay ? 'replay' : 'hold', capabilities, roots, ...replayed };
+}
+
+/** A task refused because the waiting share is used up (see Bridge.holdForTask). */
+function taskShareFull(): ProxyError {
+  return new ProxyError(
+    'overloaded',
+    'too many tasks and calls waiting for input hold legacy sessions (--waiting-share of --max-sessions), so this task was not started; try again later',
+    { reason: 'waiting_limit' },
+  );
 }

@@ -50,6 +50,10 @@ export interface BridgeLimits extends PrincipalLimits {
   /** A replay state larger than this is not issued: the call continues in hold mode. */
   maxStateBytes: number;
   suspend: SuspendPolicy;
+  /** What is kept of finished tasks (tasks/task-bounds.ts); absent: the defaults. */
+  maxTaskResultBytes?: number;
+  maxFinishedTasks?: number;
+  maxFinishedTaskBytes?: number;
   /** Tools the proxy runs as tasks of its own; absent: none (tasks/hosted-task.ts). */
   tasks?: HostedTaskPolicy | undefined;
 }

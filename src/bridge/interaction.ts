@@ -97,6 +97,11 @@ export class Interaction implements SessionHolder {
     return ok;
   }
 
+  /** The call goes on as a task, holding its session: it takes a place in the waiting share (false: none is left). */
+  holdForTask(): boolean {
+    return this.lease?.markWaiting() ?? true;
+  }
+
   private parkWhenQuiet(settleMs: number): void {
     this.settling = undefined;
     const quietFor = this.clock.now() - this.lastRequestAt;

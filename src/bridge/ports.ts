@@ -68,6 +68,11 @@ export interface SessionSource {
   asksRootsOutsideCalls(): boolean;
   /** The operator's roots (`--root`, per upstream `roots:`). */
   operatorRoots(): readonly Root[];
+  /**
+   * The sessions calls waiting for their clients and tasks may hold together (--waiting-share of
+   * --max-sessions), and whether one more exclusive holder fits now. Absent: no share is kept.
+   */
+  waitingShare?(): { max: number; room: boolean };
 }
 
 export type { InteractionObserver } from '../protocol/interaction-observer.js';

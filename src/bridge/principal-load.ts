@@ -1,6 +1,12 @@
 // What each principal holds of a bridge: calls running now (each holds a legacy session, as each
 // running task does) and interactions waiting for its input. One principal at its limits is refused; others are not held
 // back by it. The decision is a pure function of the counts.
+//
+// Tasks hold a legacy session each for as long as they run, like a call waiting for its client, so
+// they draw on the same share of the sessions (--waiting-share). One principal may hold at most half
+// of that share as tasks (taskShare): with the defaults on a stdio upstream (16 sessions, 12 for
+// waiting calls and tasks) that is 6, so one principal's tasks leave other principals both tasks
+// and the sessions their plain calls need.
 import { ProxyError } from '../protocol/errors.js';
 import { ANONYMOUS } from '../state/principal.js';
 
@@ -15,8 +21,40 @@ export interface Load {
   waiting: number;
 }
 
-/** Why a principal may not start (`begin`) or continue (`resume`) a call now; undefined when it may. */
-export function overLimit(load: Load, limits: PrincipalLimits, kind: 'begin' | 'resume'): { limit: string; max: number; message: string } | undefined {
+/** A call that may become a task, and what the principal already runs as tasks. */
+export interface TaskLoad {
+  /** The principal's tasks running now. */
+  tasks: number;
+  /** The most it may run (taskShare). */
+  maxTasks: number;
+}
+
+/**
+ * How many tasks one principal may run at once: half the sessions calls and tasks may hold while
+ * they wait (`maxWaiting`, from --waiting-share), at least one, and never more than
+ * --max-calls-per-principal. Half, so that no one principal can take what every other needs.
+ */
+export function taskShare(maxWaiting: number, maxCallsPerPrincipal: number): number {
+  return Math.max(1, Math.min(maxCallsPerPrincipal, Math.floor(maxWaiting / 2)));
+}
+
+/**
+ * Why a principal may not start (`begin`) or continue (`resume`) a call now; undefined when it may.
+ * `task`: the call may become a task (the principal's tasks are counted against taskShare).
+ */
+export function overLimit(
+  load: Load,
+  limits: PrincipalLimits,
+  kind: 'begin' | 'resume',
+  task?: TaskLoad,
+): { limit: string; max: number; message: string } | undefined {
+  if (kind === 'begin' && task !== undefined && task.tasks >= task.maxTasks) {
+    return {
+      limit: 'maxTasksPerPrincipal',
+      max: task.maxTasks,
+      message: `this principal already has ${task.tasks} tasks running, each holding a legacy session (at most ${task.maxTasks}: half the --waiting-share of --max-sessions); retry when one ends, or cancel one`,
+    };
+  }
   if (load.running >= limits.maxCallsPerPrincipal) {
     return {
       limit: 'maxCallsPerPrincipal',
@@ -38,12 +76,13 @@ export function overLimit(load: Load, limits: PrincipalLimits, kind: 'begin' | '
 export class PrincipalLoad {
   /**
    * Runs `work` as one more running call of `principal`, or refuses it with principal_limit.
-   * `tasks`: the principal's running tasks, which count as running calls. `anonymous` is never
+   * `tasks`: the principal's running tasks, which count as running calls; `task`: set when this
+   * call may become a task. `anonymous` is never
    * capped: without authentication it is every caller, so its cap would be global.
    */
-  async run<T>(principal: string, kind: 'begin' | 'resume', limits: PrincipalLimits, work: () => Promise<T>, tasks = 0): Promise<T> {
+  async run<T>(principal: string, kind: 'begin' | 'resume', limits: PrincipalLimits, work: () => Promise<T>, tasks = 0, task?: TaskLoad): Promise<T> {
     const load = this.of(principal);
-    const over = principal === ANONYMOUS ? undefined : overLimit({ ...load, running: load.running + tasks }, limits, kind);
+    const over = principal === ANONYMOUS ? undefined : overLimit({ ...load, running: load.running + tasks }, limits, kind, task);
     if (over) throw new ProxyError('principal_limit', over.message, { reason: 'principal_limit', limit: over.limit, max: over.max });
     this.enter(principal);
     try {

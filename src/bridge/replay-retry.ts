@@ -30,7 +30,12 @@ export interface Rerun {
 }
 
 /** A replay state's retry, checked and consumed: the call to run again. */
-export async function replayRetry(claims: StateClaims, front: FrontCall, ledger: ConsumedLedger, telemetry: UpstreamTelemetry): Promise<Rerun> {
+export async function replayRetry(
+  claims: StateClaims,
+  front: FrontCall,
+  ledger: Pick<ConsumedLedger, 'consume'>,
+  telemetry: UpstreamTelemetry,
+): Promise<Rerun> {
   const { record, answers } = await takeReplayRecord(claims, front, ledger);
   telemetry.roundServed(front.record, claims.r, undefined);
   // States sealed before call ids existed link no runs: their own id stands for the call.
@@ -40,7 +45,7 @@ export async function replayRetry(claims: StateClaims, front: FrontCall, ledger:
 export async function takeReplayRecord(
   claims: StateClaims,
   retry: RetryAnswers,
-  ledger: ConsumedLedger,
+  ledger: Pick<ConsumedLedger, 'consume'>,
 ): Promise<{ record: RecordEntry[]; answers: ReadonlyMap<string, unknown> }> {
   let record: RecordEntry[];
   try {
@@ -65,9 +70,10 @@ export async function takeReplayRecord(
   let first: boolean;
   try {
     first = await ledger.consume(claims.h, claims.e ?? 0);
-  } catch (err) {
-    // Fail closed: without the ledger a second copy of this retry could run the call again.
-    throw new ProxyError('store_unavailable', `the state store cannot be reached (${(err as Error).message}); the retry was not run, send it again later`, {
+  } catch {
+    // Fail closed: without the ledger a second copy of this retry could run the call again. The
+    // store's own words describe the deployment, not the request: the ledger's owner logs them.
+    throw new ProxyError('store_unavailable', 'the state store cannot be reached; the retry was not run, send it again later', {
       reason: 'state_store_unavailable',
     });
   }

@@ -169,6 +169,33 @@ export const LIMITS = {
     field: 'maxInflightBytes',
     help: 'bytes of request bodies received and not yet answered, per\nupstream; a body beyond it gets 503',
   },
+  maxTaskResultBytes: {
+    flag: '--max-task-result-bytes',
+    unit: 'bytes',
+    min: 1024,
+    max: 3_145_728,
+    default: 2_097_152,
+    field: 'maxTaskResultBytes',
+    help: 'largest result a task keeps (as JSON, at most 3 MiB); a task whose\nresult is larger ends failed, saying so',
+  },
+  maxFinishedTasks: {
+    flag: '--max-finished-tasks',
+    unit: 'count',
+    min: 1,
+    max: 100_000,
+    default: 64,
+    field: 'maxFinishedTasks',
+    help: 'finished tasks kept per principal (anonymous included) until their ttl;\npast it the oldest is dropped',
+  },
+  maxFinishedTaskBytes: {
+    flag: '--max-finished-task-bytes',
+    unit: 'bytes',
+    min: 1024,
+    max: 1_099_511_627_776,
+    default: 33_554_432,
+    field: 'maxFinishedTaskBytes',
+    help: "bytes of finished tasks' results kept per principal; past it the\noldest finished task is dropped",
+  },
 } as const satisfies Record<string, LimitSpec>;
 
 type Table = typeof LIMITS;

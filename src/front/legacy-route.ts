@@ -11,6 +11,7 @@ import type { UpstreamConfig } from '../config/types.js';
 import { declaredCapabilities, legacyCapabilitiesFor } from '../protocol/capabilities.js';
 import { errorBody } from '../protocol/errors.js';
 import { resourceSubscriptionUris } from '../protocol/params.js';
+import { checkTaskNameHeader } from '../protocol/name-header.js';
 import { invalidRetryParams } from '../protocol/retry-params.js';
 import type { LegacyClientSessions } from '../relay/legacy-client-sessions.js';
 import { ANONYMOUS } from '../state/principal.js';
@@ -121,6 +122,11 @@ export class LegacyRoute implements Route {
     const invalid = invalidRetryParams(msg);
     if (invalid) {
       res.status(200).json(errorBody(msg?.id, invalid.code, invalid.message));
+      return;
+    }
+    const mismatch = checkTaskNameHeader(msg?.method, msg?.params, req.header('mcp-name'));
+    if (mismatch) {
+      res.status(400).json(errorBody(msg?.id, mismatch.code, mismatch.message));
       return;
     }
     if (this.forwarding && raw && (await forwardIfForeign(this.forwarding, req, res, raw, body))) return;

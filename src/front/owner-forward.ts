@@ -5,8 +5,11 @@
 // from the state key, and relays the owner's answer as it streams (progress and logs included).
 // - A retry whose owner cannot be reached, or restarted and so no longer holds the call, gets
 //   `-32602` `owner_gone` within about 2 s.
-// - A task request whose owner cannot be reached is served here: the task store says whether the
-//   task ended or its owner is gone (bridge/tasks/task-table.ts).
+// - A task request whose owner cannot be reached, or accepts the connection but sends no answer
+//   within OWNER_TASK_ANSWER_MS (paused, frozen, overloaded), is served here: the task store says
+//   whether the task ended or its owner is gone (bridge/tasks/task-table.ts), and a live owner out
+//   of reach is `owner_unreachable`. A retry's answer may rightly take as long as the round it
+//   resumes (--call-timeout), so it is given that long (retryAnswerMs) before its owner counts as gone.
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Request, Response } from 'express';
@@ -18,6 +21,12 @@ import type { Logger } from '../telemetry/logger.js';
 
 /** How long reaching the owner may take before it counts as gone. */
 export const OWNER_CONNECT_MS = 2000;
+/**
+ * How long the owner may take to start answering a forwarded task request. Its tasks/update and
+ * tasks/cancel only deliver and ack (a translated cancel asks the legacy server once), so an owner
+ * silent this long is stopped or frozen, and the client is better told to retry.
+ */
+export const OWNER_TASK_ANSWER_MS = 5000;
 /** Request headers a forward carries; hop-by-hop and cookie headers stay behind. */
 const PASS = /^(content-type|accept|authorization|mcp-[a-z0-9-]+|traceparent|tracestate|baggage)$/;
 const RELAY = ['content-type', 'cache-control', 'x-accel-buffering'];
@@ -32,6 +41,8 @@ export interface OwnerForwarding {
   log: Logger;
   /** Tasks are written to a shared store: tasks/get is answered by any instance, never forwarded. */
   taskStore: boolean;
+  /** How long a forwarded retry's answer may take to start once connected (the round's --call-timeout and some); absent: not timed. */
+  retryAnswerMs?: (() => number) | undefined;
 }
 
 const TASK_METHODS: ReadonlySet<unknown> = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
@@ -90,8 +101,21 @@ function relay(f: OwnerForwarding, target: URL, req: Request, res: Response, raw
       else res.destroy();
       resolve(true);
     };
-    const timer = setTimeout(() => out.destroy(new Error(`no connection within ${OWNER_CONNECT_MS} ms`)), OWNER_CONNECT_MS);
-    out.once('socket', (s) => s.once('connect', () => clearTimeout(timer)));
+    // A task request is timed until the owner's answer starts; a retry until the connection is
+    // made, then until its answer starts (the round it resumes may take --call-timeout).
+    const limitMs = task ? OWNER_TASK_ANSWER_MS : OWNER_CONNECT_MS;
+    let timer = setTimeout(() => out.destroy(new Error(task ? `no answer within ${limitMs} ms` : `no connection within ${limitMs} ms`)), limitMs);
+    if (!task)
+      out.once('socket', (s) => {
+        const connected = () => {
+          clearTimeout(timer);
+          const answerMs = f.retryAnswerMs?.();
+          if (answerMs !== undefined) timer = setTimeout(() => out.destroy(new Error(`no answer within ${answerMs} ms`)), answerMs);
+        };
+        // A kept-alive socket is connected already and says nothing more.
+        if (!s.connecting) connected();
+        else s.once('connect', connected);
+      });
     out.once('error', (err) => {
       clearTimeout(timer);
       fail(err.message);

@@ -22,18 +22,31 @@ const KEEPALIVE_MS = 15_000;
 type Fetcher = Pick<McpHttpHandler, 'fetch'>;
 type ListenMessage = { id?: unknown; params?: Record<string, unknown> };
 
-/** The task ids a listen filter asks for; none when the filter has none (or is malformed). */
+/**
+ * The most task ids one listen is looked up for: each costs an id opened (and perhaps a store read),
+ * so a listen naming thousands must not cost thousands. Ids past it are left out of the
+ * acknowledgement, as an unknown id is, and their client polls tasks/get.
+ */
+export const MAX_LISTEN_TASK_IDS = 64;
+
+/** The task ids a listen filter asks for (the first MAX_LISTEN_TASK_IDS distinct ones); none when the filter has none (or is malformed). */
 export function requestedTaskIds(params: Record<string, unknown> | undefined): string[] {
   const notifications = params?.['notifications'];
   const ids = isJsonObject(notifications) ? notifications['taskIds'] : undefined;
-  return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
+  if (!Array.isArray(ids)) return [];
+  const out = new Set<string>();
+  for (const id of ids) {
+    if (out.size >= MAX_LISTEN_TASK_IDS) break;
+    if (typeof id === 'string') out.add(id);
+  }
+  return [...out];
 }
 
 /** The task part of one listen, or undefined when it watches no task of this instance (the front answers alone). */
 export async function openTaskSubscription(message: ListenMessage, principal: string, tasks: TaskTable): Promise<TaskSubscription | undefined> {
   if (!declaresTasks(declaredCapabilities(message.params))) return undefined;
   const watched = new Map<string, TaskView>();
-  for (const id of new Set(requestedTaskIds(message.params))) {
+  for (const id of requestedTaskIds(message.params)) {
     const view = await tasks.watchable(id, principal);
     if (view !== undefined) watched.set(id, view);
   }

@@ -2,7 +2,8 @@
 // - the single-use ledger of replay states: a state is consumed by an atomic SET NX with the
 //   state's own expiry (PXAT);
 // - task records and instance liveness (state/task-store.ts): each record lives as long as its
-//   task's ttl (PXAT), a liveness key a few heartbeats (PX).
+//   task's ttl (PXAT), a liveness key a few heartbeats (PX); a record is written only by the
+//   compare-and-set scripts below, so a final status is never overwritten.
 // The client never queues commands while disconnected and every command has a deadline, so an
 // unreachable store makes a command reject at once: the bridge then fails the replay retry closed,
 // and a task read on another instance says the store is unreachable.
@@ -11,11 +12,29 @@
 // install without it (npm install --omit=optional) serves everything else.
 import type { createClient } from 'redis';
 import type { ConsumedLedger } from './ledger.js';
-import type { TaskStore } from './task-store.js';
+import type { StoredTask, TaskStore, Writer } from './task-store.js';
 
 const KEY_PREFIX = 'mrtr-proxy:consumed:';
 const TASK_PREFIX = 'mrtr-proxy:task:';
 const ALIVE_PREFIX = 'mrtr-proxy:alive:';
+
+// A task key is a hash: r the sealed record, v its version, f "1" once its status is final. The two
+// writes apply task-store.ts mayPut atomically. ARGV: record, version, final, expiry (ms), and for
+// a reader the version it read.
+const OWNER_PUT = `
+if redis.call('HGET', KEYS[1], 'f') == '1' then return 0 end
+redis.call('HSET', KEYS[1], 'r', ARGV[1], 'v', ARGV[2], 'f', ARGV[3])
+redis.call('PEXPIREAT', KEYS[1], ARGV[4])
+return 1`;
+const READER_PUT = `
+if redis.call('HGET', KEYS[1], 'f') ~= '0' or redis.call('HGET', KEYS[1], 'v') ~= ARGV[5] then return 0 end
+redis.call('HSET', KEYS[1], 'r', ARGV[1], 'v', ARGV[2], 'f', ARGV[3])
+redis.call('PEXPIREAT', KEYS[1], ARGV[4])
+return 1`;
+const VERSIONS = `
+local out = {}
+for i, key in ipairs(KEYS) do out[i] = redis.call('HGET', key, 'v') end
+return out`;
 /** Longest a consume may take before the store counts as unreachable. */
 export const STORE_DEADLINE_MS = 2000;
 
@@ -79,12 +98,28 @@ export class RedisStore implements ConsumedLedger, TaskStore {
     return (await this.withDeadline(set)) === 'OK';
   }
 
-  async putTask(handle: string, record: string, expiresAtMs: number): Promise<void> {
-    await this.withDeadline(this.client.set(`${TASK_PREFIX}${handle}`, record, { expiration: { type: 'PXAT', value: Math.max(expiresAtMs, Date.now() + 1) } }));
+  async putTask(handle: string, task: StoredTask, expiresAtMs: number, writer: Writer): Promise<boolean> {
+    const at = String(Math.max(expiresAtMs, Date.now() + 1));
+    const args = [task.record, String(task.version), task.final ? '1' : '0', at];
+    const script = writer.kind === 'owner' ? OWNER_PUT : READER_PUT;
+    if (writer.kind === 'reader') args.push(String(writer.expected));
+    return (await this.withDeadline(this.client.eval(script, { keys: [`${TASK_PREFIX}${handle}`], arguments: args }))) === 1;
   }
 
-  async getTask(handle: string): Promise<string | undefined> {
-    return (await this.withDeadline(this.client.get(`${TASK_PREFIX}${handle}`))) ?? undefined;
+  async dropTask(handle: string): Promise<void> {
+    await this.withDeadline(this.client.del(`${TASK_PREFIX}${handle}`));
+  }
+
+  async getTask(handle: string): Promise<StoredTask | undefined> {
+    const [record, version, final] = await this.withDeadline(this.client.hmGet(`${TASK_PREFIX}${handle}`, ['r', 'v', 'f']));
+    if (typeof record !== 'string' || typeof version !== 'string') return undefined;
+    return { record, version: Number(version), final: final === '1' };
+  }
+
+  async versions(handles: readonly string[]): Promise<Array<number | undefined>> {
+    if (handles.length === 0) return [];
+    const got = (await this.withDeadline(this.client.eval(VERSIONS, { keys: handles.map((h) => `${TASK_PREFIX}${h}`) }))) as unknown[];
+    return got.map((v) => (typeof v === 'string' ? Number(v) : undefined));
   }
 
   async markAlive(instance: string, ttlMs: number): Promise<void> {

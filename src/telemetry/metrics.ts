@@ -47,6 +47,7 @@ export class ProxyMetrics {
   readonly shadowComparisons: Counter<'upstream' | 'method' | 'outcome'>;
   readonly tasksCreated: Counter<'upstream' | 'kind'>;
   readonly tasksEnded: Counter<'upstream' | 'kind' | 'status'>;
+  readonly tasksDropped: Counter<'upstream' | 'kind' | 'reason'>;
   private readonly sources = new Map<UpstreamGaugeSource, string>();
 
   constructor(opts: { defaultMetrics: boolean } = { defaultMetrics: true }) {
@@ -109,6 +110,12 @@ export class ProxyMetrics {
       name: 'mrtr_tasks_ended_total',
       help: 'Tasks ended, by kind and terminal status (completed, failed, cancelled)',
       labelNames: ['upstream', 'kind', 'status'],
+      registers,
+    });
+    this.tasksDropped = new Counter({
+      name: 'mrtr_tasks_dropped_total',
+      help: 'What is not kept of finished tasks: result_too_large (the task failed instead), finished_cap (dropped for its principal newer ones)',
+      labelNames: ['upstream', 'kind', 'reason'],
       registers,
     });
     this.stateRejections = new Counter({

@@ -47,6 +47,11 @@ export interface TaskObserver {
   onCreated(e: { task: string; kind: TaskKind; tool: string; principal: string; origin?: TraceOrigin | undefined }): void;
   /** `status`: completed, failed or cancelled. */
   onEnded(e: { task: string; kind: TaskKind; tool: string; status: string; error?: string | undefined }): void;
+  /**
+   * What a proxy does not keep (bridge/tasks/task-bounds.ts): `result_too_large` (the task failed
+   * instead), `finished_cap` (a finished task dropped for its principal's newer ones).
+   */
+  onDropped?(e: { task: string; kind: TaskKind; reason: 'result_too_large' | 'finished_cap' }): void;
 }
 
 const NO_TRACE: LegacyRequestTrace = { carrier: {}, end: () => {} };

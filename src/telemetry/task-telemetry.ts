@@ -1,6 +1,7 @@
 // What one upstream's tasks report (bridge/tasks/task-table.ts TaskObserver): counters of tasks
 // created and ended, a span per task from its creation to its end (a child of the tools/call that
-// created it, so a trace shows the task under the call), and one audit line per ended task.
+// created it, so a trace shows the task under the call), one audit line per ended task, and a
+// counter of what is not kept of finished tasks.
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import type { ProxyMetrics } from './metrics.js';
 import type { TaskObserver } from './ports.js';
@@ -36,6 +37,9 @@ export function taskTelemetry(upstream: string, parts: TaskTelemetryParts): Task
       const parent = origin && trace.isSpanContextValid(origin) ? trace.setSpanContext(ROOT_CONTEXT, origin) : undefined;
       const span = trace.getTracer('mrtr-proxy').startSpan('task', { kind: SpanKind.INTERNAL, attributes }, parent);
       running.set(task, { span, startedAt: parts.now(), principal });
+    },
+    onDropped({ kind, reason }) {
+      parts.metrics?.tasksDropped.inc({ upstream, kind, reason });
     },
     onEnded({ task, kind, tool, status, error }) {
       parts.metrics?.tasksEnded.inc({ upstream, kind, status });

@@ -91,6 +91,11 @@ export class Upstream {
     return this.pool.stats();
   }
 
+  /** The waiting share (see SessionPool.mayWait): its size, and whether one more exclusive holder fits. */
+  waitingShare(): { max: number; room: boolean } {
+    return { max: this.pool.stats().maxWaiting, room: this.pool.mayWait('exclusive') };
+  }
+
   /** The legacy server's identity and capabilities, from the most recent initialize. */
   async describe(): Promise<UpstreamInfo> {
     if (this.described) return this.described;

@@ -13,9 +13,9 @@ const CAPS = { elicitation: { form: {} } };
 const call = (url: string, name: string, extra: Record<string, unknown> = {}) => rpc(url, 'tools/call', { name, arguments: {}, ...extra }, { caps: CAPS });
 const named = (requestState: string) => ({ requestState, inputResponses: { 'elicitation-1': { action: 'accept', content: { name: 'Ada' } } } });
 
-async function instance(port?: number): Promise<ProxyProcess & { port: number }> {
+async function instance(port?: number, extra: string[] = []): Promise<ProxyProcess & { port: number }> {
   const p = port ?? (await freePort());
-  const proxy = await startProxy(['--port', String(p), '--advertise-url', `http://127.0.0.1:${p}`, '--', process.execPath, FIXTURE]);
+  const proxy = await startProxy(['--port', String(p), '--advertise-url', `http://127.0.0.1:${p}`, ...extra, '--', process.execPath, FIXTURE]);
   return { ...proxy, port: p };
 }
 
@@ -125,5 +125,32 @@ describe('held calls across instances with client authentication', () => {
     const anonymous = await call(b.url, 'ask-name', named(held.requestState));
     assert.equal(anonymous.status, 401, 'the non-owner checks the token before it forwards anything');
     assert.doesNotMatch(a.stderr() + b.stderr(), /alice-secret|Bearer ey/, 'no credential in either log');
+  });
+});
+
+describe('a retry forwarded to a paused owner', () => {
+  let a: ProxyProcess & { port: number };
+  let b: ProxyProcess & { port: number };
+  before(async () => {
+    [a, b] = await Promise.all([instance(undefined, ['--call-timeout', '2']), instance(undefined, ['--call-timeout', '2'])]);
+  });
+  after(async () => {
+    a?.child.kill('SIGCONT');
+    await Promise.all([a?.stop(), b?.stop()]);
+  });
+
+  it('gives owner_gone once the owner has not started answering within --call-timeout, not when the client gives up', { timeout: 30_000 }, async () => {
+    const held = inputRequired(await call(a.url, 'ask-name'));
+    a.child.kill('SIGSTOP');
+    try {
+      const started = Date.now();
+      const reply = await call(b.url, 'ask-name', named(held.requestState));
+      const took = Date.now() - started;
+      assert.deepEqual(reply.body.error?.data, { reason: 'owner_gone', action: 'resend' });
+      // The round's 2 s and the connection's 2 s, with room for a loaded machine.
+      assert.ok(took >= 1500 && took < 9000, `answered after ${took} ms`);
+    } finally {
+      a.child.kill('SIGCONT');
+    }
   });
 });

@@ -6,6 +6,7 @@ import { ProxyError } from '../../src/protocol/errors.js';
 import type { JsonObject, Root } from '../../src/protocol/json.js';
 import type { RootsBinding } from '../../src/protocol/roots.js';
 import type { SuspendMode } from '../../src/bridge/suspend-mode.js';
+import type { HostedTaskPolicy } from '../../src/bridge/tasks/hosted-task.js';
 import { MemoryLedger } from '../../src/state/ledger.js';
 import { createSealer } from '../../src/state/seal.js';
 import { createLogger } from '../../src/telemetry/logger.js';
@@ -33,6 +34,8 @@ export interface SetupOptions {
   telemetry?: UpstreamTelemetry;
   /** How interactive calls are leased (the upstream's leaseModeFor); absent: exclusively. */
   leaseMode?: LeaseMode;
+  /** Tools the proxy runs as tasks of its own. */
+  tasks?: HostedTaskPolicy;
 }
 
 export function setup(opts: SetupOptions = {}) {
@@ -65,6 +68,7 @@ export function setup(opts: SetupOptions = {}) {
       ...(opts.leaseMode ? { leaseModeFor: () => opts.leaseMode! } : {}),
       asksRootsOutsideCalls: () => upstream.asksRootsOutsideCalls,
       operatorRoots: () => opts.operatorRoots ?? [],
+      waitingShare: () => ({ max: pool.stats().maxWaiting, room: pool.mayWait('exclusive') }),
     },
     sealer: createSealer(KEY, clock.now),
     instance: 'instance-A',
@@ -78,6 +82,7 @@ export function setup(opts: SetupOptions = {}) {
       suspend: { default: opts.suspend ?? 'hold', replay: [], hold: [] },
       maxCallsPerPrincipal: opts.maxCalls ?? 32,
       maxInteractionsPerPrincipal: opts.maxInteractions ?? 64,
+      ...(opts.tasks ? { tasks: opts.tasks } : {}),
     },
     log,
     clock,

@@ -23,6 +23,11 @@ describe('invalidRetryParams', () => {
     for (const bad of ['yes', 1, null, [], true]) assert.equal(call({ name: 't', inputResponses: bad })?.code, -32602, JSON.stringify(bad));
     assert.match(call({ name: 't', inputResponses: [] })!.message, /inputResponses must be an object/);
   });
+  it("rejects tasks/update's non-object inputResponses too (the SDK would lift them and ack an empty update)", () => {
+    for (const bad of ['yes', null, [], 3]) assert.equal(call({ taskId: 't', inputResponses: bad }, 'tasks/update')?.code, -32602, JSON.stringify(bad));
+    assert.equal(call({ taskId: 't', inputResponses: {} }, 'tasks/update'), undefined);
+    assert.equal(call({ taskId: 't', inputResponses: 'x' }, 'tasks/get'), undefined, 'only tasks/update carries answers');
+  });
   it('rejects a non-string requestState', () => {
     assert.match(call({ uri: 'x', requestState: 42 }, 'resources/read')!.message, /requestState is malformed/);
   });
@@ -96,7 +101,7 @@ describe('ToolSchemas', () => {
   });
 });
 
-import { checkNameHeader } from '../../src/protocol/name-header.js';
+import { checkNameHeader, checkTaskNameHeader, quoted } from '../../src/protocol/name-header.js';
 
 describe('checkNameHeader', () => {
   it('requires Mcp-Name to match the name or URI of the three named methods', () => {
@@ -110,5 +115,24 @@ describe('checkNameHeader', () => {
     const enc = `=?base64?${Buffer.from('naïve tool').toString('base64')}?=`;
     assert.equal(checkNameHeader('tools/call', { name: 'naïve tool' }, enc), undefined);
     assert.equal(checkNameHeader('tools/call', { name: 'x' }, '=?base64?eA?=')?.code, -32020, 'unpadded is not the canonical form');
+  });
+  it('quotes only the start of a long value', () => {
+    const long = 'x'.repeat(1_000_000);
+    const message = checkNameHeader('tools/call', { name: long }, `y${long}`)!.message;
+    assert.ok(message.length < 200, `${message.length} characters`);
+    assert.equal(quoted('short'), 'short');
+  });
+});
+
+describe('checkTaskNameHeader', () => {
+  it("requires a task method's Mcp-Name to equal params.taskId, quoting neither in full", () => {
+    assert.equal(checkTaskNameHeader('tasks/get', { taskId: 'abc' }, 'abc'), undefined);
+    assert.equal(checkTaskNameHeader('tools/call', { name: 'a' }, 'b'), undefined, 'the other methods are checked elsewhere');
+    assert.equal(checkTaskNameHeader('tasks/cancel', {}, 'b'), undefined, 'no taskId: the params check answers');
+    assert.match(checkTaskNameHeader('tasks/update', { taskId: 'abc' }, undefined)!.message, /required for tasks\/update/);
+    const id = 't'.repeat(1_000_000);
+    const wrong = checkTaskNameHeader('tasks/get', { taskId: id }, `u${id}`)!;
+    assert.equal(wrong.code, -32020);
+    assert.ok(wrong.message.length < 200, `${wrong.message.length} characters`);
   });
 });

@@ -15,7 +15,9 @@ import type { FrontCapabilities } from '../../src/protocol/capabilities.js';
 import { ProxyError, type ProxyErrorCode } from '../../src/protocol/errors.js';
 import type { JsonObject, Root } from '../../src/protocol/json.js';
 import { createSealer } from '../../src/state/seal.js';
-import type { TaskStore } from '../../src/state/task-store.js';
+import { MAX_RECORD_CHARS } from '../../src/bridge/tasks/task-records.js';
+import type { TaskBounds } from '../../src/bridge/tasks/task-bounds.js';
+import { mayPut, type StoredTask, type TaskStore, type Writer } from '../../src/state/task-store.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import { type TestClock, testClock } from '../support/clock.js';
 import { type FakeCall, FakeSession, recordingLease, tick, until } from '../support/fake-session.js';
@@ -32,22 +34,39 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /** A task store in memory, expiring against the test clock: `dead` instances never count as alive, `down` fails every command. */
 class MemoryTaskStore implements TaskStore {
-  readonly records = new Map<string, { record: string; expiresAt: number }>();
+  readonly records = new Map<string, StoredTask & { expiresAt: number }>();
   private readonly alive = new Map<string, number>();
   readonly dead = new Set<string>();
   down = false;
 
   constructor(private readonly clock: Clock) {}
 
-  async putTask(handle: string, record: string, expiresAtMs: number): Promise<void> {
+  async putTask(handle: string, task: StoredTask, expiresAtMs: number, writer: Writer): Promise<boolean> {
     this.reach();
-    this.records.set(handle, { record, expiresAt: expiresAtMs });
+    if (!mayPut(this.live(handle), writer)) return false;
+    this.records.set(handle, { ...task, expiresAt: expiresAtMs });
+    return true;
   }
 
-  async getTask(handle: string): Promise<string | undefined> {
+  async dropTask(handle: string): Promise<void> {
     this.reach();
+    this.records.delete(handle);
+  }
+
+  async getTask(handle: string): Promise<StoredTask | undefined> {
+    this.reach();
+    const r = this.live(handle);
+    return r === undefined ? undefined : { record: r.record, version: r.version, final: r.final };
+  }
+
+  async versions(handles: readonly string[]): Promise<Array<number | undefined>> {
+    this.reach();
+    return handles.map((h) => this.live(h)?.version);
+  }
+
+  private live(handle: string): (StoredTask & { expiresAt: number }) | undefined {
     const r = this.records.get(handle);
-    return r === undefined || r.expiresAt <= this.clock.now() ? undefined : r.record;
+    return r === undefined || r.expiresAt <= this.clock.now() ? undefined : r;
   }
 
   async markAlive(instance: string, ttlMs: number): Promise<void> {
@@ -100,6 +119,7 @@ function newTable(
     observer?: TaskObserver;
     advertiseUrl?: string;
     heartbeatMs?: number;
+    bounds?: TaskBounds;
   } = {},
 ): TaskTable {
   const key = o.key ?? new Uint8Array(randomBytes(32));
@@ -114,6 +134,7 @@ function newTable(
     log,
     observer: o.observer,
     heartbeatMs: o.heartbeatMs,
+    bounds: o.bounds === undefined ? undefined : () => o.bounds!,
   });
   opened.push(table);
   return table;
@@ -742,11 +763,151 @@ describe('hosted tasks across instances (a task store)', () => {
     await fails(b.get(h.taskId, 'alice'), 'task_unknown', 'expired');
   });
 
+  it('never completes a task another instance failed while its owner was away: the owner ends it as failed too', async () => {
+    const { clock, store, a, b } = cluster();
+    const h = await hostCall(a, clock);
+    // The owner's mark lapsed (paused, or cut off): another instance fails the task.
+    store.dead.add('i1/up');
+    assert.equal((await b.get(h.taskId, 'alice'))['status'], 'failed');
+    store.dead.delete('i1/up');
+    // The owner resumes and its call completes: its `completed` may not replace the `failed`.
+    h.call.resolve({ content: [{ type: 'text', text: 'late' }] });
+    const seen: string[] = [];
+    await until(
+      async () => {
+        seen.push((await a.get(h.taskId, 'alice'))['status'] as string);
+        return seen.at(-1) === 'failed';
+      },
+      3000,
+      'the owner reads failed',
+    );
+    assert.ok(!seen.includes('completed'), seen.join(' → '));
+    const [mine, theirs] = [await a.get(h.taskId, 'alice'), await b.get(h.taskId, 'alice')];
+    assert.deepEqual(mine, theirs);
+    assert.match((mine['error'] as JsonObject)['message'] as string, /stopped before the task ended/);
+    assert.equal('result' in mine, false);
+  });
+
+  it('fails its running tasks once its own mark has lapsed, though the store answers again (a pause)', async () => {
+    const clock = testClock(T0);
+    const store = new MemoryTaskStore(clock);
+    const a = newTable(clock, { store, heartbeatMs: 40 });
+    const h = await hostCall(a, clock);
+    await new Promise((r) => setTimeout(r, 100));
+    // Time passes with no heartbeat, as in a SIGSTOP: the next heartbeat finds the mark lapsed.
+    clock.advance(1000);
+    await until(async () => (await a.get(h.taskId, 'alice'))['status'] === 'failed', 3000, 'the running task failed');
+    assert.match(((await a.get(h.taskId, 'alice'))['error'] as JsonObject)['message'] as string, /paused/);
+    assert.equal(h.call.signal?.aborted, true);
+  });
+
+  it('shows a completion only once the store has it, and writes one made while the store was away when it returns', async () => {
+    const clock = testClock(T0);
+    const key = new Uint8Array(randomBytes(32));
+    const store = new MemoryTaskStore(clock);
+    const a = newTable(clock, { key, store, heartbeatMs: 40 });
+    const b = newTable(clock, { key, instance: 'i2/up', store });
+    const h = await hostCall(a, clock);
+    store.down = true;
+    h.call.resolve({ content: [{ type: 'text', text: 'done' }] });
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal((await a.get(h.taskId, 'alice'))['status'], 'working', 'not completed before the store has it');
+    store.down = false;
+    const done = await reaches(a, h.taskId, 'completed');
+    assert.deepEqual(await b.get(h.taskId, 'alice'), done);
+  });
+
+  it("writes its tasks' records again after the store lost them, and heals a record rolled back", async () => {
+    const clock = testClock(T0);
+    const key = new Uint8Array(randomBytes(32));
+    const store = new MemoryTaskStore(clock);
+    const a = newTable(clock, { key, store, heartbeatMs: 40 });
+    const b = newTable(clock, { key, instance: 'i2/up', store });
+    const h = await hostCall(a, clock);
+    const asked = h.session.ask('elicitation/create', FORM);
+    await reaches(b, h.taskId, 'input_required');
+    const handle = [...store.records.keys()][0]!;
+    const old = store.records.get(handle)!;
+
+    store.records.clear();
+    // Gone for other instances until the owner's next heartbeat.
+    await until(async () => (await b.get(h.taskId, 'alice').catch(() => ({}) as JsonObject))['status'] === 'input_required', 3000, 'written again');
+
+    await a.update(h.taskId, 'alice', { 'elicitation-1': { action: 'accept', content: { ok: true } } }, []);
+    await asked.answer;
+    h.call.resolve({ content: [] });
+    await reaches(b, h.taskId, 'completed');
+    // The older record put back: an instance that read the newer one does not answer from it, and
+    // the owner's next heartbeat writes the final one again.
+    store.records.set(handle, old);
+    const c = newTable(clock, { key, instance: 'i3/up', store });
+    const stale = await c.get(h.taskId, 'alice').catch(() => undefined);
+    await until(
+      async () => {
+        const got = await b.get(h.taskId, 'alice').catch((err: unknown) => {
+          assert.equal((err as ProxyError).data?.['reason'], 'state_store_unavailable', String(err));
+          return undefined;
+        });
+        assert.notEqual(got?.['status'], 'input_required', 'never the older status again');
+        return got?.['status'] === 'completed';
+      },
+      3000,
+      'the final record written again',
+    );
+    // An instance that never read the newer one may read the older until then: the limit of a rollback.
+    assert.ok(stale === undefined || stale['status'] === 'input_required' || stale['status'] === 'completed');
+    assert.equal(store.records.get(handle)!.final, true);
+  });
+
+  it('opens no record whose stored version disagrees with its own, nor one too large', async () => {
+    const { clock, store, a, b } = cluster();
+    const h = await hostCall(a, clock);
+    const [handle, entry] = [...store.records][0]!;
+    store.records.set(handle, { ...entry, version: entry.version + 5 });
+    await fails(b.get(h.taskId, 'alice'), 'task_unknown', 'unknown');
+    store.records.set(handle, { ...entry, record: 'x'.repeat(MAX_RECORD_CHARS + 1) });
+    await fails(b.get(h.taskId, 'alice'), 'task_unknown', 'unknown');
+    store.records.set(handle, entry);
+    assert.equal((await b.get(h.taskId, 'alice'))['status'], 'working');
+  });
+
+  it('fails a task whose result is too large to keep, for every instance, and drops the oldest finished tasks of a principal', async () => {
+    const clock = testClock(T0);
+    const key = new Uint8Array(randomBytes(32));
+    const store = new MemoryTaskStore(clock);
+    const dropped: string[] = [];
+    const observer = { onCreated() {}, onEnded() {}, onDropped: (e: { reason: string }) => void dropped.push(e.reason) };
+    const bounds = { maxResultBytes: 2048, maxFinished: 2, maxFinishedBytes: 1_000_000 };
+    const a = newTable(clock, { key, store, bounds, observer });
+    const b = newTable(clock, { key, instance: 'i2/up', store });
+    const big = await hostCall(a, clock);
+    big.call.resolve({ content: [{ type: 'text', text: 'x'.repeat(4000) }] });
+    const failed = await reaches(b, big.taskId, 'failed');
+    assert.match((failed['error'] as JsonObject)['message'] as string, /larger than the proxy keeps for a task/);
+    assert.deepEqual(await a.get(big.taskId, 'alice'), failed);
+    assert.deepEqual(dropped, ['result_too_large']);
+
+    const more = [await hostCall(a, clock), await hostCall(a, clock)];
+    const other = await hostCall(a, clock, { principal: 'bob' });
+    for (const h of [...more, other]) {
+      clock.advance(10);
+      h.call.resolve({ content: [] });
+      await reaches(a, h.taskId, 'completed', h === other ? 'bob' : 'alice');
+    }
+    // Alice kept two: the oldest (the failed one) went, in this instance and in the store.
+    await fails(a.get(big.taskId, 'alice'), 'task_unknown', 'expired');
+    await until(async () => (await b.get(big.taskId, 'alice').catch(() => undefined)) === undefined, 3000, 'dropped from the store');
+    for (const h of more) assert.equal((await b.get(h.taskId, 'alice'))['status'], 'completed');
+    assert.equal((await a.get(other.taskId, 'bob'))['status'], 'completed', "another principal's are its own");
+    assert.deepEqual(dropped, ['result_too_large', 'finished_cap']);
+  });
+
   it('says a store that cannot be reached is unavailable, not that the task is unknown', async () => {
     const { clock, store, a, b } = cluster();
     const h = await hostCall(a, clock);
     store.down = true;
-    await fails(b.get(h.taskId, 'alice'), 'store_unavailable', 'state_store_unavailable');
+    const down = await fails(b.get(h.taskId, 'alice'), 'store_unavailable', 'state_store_unavailable');
+    assert.doesNotMatch(down.message, /ECONNREFUSED|6379/, "the store's own words are logged, not sent");
     await fails(b.cancel(h.taskId, 'alice'), 'store_unavailable', 'state_store_unavailable');
     await fails(b.update(h.taskId, 'alice', {}, []), 'store_unavailable', 'state_store_unavailable');
     assert.equal((await a.get(h.taskId, 'alice'))['status'], 'working', 'the owner answers from its own table');
@@ -756,7 +917,7 @@ describe('hosted tasks across instances (a task store)', () => {
     store.isAlive = async () => {
       throw new Error('READONLY');
     };
-    await fails(b.get(h.taskId, 'alice'), 'store_unavailable', 'state_store_unavailable');
+    assert.doesNotMatch((await fails(b.get(h.taskId, 'alice'), 'store_unavailable', 'state_store_unavailable')).message, /READONLY/);
     store.isAlive = isAlive;
     assert.equal((await b.get(h.taskId, 'alice'))['status'], 'working');
   });

@@ -4,7 +4,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TaskView } from '../../src/bridge/tasks/task-wire.js';
-import { requestedTaskIds, TaskSubscription } from '../../src/front/task-listen.js';
+import { MAX_LISTEN_TASK_IDS, requestedTaskIds, TaskSubscription } from '../../src/front/task-listen.js';
 
 const SUB = 'io.modelcontextprotocol/subscriptionId';
 const view = (taskId: string, status: TaskView['status'], extra: Partial<TaskView> = {}): TaskView => ({
@@ -28,6 +28,13 @@ describe('requestedTaskIds', () => {
     assert.deepEqual(requestedTaskIds({ notifications: { taskIds: 'a' } }), []);
     assert.deepEqual(requestedTaskIds({ notifications: { toolsListChanged: true } }), []);
     assert.deepEqual(requestedTaskIds(undefined), []);
+  });
+  it('looks at no more than MAX_LISTEN_TASK_IDS distinct ids, however many are named', () => {
+    const many = Array.from({ length: 9000 }, (_, i) => `id-${i % 100}`);
+    const ids = requestedTaskIds({ notifications: { taskIds: ['id-0', 'id-0', ...many] } });
+    assert.equal(ids.length, MAX_LISTEN_TASK_IDS);
+    assert.equal(new Set(ids).size, ids.length);
+    assert.equal(ids[1], 'id-1');
   });
 });
 

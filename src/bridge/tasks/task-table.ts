@@ -7,16 +7,18 @@
 //
 // A task runs in the process that created it. What other instances know of it:
 // - with a task store (--state-store), every change of a task's status is written there, sealed,
-//   until the task's ttl ends, and this instance says every few seconds that it is alive. Another
-//   instance answers tasks/get from the record; a task whose owner stopped saying so before the
-//   task ended is `failed`, with the reason. A proxy that stops fails its running tasks first;
+//   until the task's ttl ends (task-records.ts: one final status per task), and this instance says
+//   every few seconds that it is alive. Another instance answers tasks/get from the record; a task
+//   whose owner stopped saying so before the task ended is `failed`, with the reason. An owner
+//   whose own mark lapsed (it was paused, or cut off from the store) fails its running tasks as
+//   soon as it sees it. A proxy that stops fails its running tasks first;
 // - tasks/update and tasks/cancel of a running task go to the owner (front/owner-forward.ts, with
 //   --advertise-url); an instance that cannot reach a live owner says so;
 // - without a store, another instance (or this one after a restart) is told the task is gone.
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import type { FrontCapabilities } from '../../protocol/capabilities.js';
-import { JSONRPC, ProxyError } from '../../protocol/errors.js';
+import { ProxyError } from '../../protocol/errors.js';
 import type { JsonObject, Root } from '../../protocol/json.js';
 import { type Sealer, type StateClaims, StateError } from '../../state/seal.js';
 import { principalTag } from '../../state/principal.js';
@@ -26,6 +28,9 @@ import type { TaskKind, TaskObserver, TraceOrigin } from '../../telemetry/ports.
 import type { Interaction } from '../interaction.js';
 import type { SessionLease } from '../ports.js';
 import { HostedTask, type HostedTaskPolicy } from './hosted-task.js';
+import { DEFAULT_TASK_BOUNDS, finishedToDrop, keptView, resultBytes, type TaskBounds } from './task-bounds.js';
+import { Liveness } from './task-liveness.js';
+import { ownerShows, type Published, TaskRecords, UNKNOWN, unknownTask } from './task-records.js';
 import { createTaskResult, detailedTask, isTerminal, type LegacyTask, TASK_ACK, type TaskStatus, type TaskView } from './task-wire.js';
 import { TranslatedTask } from './translated-task.js';
 
@@ -53,6 +58,8 @@ export interface TaskTableOptions {
   log: Logger;
   /** Told of each task created and ended (metrics, spans, audit). */
   observer?: TaskObserver | undefined;
+  /** What is kept of finished tasks (task-bounds.ts); read at each task's end, so a reload applies. Absent: the defaults. */
+  bounds?: (() => TaskBounds) | undefined;
 }
 
 /** What the table asks of either kind of task. */
@@ -67,15 +74,21 @@ interface RunningTask {
   abandon(reason: string): void;
 }
 
-interface Entry {
+interface Entry extends Published {
+  /** The task; once it ended, only what it ended as (finishedTask), so its call and session are let go. */
   task: RunningTask;
+  kind: TaskKind;
   principal: string;
-  /** When the task and its result are dropped. */
-  expiresAt: number;
-  /** The record writes, in order (each waits for the one before). */
-  written: Promise<void>;
   /** Over: no longer counted as running. */
   ended: boolean;
+  /** When it ended, and the bytes of its result or error (task-bounds.ts). */
+  endedAt?: number;
+  bytes?: number;
+}
+
+/** A task that ended: what it ended as, nothing more (a finished task's update and cancel change nothing). */
+function finishedTask(view: TaskView): RunningTask {
+  return { status: view.status, view: async () => view, snapshot: () => view, update() {}, cancel: async () => {}, abandon() {} };
 }
 
 /** The creating request, as far as a task needs it. */
@@ -88,20 +101,6 @@ export interface TaskFront {
   origin?: TraceOrigin | undefined;
 }
 
-/** What a task store holds for one task (sealed): enough for another instance's tasks/get. */
-interface TaskRecord {
-  /** The task's handle: a record copied under another task's key does not pass for it. */
-  h: string;
-  /** The owning instance. */
-  o: string;
-  /** When the record goes (ms). */
-  e: number;
-  view: Omit<TaskView, 'taskId'>;
-}
-
-/** What a forged, foreign or another principal's id is told (-32602): nothing of whose it is. */
-const UNKNOWN = 'unknown taskId';
-
 export class TaskTable {
   private readonly tasks = new Map<string, Entry>();
   /** Running tasks by principal. */
@@ -110,38 +109,55 @@ export class TaskTable {
   private readonly watchers = new Set<(view: TaskView) => void>();
   private readonly stopSweeper: () => void;
   private readonly stopHeartbeat: () => void;
-  /** When this instance last marked itself alive in the store (the mark lasts `aliveForMs` from then). */
-  private markedAt: number | undefined;
-  private readonly aliveForMs: number;
+  private readonly liveness: Liveness | undefined;
+  private readonly records: TaskRecords | undefined;
 
   constructor(private readonly opts: TaskTableOptions) {
     this.stopSweeper = opts.clock.every(SWEEP_MS, () => this.sweep());
     const heartbeatMs = opts.heartbeatMs ?? HEARTBEAT_MS;
-    this.aliveForMs = 3 * heartbeatMs;
-    this.stopHeartbeat = opts.store === undefined ? () => {} : opts.clock.every(heartbeatMs, () => void this.markAlive());
+    this.stopHeartbeat = opts.store === undefined ? () => {} : opts.clock.every(heartbeatMs, () => void this.heartbeat());
+    this.records =
+      opts.store === undefined
+        ? undefined
+        : new TaskRecords({
+            store: opts.store,
+            sealer: opts.sealer,
+            instance: opts.instance,
+            clock: opts.clock,
+            log: opts.log,
+            settled: (handle) => this.settled(handle),
+            endedElsewhere: (handle, reason) => this.tasks.get(handle)?.task.abandon(reason),
+          });
+    this.liveness =
+      opts.store === undefined
+        ? undefined
+        : new Liveness({
+            store: opts.store,
+            instance: opts.instance,
+            aliveForMs: 3 * heartbeatMs,
+            clock: opts.clock,
+            log: opts.log,
+            fence: () => this.fence(),
+          });
   }
 
-  /** Tells other instances this one still runs its tasks (at start the store may not be connected yet: each new task says it too). */
-  private async markAlive(): Promise<void> {
-    const store = this.opts.store;
-    if (store === undefined) return;
-    const at = this.opts.clock.now();
-    try {
-      await store.markAlive(this.opts.instance, this.aliveForMs);
-      this.markedAt = at;
-    } catch (err) {
-      this.opts.log.debug('cannot mark this instance alive', { error: (err as Error).message });
-      // The mark has lapsed: other instances fail this instance's running tasks when they read them,
-      // so it fails them too, rather than finish a task another instance told its client had failed.
-      if (this.markedAt !== undefined && this.opts.clock.now() - this.markedAt >= this.aliveForMs) this.fence();
-    }
+  /** Marks this instance alive, then writes again the records the store does not hold as written. */
+  private async heartbeat(): Promise<void> {
+    if (this.liveness === undefined || this.records === undefined || !(await this.liveness.mark())) return;
+    const again = await this.records.reconcile([...this.tasks.values()]).catch((err: unknown) => {
+      this.opts.log.debug('cannot compare task records with the state store', { error: (err as Error).message });
+      return 0;
+    });
+    if (again > 0) this.opts.log.info('task records written again: the state store did not hold them as written', { tasks: again });
   }
 
+  /** The mark lapsed: other instances fail this instance's running tasks when they read them, so it fails them too. */
   private fence(): void {
     const running = [...this.tasks.values()].filter((e) => !isTerminal(e.task.status));
     if (running.length === 0) return;
-    this.opts.log.warn('the state store has not heard from this instance for too long: its running tasks fail', { tasks: running.length });
-    for (const { task } of running) task.abandon('the proxy instance running the task lost the state store, so other instances count it as gone');
+    this.opts.log.warn('this instance was not marked alive in the state store for too long: its running tasks fail', { tasks: running.length });
+    for (const { task } of running)
+      task.abandon('the proxy instance running the task lost the state store, or was paused, so other instances count it as gone');
   }
 
   /**
@@ -185,7 +201,7 @@ export class TaskTable {
 
   async get(taskId: unknown, principal: string): Promise<JsonObject> {
     const found = await this.find(taskId, principal);
-    return detailedTask('task' in found ? await found.task.view() : await this.remoteView(found.claims, taskId as string));
+    return detailedTask('task' in found ? this.shown(found, await found.task.view()) : await this.remoteView(found.claims, taskId as string));
   }
 
   async update(taskId: unknown, principal: string, inputResponses: unknown, dropped: readonly string[]): Promise<JsonObject> {
@@ -208,7 +224,7 @@ export class TaskTable {
    */
   async watchable(taskId: unknown, principal: string): Promise<TaskView | undefined> {
     const found = await this.find(taskId, principal).catch(() => undefined);
-    return found !== undefined && 'task' in found ? found.task.snapshot() : undefined;
+    return found !== undefined && 'task' in found ? this.shown(found, found.task.snapshot()) : undefined;
   }
 
   /** The principal's tasks still running here (each holds a legacy session: they count against its call limit). */
@@ -264,43 +280,99 @@ export class TaskTable {
     front: TaskFront,
     detail: Record<string, string>,
   ): Promise<void> {
-    const entry: Entry = { task, principal: front.principal, expiresAt, written: Promise.resolve(), ended: isTerminal(task.status) };
+    const entry: Entry = {
+      handle,
+      task,
+      kind,
+      principal: front.principal,
+      expiresAt,
+      written: Promise.resolve(),
+      stored: false,
+      ended: isTerminal(task.status),
+    };
     this.tasks.set(handle, entry);
     if (!entry.ended) this.running.set(front.principal, this.runningOf(front.principal) + 1);
     this.opts.log.info('task created', { task: handle, kind, tool: front.tool, principal: principalTag(front.principal), ...detail });
     this.opts.observer?.onCreated({ task: handle, kind, tool: front.tool, principal: principalTag(front.principal), origin: front.origin });
     // A change before this point is in the snapshot written now.
-    entry.written = this.markAlive();
-    this.write(handle, entry, task.snapshot());
+    entry.written = this.liveness?.mark().then(() => {}) ?? Promise.resolve();
+    this.records?.write(entry, task.snapshot());
     await entry.written;
   }
 
-  private changed(handle: string, kind: TaskKind, tool: string, view: TaskView): void {
+  private changed(handle: string, kind: TaskKind, tool: string, told: TaskView): void {
     const entry = this.tasks.get(handle);
-    if (entry !== undefined && !entry.ended && isTerminal(view.status)) {
+    let view = told;
+    const end = entry !== undefined && !entry.ended && isTerminal(view.status);
+    // What it ended as is final here: a later word of the task (there should be none) changes nothing.
+    if (entry?.ended && !end && entry.endedAt !== undefined) return;
+    if (entry !== undefined && end) {
       entry.ended = true;
       const n = this.runningOf(entry.principal) - 1;
       if (n > 0) this.running.set(entry.principal, n);
       else this.running.delete(entry.principal);
+      view = this.finish(entry, view);
     }
     if (isTerminal(view.status)) {
       this.opts.log.info('task ended', { task: handle, kind, status: view.status, ...(view.error ? { error: view.error.message } : {}) });
       this.opts.observer?.onEnded({ task: handle, kind, tool, status: view.status, error: view.error?.message });
     }
-    if (entry !== undefined) this.write(handle, entry, view);
+    if (entry === undefined) return this.notify(view);
+    this.records?.write(entry, view);
+    // A change the owner does not show yet (an end the store has not confirmed) is told once it is (settled).
+    if (this.shown(entry, view) === view) this.notify(view);
+    if (end) this.trimFinished(entry.principal);
+  }
+
+  /** A task's end: what is kept of it (a result too large is not), and only that from now on. */
+  private finish(entry: Entry, view: TaskView): TaskView {
+    const bounds = this.opts.bounds?.() ?? DEFAULT_TASK_BOUNDS;
+    const bytes = resultBytes(view);
+    const kept = keptView(view, bytes, bounds.maxResultBytes);
+    if (kept !== view) {
+      this.opts.log.warn("a task's result is larger than a task may keep: the task fails", { task: entry.handle, bytes, max: bounds.maxResultBytes });
+      this.opts.observer?.onDropped?.({ task: entry.handle, kind: entry.kind, reason: 'result_too_large' });
+    }
+    entry.endedAt = this.opts.clock.now();
+    entry.bytes = kept === view ? bytes : resultBytes(kept);
+    entry.task = finishedTask(kept);
+    return kept;
+  }
+
+  /** Drops a principal's oldest finished tasks past --max-finished-tasks or --max-finished-task-bytes (task-bounds.ts). */
+  private trimFinished(principal: string): void {
+    const bounds = this.opts.bounds?.() ?? DEFAULT_TASK_BOUNDS;
+    const finished = [];
+    for (const e of this.tasks.values()) {
+      if (e.principal === principal && e.endedAt !== undefined) finished.push({ handle: e.handle, endedAt: e.endedAt, bytes: e.bytes ?? 0 });
+    }
+    for (const handle of finishedToDrop(finished, bounds)) {
+      const entry = this.tasks.get(handle)!;
+      this.tasks.delete(handle);
+      this.opts.log.debug('finished task dropped: its principal keeps too many', { task: handle });
+      this.opts.observer?.onDropped?.({ task: handle, kind: entry.kind, reason: 'finished_cap' });
+      const store = this.opts.store;
+      // After the writes queued before it, so none of them puts the record back.
+      if (store !== undefined)
+        entry.written = entry.written
+          .then(() => store.dropTask(handle))
+          .catch((err: unknown) => void this.opts.log.warn('cannot drop a task from the state store', { task: handle, error: (err as Error).message }));
+    }
+  }
+
+  /** The store settled a task's end (confirmed it, or another instance's end stands): its watchers hear it. */
+  private settled(handle: string): void {
+    const entry = this.tasks.get(handle);
+    if (entry !== undefined) this.notify(this.shown(entry, entry.task.snapshot()));
+  }
+
+  private notify(view: TaskView): void {
     for (const watcher of this.watchers) watcher(view);
   }
 
-  private write(handle: string, entry: Entry, view: TaskView): void {
-    const store = this.opts.store;
-    if (store === undefined) return;
-    const { taskId: _id, ...rest } = view;
-    const record: TaskRecord = { h: handle, o: this.opts.instance, e: entry.expiresAt, view: rest };
-    entry.written = entry.written
-      .then(() => this.putRecord(store, record))
-      .catch((err: unknown) => {
-        this.opts.log.warn('cannot write a task to the state store', { task: handle, error: (err as Error).message });
-      });
+  /** What this instance tells clients of its own task (task-records.ts ownerShows); without a store, the task as it is. */
+  private shown(entry: Entry, view: TaskView): TaskView {
+    return this.records === undefined ? view : ownerShows(entry, view);
   }
 
   private sweep(): void {
@@ -314,7 +386,7 @@ export class TaskTable {
   }
 
   /** This instance's task, or the claims of another instance's (to be read from the store). */
-  private async find(taskId: unknown, principal: string): Promise<{ task: RunningTask } | { claims: StateClaims }> {
+  private async find(taskId: unknown, principal: string): Promise<Entry | { claims: StateClaims }> {
     const claims = await this.opts.sealer
       .inspect(taskId)
       .catch((err: unknown) => (err instanceof StateError && err.reason === 'expired' ? 'expired' : undefined));
@@ -329,30 +401,12 @@ export class TaskTable {
     }
     const entry = this.tasks.get(claims.h);
     if (entry === undefined || entry.expiresAt <= this.opts.clock.now()) throw unknownTask('the task has expired or is gone', 'expired');
-    return { task: entry.task };
+    return entry;
   }
 
   /** Another instance's task, as the store has it; one whose owner is no longer alive is failed now. */
-  private async remoteView(claims: StateClaims, taskId: string): Promise<TaskView> {
-    const store = this.opts.store!;
-    const record = await this.readRecord(store, claims);
-    this.opts.log.debug('task read from the state store', { task: claims.h, status: record.view.status });
-    if (!isTerminal(record.view.status) && !(await reach(() => store.isAlive(claims.i)))) {
-      const message = 'the proxy instance running the task stopped before the task ended';
-      const failed: TaskRecord = {
-        ...record,
-        view: {
-          ...stripOpen(record.view),
-          status: 'failed',
-          lastUpdatedAt: new Date(this.opts.clock.now()).toISOString(),
-          error: { code: JSONRPC.INTERNAL_ERROR, message },
-        },
-      };
-      this.opts.log.info('task failed: its owner is gone', { task: claims.h, owner: claims.i });
-      await reach(() => this.putRecord(store, failed));
-      return { ...failed.view, taskId };
-    }
-    return { ...record.view, taskId };
+  private remoteView(claims: StateClaims, taskId: string): Promise<TaskView> {
+    return this.records!.remoteView(claims.i, claims.h, taskId);
   }
 
   /**
@@ -371,37 +425,4 @@ export class TaskTable {
       { reason: 'owner_unreachable' },
     );
   }
-
-  /** A record sealed (the store can neither read nor forge it) under its task's handle, until it expires. */
-  private async putRecord(store: TaskStore, record: TaskRecord): Promise<void> {
-    await store.putTask(record.h, await this.opts.sealer.sealRecord(record as unknown as JsonObject), record.e);
-  }
-
-  private async readRecord(store: TaskStore, claims: StateClaims): Promise<TaskRecord> {
-    const token = await reach(() => store.getTask(claims.h));
-    if (token === undefined) throw unknownTask('the task has expired or is gone', 'expired');
-    const record = (await this.opts.sealer.openRecord(token).catch(() => undefined)) as TaskRecord | undefined;
-    if (record === undefined || record.h !== claims.h || record.o !== claims.i) throw unknownTask(UNKNOWN);
-    return record;
-  }
-}
-
-function unknownTask(message: string, reason = 'unknown'): ProxyError {
-  return new ProxyError('task_unknown', message, { reason });
-}
-
-/** A store command; an unreachable store is the client's error to retry, not an unknown task. */
-async function reach<T>(command: () => Promise<T>): Promise<T> {
-  try {
-    return await command();
-  } catch (err) {
-    throw new ProxyError('store_unavailable', `the state store cannot be reached, so no instance can answer for this task now: ${(err as Error).message}`, {
-      reason: 'state_store_unavailable',
-    });
-  }
-}
-
-function stripOpen(view: Omit<TaskView, 'taskId'>): Omit<TaskView, 'taskId'> {
-  const { inputRequests: _open, result: _result, ...rest } = view;
-  return rest;
 }

@@ -103,6 +103,11 @@ export class SessionPool<S extends PooledSession> {
     });
   }
 
+  /** Whether one more call of `mode` may wait for its client (or a task hold its session) now, within --waiting-share. */
+  mayWait(mode: LeaseMode): boolean {
+    return mayWaitIn(this.entries, mode, this.perSession, this.opts.maxWaiting);
+  }
+
   /** Closes sessions idle for longer than `idleTtlMs` (default: the pool's idle TTL). */
   sweepIdle(idleTtlMs = this.opts.idleTtlMs): void {
     const cutoff = this.now() - idleTtlMs;
