@@ -1,9 +1,10 @@
 // The soak (test/support/soak.ts) for minutes: `npm run bench -- soak [--minutes N]` (default 5;
 // --quick: 1). One row per minute: the most each count reached in that minute, memory at its end;
 // then the state once every abandoned interaction expired. The verdict is the same rule the short
-// soak in `npm test` applies: after the first minute nothing that only a leak moves grows past the
-// in-flight slack, nothing is pending after the ttl, and every answer was the one its request must
-// get. Memory is shown for a person to judge (it moves with GC).
+// soak in `npm test` applies: after the first minute nothing that only a leak moves (descriptors and
+// connections beyond what waiting calls hold, children, sessions) grows past the in-flight slack,
+// nothing is pending after the ttl, and every answer was the one its request must get. Memory is
+// shown for a person to judge (it moves with GC).
 import { growth, soak, type SoakSample } from '../../test/support/soak.js';
 import type { BenchOptions, CaseResult } from '../lib/types.js';
 
@@ -38,6 +39,7 @@ export async function soakCase(opts: BenchOptions): Promise<CaseResult> {
       most(samples, 'sessions'),
       most(samples, 'children'),
       most(samples, 'pending'),
+      most(samples, 'pendingHttp'),
     ];
   });
   const s = result.settled;
@@ -50,6 +52,7 @@ export async function soakCase(opts: BenchOptions): Promise<CaseResult> {
     String(s.sessions),
     String(s.children),
     String(s.pending),
+    String(s.pendingHttp),
   ]);
   const grew = growth(result, 60, SLACK);
   const sent = Object.entries(result.sent)
@@ -60,7 +63,7 @@ export async function soakCase(opts: BenchOptions): Promise<CaseResult> {
     tables: [
       {
         title: `Soak: ${minutes} min of mixed traffic over a Streamable HTTP and a stdio upstream (most per minute; memory at its end)`,
-        columns: ['minute', 'RSS MiB', 'heap MiB', 'descriptors', 'HTTP connections', 'sessions', 'children', 'pending'],
+        columns: ['minute', 'RSS MiB', 'heap MiB', 'descriptors', 'HTTP connections', 'sessions', 'children', 'pending', 'pending (HTTP)'],
         rows,
         notes: [
           `sent: ${sent}`,
