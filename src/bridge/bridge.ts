@@ -11,7 +11,7 @@ import { fingerprint } from '../state/fingerprint.js';
 import { principalTag } from '../state/principal.js';
 import { NO_TELEMETRY, type TraceOrigin, type UpstreamTelemetry } from '../telemetry/ports.js';
 import type { BoundCall, BridgeLimits, BridgeOptions, FrontCall } from './front-call.js';
-import { Interaction, type PendingInput, type Stop } from './interaction.js';
+import { type DropNotification, Interaction, type PendingInput, type Stop } from './interaction.js';
 import { type InteractionObserver, leaseForCall, type SessionLease } from './ports.js';
 import { PrincipalLoad } from './principal-load.js';
 import { inputRequired, refuseUndeclared, takeWaitingSlot } from './refusals.js';
@@ -62,6 +62,7 @@ export class Bridge {
       operatorRoots: () => opts.sessions.operatorRoots(),
       clock: opts.clock,
       log: opts.log,
+      dropNotification: this.dropNotification,
     });
     this.replay = {
       ...opts,
@@ -71,6 +72,8 @@ export class Bridge {
       hold: (interaction, front, pending) => this.ask(interaction, front as BoundCall, pending),
     };
   }
+
+  private readonly dropNotification: DropNotification = (method, reason, detail) => this.telemetry.notificationDropped(method, reason, detail);
 
   get suspendedCount(): number {
     return this.suspended.size;
@@ -164,7 +167,7 @@ export class Bridge {
     if (policy === undefined) throw new ProxyError('upstream_failed', 'this upstream runs no tasks of the proxy (its configuration changed)');
     const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive', front.roots);
     if (policy.afterMs > 0) return this.startCall(front, lease);
-    const interaction = new Interaction(randomUUID(), { method: front.method, params: front.params }, this.opts.log, this.clock);
+    const interaction = new Interaction(randomUUID(), { method: front.method, params: front.params }, this.opts.log, this.clock, this.dropNotification);
     interaction.start(lease, front.record);
     return this.tasks.host(interaction, this.taskFront(front), policy, {
       gatherMs: this.limits.gatherWindowMs,
@@ -200,7 +203,7 @@ export class Bridge {
 
   /** `origin`: the span of the interaction's first round (this request's, unless a roots round came first). */
   private startCall(call: BoundCall, lease: SessionLease, origin = this.telemetry.traceOrigin(call.record), replay?: Rerun): Promise<JsonObject> {
-    const interaction = new Interaction(randomUUID(), { method: call.method, params: call.params }, this.opts.log, this.clock);
+    const interaction = new Interaction(randomUUID(), { method: call.method, params: call.params }, this.opts.log, this.clock, this.dropNotification);
     if (origin) this.origins.set(interaction, origin);
     if (call.task === 'hosted' && this.limits.tasks) this.hosting.set(interaction, this.limits.tasks);
     interaction.start(lease, call.record);

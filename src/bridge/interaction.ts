@@ -7,17 +7,24 @@ import { JSONRPC, LEGACY } from '../protocol/errors.js';
 import { inputKey, isInputMethod, toInputRequest } from '../protocol/input-requests.js';
 import { isJsonObject, type JsonObject, type ServerRequest } from '../protocol/json.js';
 import type { Cancel, Clock } from '../clock.js';
+import { logVerdict } from '../protocol/log-level.js';
 import type { Logger } from '../telemetry/logger.js';
-import type { FrontRecord } from '../telemetry/ports.js';
+import type { FrontRecord, NotificationDrop } from '../telemetry/ports.js';
 import { GATHER_QUIET_MS, gatherDecision } from './gather.js';
 import { LET_GO_QUIET_MS, settleThenRelease } from './let-go.js';
-import type { FrontSink, LegacyCall, Outcome, PendingInput, Stop, UrlConsent } from './interaction-types.js';
+import type { DropNotification, FrontSink, LegacyCall, Outcome, PendingInput, Stop, UrlConsent } from './interaction-types.js';
 import type { BridgeSession, SessionHolder, SessionLease } from './ports.js';
 import { type LegacyTask, legacyTaskCreated } from './tasks/task-wire.js';
 
-export type { FrontSink, LegacyCall, Outcome, PendingInput, Stop, UrlConsent } from './interaction-types.js';
+export type { DropNotification, FrontSink, LegacyCall, Outcome, PendingInput, Stop, UrlConsent } from './interaction-types.js';
 
-const LOG_SEVERITY = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+/**
+ * Notifications kept while the call waits for its client's next request, which carries them: a
+ * server may log between its question and the answer. Past this, they are counted as dropped.
+ */
+const MAX_HELD_NOTIFICATIONS = 100;
+
+type Notification = { method: 'notifications/message' | 'notifications/progress'; params: JsonObject };
 
 export class Interaction implements SessionHolder {
   private rounds = 0;
@@ -46,12 +53,17 @@ export class Interaction implements SessionHolder {
   onGaveUp: ((waitedMs: number) => void) | undefined;
   /** Notifications on their way to the front; the final answer waits for them. Made on the first one: most calls send none. */
   private relaying: Set<Promise<void>> | undefined;
+  /** Notifications that came while no front request was attached, for the next one (see MAX_HELD_NOTIFICATIONS). */
+  private held: Notification[] | undefined;
+  /** Set once no front request will ever be attached again (ended, or gone on as a task): why its notifications are dropped. */
+  private noMoreFronts: NotificationDrop | undefined;
 
   constructor(
     readonly handle: string,
     readonly call: LegacyCall,
     private readonly log: Logger,
     private readonly clock: Clock,
+    private readonly dropped: DropNotification = () => {},
   ) {}
 
   get session(): BridgeSession | undefined {
@@ -120,9 +132,17 @@ export class Interaction implements SessionHolder {
     this.settling = undefined;
   }
 
-  /** The front request of the current round receives progress and logs until `detachFront`. */
+  /** The front request of the current round receives progress and logs until `detachFront`, first those that came while none was attached. */
   attachFront(sink: FrontSink): void {
     this.sink = sink;
+    const held = this.held;
+    this.held = undefined;
+    for (const n of held ?? []) this.deliver(n);
+  }
+
+  /** The call goes on as a task of the proxy (tasks/hosted-task.ts): its notifications have no request to ride on. */
+  runsAsTask(): void {
+    this.dropHeld('task');
   }
 
   /** Waits for notifications already on their way to the front, then stops relaying to it. */
@@ -254,6 +274,7 @@ export class Interaction implements SessionHolder {
     this.stopSettling();
     this.isParked = false;
     this.ending = true;
+    this.dropHeld('call_ended');
     for (const p of this.unanswered()) {
       if (p.method === 'elicitation/create') this.answer(p.key, { action: 'cancel' });
       else
@@ -269,6 +290,7 @@ export class Interaction implements SessionHolder {
 
   /** Replay: cancels the call upstream, fails its open requests so the handler stops, settles the session (let-go.ts). */
   letGo(reason: string): void {
+    this.dropHeld('call_ended');
     if (!this.outcome) this.callAbort?.abort(reason);
     for (const p of this.unanswered()) this.refuse(p.key, JSONRPC.INTERNAL_ERROR, `the call was cancelled: ${reason}`);
     this.detach((lease) => settleThenRelease(lease, this.clock, this.log));
@@ -319,21 +341,50 @@ export class Interaction implements SessionHolder {
   }
 
   onLog(params: JsonObject): void {
-    const wanted = this.sink?.logLevel;
-    const level = String(params['level'] ?? 'info');
-    if (!this.sink || wanted === undefined) return;
-    if (LOG_SEVERITY.indexOf(level) < LOG_SEVERITY.indexOf(wanted)) return;
-    this.relay(this.sink, { method: 'notifications/message', params });
+    this.deliver({ method: 'notifications/message', params });
   }
 
   private onProgress(p: JsonObject): void {
-    const token = this.sink?.progressToken;
-    if (!this.sink || token === undefined) return; // suspended, or the client did not ask: drop
-    this.relay(this.sink, { method: 'notifications/progress', params: { ...p, progressToken: token } });
+    this.deliver({ method: 'notifications/progress', params: p });
   }
 
-  private relay(sink: FrontSink, notification: { method: string; params: JsonObject }): void {
-    const sent = sink.notify(notification).catch(() => {});
+  /**
+   * Sends a notification to the attached front request if it asked for it (a log level, a
+   * progress token); with none attached it waits for the next, as the legacy server's own client
+   * would have heard it on its one connection.
+   */
+  private deliver(n: Notification): void {
+    const sink = this.sink;
+    if (!sink) {
+      this.hold(n);
+      return;
+    }
+    if (n.method === 'notifications/progress') {
+      // The client did not ask for progress: nothing to deliver.
+      if (sink.progressToken !== undefined) this.relay(sink, { method: n.method, params: { ...n.params, progressToken: sink.progressToken } });
+      return;
+    }
+    const verdict = logVerdict(n.params['level'], sink.logLevel);
+    if (verdict === 'send') this.relay(sink, n);
+    else if (verdict === 'invalid') this.dropped(n.method, 'invalid', `level ${JSON.stringify(n.params['level'])}`);
+  }
+
+  private hold(n: Notification): void {
+    if (this.noMoreFronts) return this.dropped(n.method, this.noMoreFronts);
+    this.held ??= [];
+    if (this.held.length < MAX_HELD_NOTIFICATIONS) this.held.push(n);
+    else this.dropped(n.method, 'call_ended', `more than ${MAX_HELD_NOTIFICATIONS} while the call waited for its client`);
+  }
+
+  private dropHeld(reason: NotificationDrop): void {
+    this.noMoreFronts ??= reason;
+    const held = this.held;
+    this.held = undefined;
+    for (const n of held ?? []) this.dropped(n.method, reason);
+  }
+
+  private relay(sink: FrontSink, notification: Notification): void {
+    const sent = sink.notify(notification).catch((err: unknown) => this.dropped(notification.method, 'send_failed', errorText(err)));
     this.relaying ??= new Set();
     const relaying = this.relaying;
     relaying.add(sent);
@@ -397,4 +448,8 @@ export class Interaction implements SessionHolder {
       this.wake = done;
     });
   }
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }

@@ -1,7 +1,7 @@
 // The ports of a legacy session: who receives its server's requests and logs (SessionHolder), what
 // its owner hooks in (SessionHooks), and what it learned at initialize (UpstreamInfo).
 import type { JsonObject, ServerRequest } from '../protocol/json.js';
-import type { FrontRecord, LegacyRequestTrace } from '../telemetry/ports.js';
+import type { FrontRecord, LegacyRequestTrace, NotificationDrop } from '../telemetry/ports.js';
 import type { Learning } from './attribution.js';
 import type { LegacySession } from './session.js';
 
@@ -24,6 +24,8 @@ export interface SessionHooks {
   asks?: { learn(learning: Learning): void; completedQuietly(key: string): void };
   /** A request without provenance was refused: several running calls could have sent it. */
   unattributed?(method: string): void;
+  /** A log line that no call can carry to its client (see NotificationDrop). */
+  notificationDropped?(method: string, reason: NotificationDrop): void;
   /** Metrics and the span of one request to the legacy server, made for front request `record` if any. */
   trace?(method: string, record: FrontRecord): LegacyRequestTrace;
 }

@@ -299,7 +299,10 @@ export class LegacySession {
     if (m.method === 'notifications/message') {
       const holder = routeNotification(provenance, this.calls);
       if (holder && m.params) holder.onLog(m.params);
-      else this.log.debug('legacy log message outside a call', { level: m.params?.['level'] });
+      else {
+        this.log.debug('legacy log message for no call', { level: m.params?.['level'], callsInFlight: this.calls.size });
+        this.hooks.notificationDropped?.(m.method, this.calls.size === 0 ? 'outside_call' : 'unattributed');
+      }
       return true;
     }
     return false;

@@ -62,6 +62,7 @@ export class Upstream {
       onClosed: () => {},
       trace: (method, record) => this.telemetry.legacyRequest(method, record),
       unattributed: (method) => this.telemetry.unattributed(method),
+      notificationDropped: (method, reason) => this.telemetry.notificationDropped(method, reason),
     };
     this.pool = this.createPool(config);
     this.stopSweeper = startIdleSweeper(this.clock, config.idleSessionTtlMs, () => this.pool.sweepIdle());

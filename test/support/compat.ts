@@ -182,9 +182,11 @@ export function compatSuite(c: CompatCase): void {
       assert.ok(direct.tools.length + direct.prompts.length + direct.resources.length > 0, 'the server offers something');
     });
 
-    it('describes the server with its capabilities, legacy tasks as the tasks extension', async () => {
+    it('describes the server with its capabilities and logging, legacy tasks as the tasks extension', async () => {
       const d = (await rpc(p.proxy.url, 'server/discover', {}, { caps: {} })).body.result!;
-      const { tasks, ...caps } = p.capabilities;
+      // `logging` always: the proxy relays log lines whether or not the server declared it (docs/compatibility.md).
+      const { tasks, ...declared } = p.capabilities;
+      const caps = { logging: {}, ...declared };
       const toolTasks = (tasks as { requests?: { tools?: { call?: object } } } | undefined)?.requests?.tools?.call !== undefined;
       assert.deepEqual(d['capabilities'], toolTasks ? { ...caps, extensions: { 'io.modelcontextprotocol/tasks': {} } } : caps);
     });

@@ -23,7 +23,7 @@ import { principalTag } from '../../state/principal.js';
 import type { TaskStore } from '../../state/task-store.js';
 import type { Logger } from '../../telemetry/logger.js';
 import type { TaskKind, TaskObserver, TraceOrigin } from '../../telemetry/ports.js';
-import type { Interaction } from '../interaction.js';
+import type { DropNotification, Interaction } from '../interaction.js';
 import type { SessionLease } from '../ports.js';
 import { HostedTask, type HostedTaskPolicy } from './hosted-task.js';
 import { createTaskResult, detailedTask, isTerminal, type LegacyTask, TASK_ACK, type TaskStatus, type TaskView } from './task-wire.js';
@@ -53,6 +53,8 @@ export interface TaskTableOptions {
   log: Logger;
   /** Told of each task created and ended (metrics, spans, audit). */
   observer?: TaskObserver | undefined;
+  /** Told of a notification the legacy server sent during a task: a task has no response stream to carry it. */
+  dropNotification?: DropNotification;
 }
 
 /** What the table asks of either kind of task. */
@@ -159,6 +161,7 @@ export class TaskTable {
       clock: this.opts.clock,
       log: this.opts.log.child({ task: handle }),
       onChange: (view) => this.changed(handle, 'translated', front.tool, view),
+      dropNotification: this.opts.dropNotification,
     });
     await this.register(handle, task, expiresAt, 'translated', front, { legacyTask: legacy.taskId });
     return createTaskResult(task.snapshot());
@@ -167,6 +170,7 @@ export class TaskTable {
   /** Runs a started legacy call as the proxy's own task. Resolves with the CreateTaskResult. */
   async host(interaction: Interaction, front: TaskFront, policy: HostedTaskPolicy, limits: { gatherMs: number; legacyVersion: string }): Promise<JsonObject> {
     const { handle, taskId, expiresAt } = await this.newId(front.principal, policy.ttlMs);
+    interaction.runsAsTask();
     const task = new HostedTask({
       taskId,
       interaction,
