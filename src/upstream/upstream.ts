@@ -9,7 +9,7 @@ import type { JsonObject, Root } from '../protocol/json.js';
 import { rootsServed, sessionCapabilities, type RootsBinding } from '../protocol/roots.js';
 import type { Cancel, Clock } from '../clock.js';
 import type { Logger } from '../telemetry/logger.js';
-import { type FrontRecord, NO_TELEMETRY, type UpstreamTelemetry } from '../telemetry/ports.js';
+import { type FrontRecord, NO_TELEMETRY, type NotificationDrop, type UpstreamTelemetry } from '../telemetry/ports.js';
 import { learnedFor, type Learned } from './learned.js';
 import { SessionPool, waitingCap, type Lease, type LeaseMode, type PoolStats } from './pool/pool.js';
 import { LegacySession, type SessionHooks, type UpstreamInfo } from './session.js';
@@ -66,6 +66,11 @@ export class Upstream {
     };
     this.pool = this.createPool(config);
     this.stopSweeper = startIdleSweeper(this.clock, config.idleSessionTtlMs, () => this.pool.sweepIdle());
+  }
+
+  /** A notification for this upstream's clients that a front could not send (counted, warned once per reason). */
+  notificationDropped(method: string, reason: NotificationDrop, detail?: string): void {
+    this.telemetry.notificationDropped(method, reason, detail);
   }
 
   /** A session with `caps` serving `roots` (the operator's when undefined) from the current pool (see SessionPool). */
