@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { ProxyError, UpstreamError, type WireError } from '../protocol/errors.js';
 import { classifyFailure } from '../protocol/legacy-errors.js';
 import type { JsonObject } from '../protocol/json.js';
-import { declaresRoots, planRoots } from '../protocol/roots.js';
+import { declaresRoots, planRoots, rootsFromAnswers } from '../protocol/roots.js';
 import type { Clock } from '../clock.js';
 import { fingerprint } from '../state/fingerprint.js';
 import { principalTag } from '../state/principal.js';
@@ -16,7 +16,7 @@ import { type InteractionObserver, leaseForCall, type SessionLease } from './por
 import { PrincipalLoad } from './principal-load.js';
 import { inputRequired, refuseUndeclared, takeWaitingSlot } from './refusals.js';
 import { checkRetryAnswers, goneError, heldClaims, openState } from './retry.js';
-import { answerWithOperatorRoots, readRootsAnswer, RootsRound, rootsRoundResult } from './roots-round.js';
+import { answerRootsLocally, readRootsAnswer, RootsRound, rootsRoundResult } from './roots-round.js';
 import { type Rerun, replayRetry } from './replay-retry.js';
 import { ReplayRun, type ReplayContext } from './replay-run.js';
 import { SuspensionTable, type EndReason } from './suspensions.js';
@@ -133,6 +133,8 @@ export class Bridge {
     this.telemetry.roundServed(front.record, 0, undefined);
     // A hosted task asks for roots inside the task, like any question of its call.
     if (front.task === 'hosted') return this.startHosted(front);
+    // Right after start the proxy may not know yet whether the server reads roots at initialize.
+    if (declaresRoots(front.capabilities)) await this.opts.sessions.rootsKnown?.();
     if (this.needsRootsRound(front)) return this.askRoots(front, new RootsRound(randomUUID()));
     if (front.task === 'legacy') return this.startTask(front);
     if ((await chooseMode(front, this.limits.suspend, this.opts.toolHints, this.opts.log)).mode === 'replay')
@@ -253,9 +255,12 @@ export class Bridge {
     this.telemetry.roundServed(front.record, claims.r, this.origins.get(seen.item));
     if (seen.item instanceof RootsRound) return this.resumeRoots(front, seen.item, claims.r);
     const interaction = seen.item;
-    const call: BoundCall = { ...front, roots: claims.rt };
     // Validate before consuming the round: a malformed retry loses nothing and may be sent again.
-    const { answers, shaped, missing } = checkRetryAnswers(interaction.unanswered(), front, interaction.session?.negotiatedVersion ?? '2025-11-25');
+    const asked = interaction.unanswered();
+    const { answers, shaped, missing } = checkRetryAnswers(asked, front, interaction.session?.negotiatedVersion ?? '2025-11-25');
+    // Roots the client gave during the call are the call's from now on (protocol/roots.ts rootsFromAnswers).
+    const roots = claims.rt ?? rootsFromAnswers(asked.map((p) => ({ method: p.method, answer: shaped.get(p.key) })));
+    const call: BoundCall = { ...front, roots };
     const claimed = this.suspended.claim(claims.h, claims.r, this.clock.now());
     if (!claimed.ok) throw goneError(claimed);
     this.load.settle(claims.h);
@@ -304,7 +309,11 @@ export class Bridge {
         ? { kind: 'input' as const, pending: interaction.unanswered() }
         : await interaction.next({ gatherMs: this.limits.gatherWindowMs, timeoutMs, signal: front.signal });
       if (stop.kind === 'input' && !interaction.awaitingUrlConsent) {
-        const rest = answerWithOperatorRoots(interaction, stop.pending, declaresRoots(front.capabilities), this.opts.sessions.operatorRoots());
+        const rest = answerRootsLocally(interaction, stop.pending, {
+          declaresRoots: declaresRoots(front.capabilities),
+          known: front.roots,
+          operatorRoots: this.opts.sessions.operatorRoots(),
+        });
         // Undefined or nothing left: everything was answered here and the call goes on.
         const answer = rest.length === 0 ? undefined : replay ? await replay.onInput(rest, front) : await this.ask(interaction, front, rest);
         if (answer !== undefined) return answer;

@@ -1,6 +1,6 @@
 // The ports of a legacy session: who receives its server's requests and logs (SessionHolder), what
 // its owner hooks in (SessionHooks), and what it learned at initialize (UpstreamInfo).
-import type { JsonObject, ServerRequest } from '../protocol/json.js';
+import type { JsonObject, Root, ServerRequest } from '../protocol/json.js';
 import type { FrontRecord, LegacyRequestTrace, NotificationDrop } from '../telemetry/ports.js';
 import type { Learning } from './attribution.js';
 import type { LegacySession } from './session.js';
@@ -17,6 +17,8 @@ export interface SessionHolder {
 export interface SessionHooks {
   /** Answers a server-initiated request nobody holds the session for. */
   answerLocally(request: ServerRequest, session: LegacySession): Promise<JsonObject>;
+  /** The roots its roots/list outside calls is answered with (a session that declares roots). */
+  servedRoots?: readonly Root[];
   /** Change notifications (list_changed, resources/updated) for listen subscribers. */
   onChange(method: string, params: JsonObject | undefined): void;
   onClosed(session: LegacySession): void;

@@ -21,6 +21,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { MAX_TIMER_MS } from '../config/defaults.js';
 import type { LegacyCapabilities } from '../protocol/capabilities.js';
+import { answerLeavesOtherRoots } from '../protocol/roots.js';
 import type { JsonObject, ServerRequest } from '../protocol/json.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { FrontRecord } from '../telemetry/ports.js';
@@ -123,6 +124,8 @@ export class LegacySession {
   private progressSeq = 0;
   /** Interactive calls in flight, by the id of their legacy request. */
   private readonly calls = new Map<RequestId, InFlight<SessionHolder>>();
+  /** A call's client gave the server other roots than the session serves: it is told they changed once no call runs. */
+  private otherRootsGiven = false;
   /** The server's requests being answered (all but ping). */
   private readonly answering: ServerRequests;
   /** The interactive call whose request the SDK is sending right now (see `send`). */
@@ -241,6 +244,7 @@ export class LegacySession {
     const done = () => {
       if (token) this.progress.delete(token);
       if (sending?.id !== undefined) this.calls.delete(sending.id);
+      if (this.otherRootsGiven && this.calls.size === 0) this.restoreRoots();
     };
     let sent: Promise<JsonObject>;
     this.sendingFor = sending;
@@ -308,6 +312,20 @@ export class LegacySession {
     return false;
   }
 
+  /**
+   * Tells the server its roots changed back to the ones the session serves (it declared
+   * roots.listChanged): a server that keeps the roots a caller gave during a call asks again, and
+   * is answered outside calls with the session's own, before the next caller reads them.
+   */
+  private restoreRoots(): void {
+    this.otherRootsGiven = false;
+    if (this.closed) return;
+    this.log.debug('a call gave the server other roots than the session serves: telling it the roots changed');
+    this.notify('notifications/roots/list_changed').catch((err: Error) =>
+      this.log.warn('could not tell the legacy server that its roots changed back', { error: err.message }),
+    );
+  }
+
   async notify(method: string, params?: JsonObject): Promise<void> {
     await this.client.notification({ method, ...(params ? { params } : {}) } as never);
   }
@@ -328,9 +346,16 @@ export class LegacySession {
     const { tied, untied, exclusive } = route.learn;
     if (tied.length + untied.length + exclusive.length > 0) this.hooks.asks?.learn(route.learn);
     switch (route.kind) {
-      case 'holder':
+      case 'holder': {
         route.call.asked = true;
-        return route.call.holder.onServerRequest(request, withdrawn);
+        const answer = route.call.holder.onServerRequest(request, withdrawn);
+        if (req.method !== 'roots/list' || this.hooks.servedRoots === undefined) return answer;
+        const served = this.hooks.servedRoots;
+        return answer.then((result) => {
+          if (answerLeavesOtherRoots(result, served)) this.otherRootsGiven = true;
+          return result;
+        });
+      }
       case 'local':
         return this.holder ? this.holder.onServerRequest(request, withdrawn) : this.hooks.answerLocally(request, this);
       case 'refuse':

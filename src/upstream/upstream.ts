@@ -4,7 +4,7 @@
 // place: new calls get sessions of the new configuration while held ones finish on the old.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { UpstreamConfig, UpstreamTarget } from '../config/types.js';
-import { capabilityKey, type LegacyCapabilities } from '../protocol/capabilities.js';
+import { capabilityKey, type LegacyCapabilities, ROOTS_CAPABILITY } from '../protocol/capabilities.js';
 import type { JsonObject, Root } from '../protocol/json.js';
 import { rootsServed, sessionCapabilities, type RootsBinding } from '../protocol/roots.js';
 import type { Cancel, Clock } from '../clock.js';
@@ -87,6 +87,10 @@ export class Upstream {
 
   asksRootsOutsideCalls(): boolean {
     return this.learnedFor(this.config).outside.asksRoots;
+  }
+
+  rootsKnown(): Promise<void> {
+    return this.learnedFor(this.config).outside.rootsKnown();
   }
 
   operatorRoots(): readonly Root[] {
@@ -268,7 +272,7 @@ export class Upstream {
       },
     };
     // It declares roots, so a server that asks for them at initialize shows it when the proxy starts.
-    const opening = this.open(config, { roots: {} }, hooks).then(async (session) => {
+    const opening = this.open(config, { roots: ROOTS_CAPABILITY }, hooks).then(async (session) => {
       for (const uri of this.subscriptions.keys()) await session.request('resources/subscribe', { uri }).catch(() => {});
       return session;
     });
@@ -286,8 +290,9 @@ export class Upstream {
     roots?: RootsBinding,
   ): Promise<LegacySession> {
     const { outside, askers } = this.learnedFor(config);
-    const answers = outside.forSession(rootsServed(roots, config.roots));
-    const own: SessionHooks = { ...hooks, answerLocally: answers.answerLocally, asks: askers };
+    const served = rootsServed(roots, config.roots);
+    const answers = outside.forSession(served);
+    const own: SessionHooks = { ...hooks, answerLocally: answers.answerLocally, asks: askers, ...(caps.roots ? { servedRoots: served } : {}) };
     const transport = this.transport(config.target);
     const session = await LegacySession.connect(transport, caps, own, this.log, config.connectTimeoutMs).catch((err: Error) => {
       // A stdio child that exited says how, and what it last wrote, instead of "Connection closed".
