@@ -1,6 +1,7 @@
 // The Python stacks most legacy servers run on, each feature compared with what the server's own
-// legacy client gets (support/feature-suite.ts): mcp 1.29.0's FastMCP and fastmcp 2.13.3 (on mcp
-// 1.22.0), over stdio and Streamable HTTP. Installed from wheels by scripts/python-stacks.mjs; a
+// legacy client gets (support/feature-suite.ts): mcp 1.29.0's FastMCP, fastmcp 2.13.3 (on mcp
+// 1.22.0) and fastmcp 4.0.10 (both eras on one endpoint; its Context has no sampling or roots
+// calls), over stdio and Streamable HTTP. Installed from wheels by scripts/python-stacks.mjs; a
 // missing stack is SKIPPED with a line saying why.
 import { featureSuite } from '../support/feature-suite.js';
 import type { FeatureCase } from '../support/compat-features.js';
@@ -18,14 +19,14 @@ const CASES: FeatureCase[] = [
   { feature: 'prompts', call: { prompt: 'review', arguments: { code: 'x = 1' } }, shows: /Please review: x = 1/ },
 ];
 
-function stack(label: string, py: PythonStack, script: string): void {
+function stack(label: string, py: PythonStack, script: string, cases = CASES): void {
   const python = pythonOf(py, `e2e/compat-python (${label})`);
   const skip = python === undefined && `the ${py} stack is not installed (SKIPPED line above)`;
   featureSuite({
     name: `${label} over stdio: directly and through the proxy`,
     skip,
     start: async () => ({ target: { command: python!, args: [`${PY_FIXTURES}${script}`] }, proxyArgs: ['--', python!, `${PY_FIXTURES}${script}`] }),
-    cases: CASES,
+    cases,
   });
   featureSuite({
     name: `${label} over Streamable HTTP: directly and through the proxy`,
@@ -34,9 +35,15 @@ function stack(label: string, py: PythonStack, script: string): void {
       const server = await startPythonHttp(python!, script);
       return { target: { url: server.url }, proxyArgs: ['--upstream', server.url], stop: () => server.stop() };
     },
-    cases: CASES,
+    cases,
   });
 }
 
 stack('mcp 1.29.0 FastMCP', 'mcp1', 'mcp1_server.py');
 stack('fastmcp 2.13.3', 'fastmcp2', 'fastmcp2_server.py');
+stack(
+  'fastmcp 4.0.10',
+  'fastmcp4',
+  'fastmcp4_server.py',
+  CASES.filter((c) => c.feature !== 'sampling' && c.feature !== 'roots during a call'),
+);
