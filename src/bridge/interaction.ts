@@ -7,24 +7,16 @@ import { JSONRPC, LEGACY } from '../protocol/errors.js';
 import { inputKey, isInputMethod, toInputRequest } from '../protocol/input-requests.js';
 import { isJsonObject, type JsonObject, type ServerRequest } from '../protocol/json.js';
 import type { Cancel, Clock } from '../clock.js';
-import { logVerdict } from '../protocol/log-level.js';
 import type { Logger } from '../telemetry/logger.js';
-import type { FrontRecord, NotificationDrop } from '../telemetry/ports.js';
+import type { FrontRecord } from '../telemetry/ports.js';
 import { GATHER_QUIET_MS, gatherDecision } from './gather.js';
 import { LET_GO_QUIET_MS, settleThenRelease } from './let-go.js';
+import { NotificationRelay } from './notification-relay.js';
 import type { DropNotification, FrontSink, LegacyCall, Outcome, PendingInput, Stop, UrlConsent } from './interaction-types.js';
 import type { BridgeSession, SessionHolder, SessionLease } from './ports.js';
 import { type LegacyTask, legacyTaskCreated } from './tasks/task-wire.js';
 
 export type { DropNotification, FrontSink, LegacyCall, Outcome, PendingInput, Stop, UrlConsent } from './interaction-types.js';
-
-/**
- * Notifications kept while the call waits for its client's next request, which carries them: a
- * server may log between its question and the answer. Past this, they are counted as dropped.
- */
-const MAX_HELD_NOTIFICATIONS = 100;
-
-type Notification = { method: 'notifications/message' | 'notifications/progress'; params: JsonObject };
 
 export class Interaction implements SessionHolder {
   private rounds = 0;
@@ -34,7 +26,6 @@ export class Interaction implements SessionHolder {
   /** Ended by the bridge; a runner's handler may still run until its result or the let-go. */
   private ending = false;
   private sentOn: BridgeSession | undefined;
-  private sink: FrontSink | undefined;
   /** While a legacy -32042 is answered: URL elicitations to complete before the call is re-sent on a fresh session. */
   private urlGate: { message: string; answers: Map<string, JsonObject> } | undefined;
   private seq = 0;
@@ -51,20 +42,18 @@ export class Interaction implements SessionHolder {
   private wake: (() => void) | undefined;
   /** The legacy server withdrew a request while the user thinks (no front attached): its timeout fired. */
   onGaveUp: ((waitedMs: number) => void) | undefined;
-  /** Notifications on their way to the front; the final answer waits for them. Made on the first one: most calls send none. */
-  private relaying: Set<Promise<void>> | undefined;
-  /** Notifications that came while no front request was attached, for the next one (see MAX_HELD_NOTIFICATIONS). */
-  private held: Notification[] | undefined;
-  /** Set once no front request will ever be attached again (ended, or gone on as a task): why its notifications are dropped. */
-  private noMoreFronts: NotificationDrop | undefined;
+  /** Progress and log lines, to the front request of the round (notification-relay.ts). */
+  private readonly notifications: NotificationRelay;
 
   constructor(
     readonly handle: string,
     readonly call: LegacyCall,
     private readonly log: Logger,
     private readonly clock: Clock,
-    private readonly dropped: DropNotification = () => {},
-  ) {}
+    dropped: DropNotification = () => {},
+  ) {
+    this.notifications = new NotificationRelay(dropped);
+  }
 
   get session(): BridgeSession | undefined {
     return this.lease?.session;
@@ -134,21 +123,17 @@ export class Interaction implements SessionHolder {
 
   /** The front request of the current round receives progress and logs until `detachFront`, first those that came while none was attached. */
   attachFront(sink: FrontSink): void {
-    this.sink = sink;
-    const held = this.held;
-    this.held = undefined;
-    for (const n of held ?? []) this.deliver(n);
+    this.notifications.attach(sink);
   }
 
   /** The call goes on as a task of the proxy (tasks/hosted-task.ts): its notifications have no request to ride on. */
   runsAsTask(): void {
-    this.dropHeld('task');
+    this.notifications.close('task');
   }
 
   /** Waits for notifications already on their way to the front, then stops relaying to it. */
   async detachFront(): Promise<void> {
-    if (this.relaying) await Promise.all(this.relaying);
-    this.sink = undefined;
+    await this.notifications.detach();
   }
 
   /** Sends the legacy call on a leased session (traced as made for `record`); the session routes the call's legacy requests here. */
@@ -274,7 +259,7 @@ export class Interaction implements SessionHolder {
     this.stopSettling();
     this.isParked = false;
     this.ending = true;
-    this.dropHeld('call_ended');
+    this.notifications.close('call_ended');
     for (const p of this.unanswered()) {
       if (p.method === 'elicitation/create') this.answer(p.key, { action: 'cancel' });
       else
@@ -290,7 +275,7 @@ export class Interaction implements SessionHolder {
 
   /** Replay: cancels the call upstream, fails its open requests so the handler stops, settles the session (let-go.ts). */
   letGo(reason: string): void {
-    this.dropHeld('call_ended');
+    this.notifications.close('call_ended');
     if (!this.outcome) this.callAbort?.abort(reason);
     for (const p of this.unanswered()) this.refuse(p.key, JSONRPC.INTERNAL_ERROR, `the call was cancelled: ${reason}`);
     this.detach((lease) => settleThenRelease(lease, this.clock, this.log));
@@ -330,7 +315,7 @@ export class Interaction implements SessionHolder {
             resolve({});
             // A session that closed aborts every handler too: that is a lost call, not a timeout.
             const session = this.lease?.session;
-            if (!this.sink) this.clock.after(0, () => session?.closed || this.onGaveUp?.(this.clock.now() - askedAt));
+            if (!this.notifications.attached) this.clock.after(0, () => session?.closed || this.onGaveUp?.(this.clock.now() - askedAt));
             this.poke();
           }
         },
@@ -341,54 +326,11 @@ export class Interaction implements SessionHolder {
   }
 
   onLog(params: JsonObject): void {
-    this.deliver({ method: 'notifications/message', params });
+    this.notifications.deliver({ method: 'notifications/message', params });
   }
 
   private onProgress(p: JsonObject): void {
-    this.deliver({ method: 'notifications/progress', params: p });
-  }
-
-  /**
-   * Sends a notification to the attached front request if it asked for it (a log level, a
-   * progress token); with none attached it waits for the next, as the legacy server's own client
-   * would have heard it on its one connection.
-   */
-  private deliver(n: Notification): void {
-    const sink = this.sink;
-    if (!sink) {
-      this.hold(n);
-      return;
-    }
-    if (n.method === 'notifications/progress') {
-      // The client did not ask for progress: nothing to deliver.
-      if (sink.progressToken !== undefined) this.relay(sink, { method: n.method, params: { ...n.params, progressToken: sink.progressToken } });
-      return;
-    }
-    const verdict = logVerdict(n.params['level'], sink.logLevel);
-    if (verdict === 'send') this.relay(sink, n);
-    else if (verdict === 'invalid') this.dropped(n.method, 'invalid', `level ${JSON.stringify(n.params['level'])}`);
-  }
-
-  private hold(n: Notification): void {
-    if (this.noMoreFronts) return this.dropped(n.method, this.noMoreFronts);
-    this.held ??= [];
-    if (this.held.length < MAX_HELD_NOTIFICATIONS) this.held.push(n);
-    else this.dropped(n.method, 'call_ended', `more than ${MAX_HELD_NOTIFICATIONS} while the call waited for its client`);
-  }
-
-  private dropHeld(reason: NotificationDrop): void {
-    this.noMoreFronts ??= reason;
-    const held = this.held;
-    this.held = undefined;
-    for (const n of held ?? []) this.dropped(n.method, reason);
-  }
-
-  private relay(sink: FrontSink, notification: Notification): void {
-    const sent = sink.notify(notification).catch((err: unknown) => this.dropped(notification.method, 'send_failed', errorText(err)));
-    this.relaying ??= new Set();
-    const relaying = this.relaying;
-    relaying.add(sent);
-    void sent.finally(() => relaying.delete(sent));
+    this.notifications.deliver({ method: 'notifications/progress', params: p });
   }
 
   private settle(outcome: Outcome): void {
@@ -448,8 +390,4 @@ export class Interaction implements SessionHolder {
       this.wake = done;
     });
   }
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
