@@ -108,6 +108,9 @@ class SdkSide implements Transport {
   }
 }
 
+/** The progress tokens the session gives its calls (`request`); a report with another belongs to no call. */
+const PROGRESS_TOKEN_PREFIX = 'mrtr-progress-';
+
 export class LegacySession {
   readonly id = randomUUID().slice(0, 8);
   /** Receives requests that belong to no call in flight instead of the local answer (the bridge's let-go). */
@@ -234,7 +237,7 @@ export class LegacySession {
     if (trace) params = withTraceContext(params, trace.carrier);
     let token: string | undefined;
     if (opts.onprogress) {
-      token = `mrtr-progress-${++this.progressSeq}`;
+      token = `${PROGRESS_TOKEN_PREFIX}${++this.progressSeq}`;
       this.progress.set(token, opts.onprogress);
       params = { ...params, _meta: { ...(params?.['_meta'] as JsonObject | undefined), progressToken: token } };
     }
@@ -294,8 +297,14 @@ export class LegacySession {
       return true;
     }
     if (m.method === 'notifications/progress') {
-      const handler = this.progress.get(String(m.params?.['progressToken']));
-      if (!handler || !m.params) return false;
+      const token = String(m.params?.['progressToken']);
+      const handler = this.progress.get(token);
+      if (!m.params) return false;
+      if (!handler) {
+        // Ours but its call is over (a late report), or a token nobody gave: no request carries it.
+        this.hooks.notificationDropped?.(m.method, token.startsWith(PROGRESS_TOKEN_PREFIX) ? 'call_ended' : 'outside_call');
+        return true;
+      }
       const { progressToken: _token, ...rest } = m.params;
       handler(rest);
       return true;

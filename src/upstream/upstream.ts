@@ -158,7 +158,10 @@ export class Upstream {
     const n = this.subscriptions.get(uri) ?? 0;
     if (n <= 1) {
       this.subscriptions.delete(uri);
-      if (n === 1) await (await this.controlSession()).request('resources/unsubscribe', { uri }).catch(() => {});
+      if (n === 1)
+        await (await this.controlSession())
+          .request('resources/unsubscribe', { uri })
+          .catch((err: Error) => this.log.debug('legacy resources/unsubscribe failed; the server may keep sending updates', { uri, error: err.message }));
     } else this.subscriptions.set(uri, n - 1);
   }
 
@@ -273,7 +276,13 @@ export class Upstream {
     };
     // It declares roots, so a server that asks for them at initialize shows it when the proxy starts.
     const opening = this.open(config, { roots: ROOTS_CAPABILITY }, hooks).then(async (session) => {
-      for (const uri of this.subscriptions.keys()) await session.request('resources/subscribe', { uri }).catch(() => {});
+      // A re-opened control session subscribes again: without it, listeners would hear no more updates.
+      for (const uri of this.subscriptions.keys())
+        await session
+          .request('resources/subscribe', { uri })
+          .catch((err: Error) =>
+            this.log.warn('legacy resources/subscribe failed on the re-opened control session: no updates for it', { uri, error: err.message }),
+          );
       return session;
     });
     opening.catch(() => {
