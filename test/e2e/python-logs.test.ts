@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { wireNotifications } from '../support/compat-features.js';
 import { startProxy, type ProxyProcess, type Running } from '../support/processes.js';
 import { PY_FIXTURES, pythonOf, startPythonHttp } from '../support/python.js';
 import { rpc } from '../support/rpc.js';
@@ -15,17 +15,15 @@ import { rpc } from '../support/rpc.js';
 const python = pythonOf('fastmcp2', 'e2e/python-logs');
 const SERVER = `${PY_FIXTURES}fastmcp2_server.py`;
 
-/** What the server's own legacy client hears during log_three: its log lines and progress. */
+/** What the server's own legacy client hears during log_three: its log lines and progress, off the wire. */
 async function legacyHears(transport: StdioClientTransport | StreamableHTTPClientTransport) {
   const client = new LegacyClient({ name: 'legacy', version: '1' }, { capabilities: {} });
-  const logs: unknown[] = [];
-  const progress: unknown[] = [];
-  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params));
   await client.connect(transport);
+  const heard = wireNotifications(transport);
   const caps = client.getServerCapabilities() ?? {};
-  await client.callTool({ name: 'log_three', arguments: {} }, undefined, { onprogress: (p) => void progress.push(p) });
+  await client.callTool({ name: 'log_three', arguments: {} }, undefined, { onprogress: () => {} });
   await client.close();
-  return { logs, progress, caps };
+  return { logs: heard.logs, progress: heard.progress, caps };
 }
 
 function suite(kind: 'stdio' | 'http'): void {

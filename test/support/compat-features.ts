@@ -9,13 +9,8 @@ import assert from 'node:assert/strict';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import {
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  ListRootsRequestSchema,
-  LoggingMessageNotificationSchema,
-  ResultSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { rpc } from './rpc.js';
 
 export type Feature = 'tools' | 'elicitation' | 'sampling' | 'roots during a call' | 'roots after connect' | 'logs' | 'progress' | 'resources' | 'prompts';
@@ -51,8 +46,6 @@ export async function legacyClient(target: LegacyTarget, settleMs = 200): Promis
   client.setRequestHandler(ElicitRequestSchema, async () => ELICITED as never);
   client.setRequestHandler(CreateMessageRequestSchema, async () => SAMPLED as never);
   client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: ROOTS }));
-  let logs: unknown[] = [];
-  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params));
   const transport =
     'url' in target
       ? new StreamableHTTPClientTransport(new URL(target.url))
@@ -63,24 +56,48 @@ export async function legacyClient(target: LegacyTarget, settleMs = 200): Promis
           stderr: 'ignore',
         });
   await client.connect(transport, { timeout: 30_000 });
+  const heard = wireNotifications(transport);
   // What a desktop client does before its first call: it lists the tools, and a person takes a moment.
   await client.listTools();
   await new Promise((r) => setTimeout(r, settleMs));
   return {
     async call(c) {
-      logs = [];
-      const progress: unknown[] = [];
-      const onprogress = (p: unknown) => void progress.push(p);
+      heard.clear();
       // Raw results (a loose schema), as the server sent them: the SDK's own result schemas drop
-      // fields they do not know, which the proxy relays.
+      // fields they do not know, which the proxy relays. `onprogress` makes the SDK send a token.
       const [method, params] = requestOf(c);
-      const result = await client.request({ method, params } as never, ResultSchema, { onprogress, timeout: 30_000 });
-      // Log lines are notifications: they may land a tick after the result.
-      await new Promise((r) => setTimeout(r, 50));
-      return { result: comparable(result), logs, progress };
+      const result = await client.request({ method, params } as never, ResultSchema, { onprogress: () => {}, timeout: 30_000 });
+      return { result: comparable(result), logs: [...heard.logs], progress: [...heard.progress] };
     },
     close: () => client.close(),
   };
+}
+
+/**
+ * Log lines and progress as they arrive on the legacy client's transport, in wire order, before the
+ * SDK sees them: the v1 SDK dispatches notifications a tick after responses, so it drops the last
+ * progress of a call (its handler is gone by then) and a test reading its handlers races the result.
+ */
+export function wireNotifications(transport: Transport): { logs: unknown[]; progress: unknown[]; clear(): void } {
+  const heard = {
+    logs: [] as unknown[],
+    progress: [] as unknown[],
+    clear() {
+      heard.logs.length = 0;
+      heard.progress.length = 0;
+    },
+  };
+  const inner = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    const m = message as { method?: string; params?: Record<string, unknown> };
+    if (m.method === 'notifications/message') heard.logs.push(m.params);
+    if (m.method === 'notifications/progress' && m.params) {
+      const { progressToken: _token, ...rest } = m.params;
+      heard.progress.push(rest);
+    }
+    inner?.(message, extra);
+  };
+  return heard;
 }
 
 /** One request through the proxy as a 2026-07-28 client, every round answered; what it heard. */
