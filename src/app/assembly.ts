@@ -82,7 +82,7 @@ export async function assemble(config: UpstreamConfig, deps: AssemblyDeps): Prom
 }
 
 function assembleLegacy(config: UpstreamConfig, deps: AssemblyDeps, log: Logger): Assembly {
-  const telemetry = upstreamTelemetry(config.name, deps.metrics);
+  const telemetry = upstreamTelemetry(config.name, deps.metrics, log);
   const upstream = new Upstream(config, log, deps.clock, deps.resources, telemetry);
   const bridge = new Bridge({
     sessions: upstream,

@@ -5,19 +5,19 @@ import { randomUUID } from 'node:crypto';
 import { ProxyError, UpstreamError, type WireError } from '../protocol/errors.js';
 import { classifyFailure } from '../protocol/legacy-errors.js';
 import type { JsonObject } from '../protocol/json.js';
-import { declaresRoots, planRoots } from '../protocol/roots.js';
+import { declaresRoots, planRoots, rootsFromAnswers } from '../protocol/roots.js';
 import type { Clock } from '../clock.js';
 import { fingerprint } from '../state/fingerprint.js';
 import type { ConsumedLedger } from '../state/ledger.js';
 import { principalTag } from '../state/principal.js';
 import { NO_TELEMETRY, type TraceOrigin, type UpstreamTelemetry } from '../telemetry/ports.js';
 import type { BoundCall, BridgeLimits, BridgeOptions, FrontCall } from './front-call.js';
-import { Interaction, type PendingInput, type Stop } from './interaction.js';
+import { type DropNotification, Interaction, type PendingInput, type Stop } from './interaction.js';
 import { type InteractionObserver, leaseForCall, type SessionLease } from './ports.js';
 import { PrincipalLoad, taskShare } from './principal-load.js';
 import { inputRequired, refuseUndeclared, takeWaitingSlot } from './refusals.js';
 import { checkRetryAnswers, goneError, heldClaims, openState } from './retry.js';
-import { answerWithOperatorRoots, readRootsAnswer, RootsRound, rootsRoundResult } from './roots-round.js';
+import { answerRootsLocally, readRootsAnswer, RootsRound, rootsRoundResult } from './roots-round.js';
 import { type Rerun, replayRetry } from './replay-retry.js';
 import { ReplayRun, type ReplayContext } from './replay-run.js';
 import { SuspensionTable, type EndReason } from './suspensions.js';
@@ -79,6 +79,7 @@ export class Bridge {
         maxFinished: this.limits.maxFinishedTasks ?? DEFAULT_TASK_BOUNDS.maxFinished,
         maxFinishedBytes: this.limits.maxFinishedTaskBytes ?? DEFAULT_TASK_BOUNDS.maxFinishedBytes,
       }),
+      dropNotification: this.dropNotification,
     });
     this.replay = {
       ...opts,
@@ -88,6 +89,8 @@ export class Bridge {
       hold: (interaction, front, pending) => this.ask(interaction, front as BoundCall, pending),
     };
   }
+
+  private readonly dropNotification: DropNotification = (method, reason, detail) => this.telemetry.notificationDropped(method, reason, detail);
 
   get suspendedCount(): number {
     return this.suspended.size;
@@ -173,6 +176,8 @@ export class Bridge {
     this.telemetry.roundServed(front.record, 0, undefined);
     // A hosted task asks for roots inside the task, like any question of its call.
     if (front.task === 'hosted') return this.startHosted(front);
+    // Right after start the proxy may not know yet whether the server reads roots at initialize.
+    if (declaresRoots(front.capabilities)) await this.opts.sessions.rootsKnown?.();
     if (this.needsRootsRound(front)) return this.askRoots(front, new RootsRound(randomUUID()));
     if (front.task === 'legacy') return this.startTask(front);
     if ((await chooseMode(front, this.limits.suspend, this.opts.toolHints, this.opts.log)).mode === 'replay')
@@ -211,7 +216,7 @@ export class Bridge {
     const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive', front.roots);
     if (policy.afterMs > 0) return this.startCall(front, lease);
     this.holdForTask(lease);
-    const interaction = new Interaction(randomUUID(), { method: front.method, params: front.params }, this.opts.log, this.clock);
+    const interaction = new Interaction(randomUUID(), { method: front.method, params: front.params }, this.opts.log, this.clock, this.dropNotification);
     interaction.start(lease, front.record);
     return this.tasks.host(interaction, this.taskFront(front), policy, {
       gatherMs: this.limits.gatherWindowMs,
@@ -251,7 +256,7 @@ export class Bridge {
 
   /** `origin`: the span of the interaction's first round (this request's, unless a roots round came first). */
   private startCall(call: BoundCall, lease: SessionLease, origin = this.telemetry.traceOrigin(call.record), replay?: Rerun): Promise<JsonObject> {
-    const interaction = new Interaction(randomUUID(), { method: call.method, params: call.params }, this.opts.log, this.clock);
+    const interaction = new Interaction(randomUUID(), { method: call.method, params: call.params }, this.opts.log, this.clock, this.dropNotification);
     if (origin) this.origins.set(interaction, origin);
     if (call.task === 'hosted' && this.limits.tasks) this.hosting.set(interaction, this.limits.tasks);
     interaction.start(lease, call.record);
@@ -301,9 +306,12 @@ export class Bridge {
     this.telemetry.roundServed(front.record, claims.r, this.origins.get(seen.item));
     if (seen.item instanceof RootsRound) return this.resumeRoots(front, seen.item, claims.r);
     const interaction = seen.item;
-    const call: BoundCall = { ...front, roots: claims.rt };
     // Validate before consuming the round: a malformed retry loses nothing and may be sent again.
-    const { answers, shaped, missing } = checkRetryAnswers(interaction.unanswered(), front, interaction.session?.negotiatedVersion ?? '2025-11-25');
+    const asked = interaction.unanswered();
+    const { answers, shaped, missing } = checkRetryAnswers(asked, front, interaction.session?.negotiatedVersion ?? '2025-11-25');
+    // Roots the client gave during the call are the call's from now on (protocol/roots.ts rootsFromAnswers).
+    const roots = claims.rt ?? rootsFromAnswers(asked.map((p) => ({ method: p.method, answer: shaped.get(p.key) })));
+    const call: BoundCall = { ...front, roots };
     const claimed = this.suspended.claim(claims.h, claims.r, this.clock.now());
     if (!claimed.ok) throw goneError(claimed);
     this.load.settle(claims.h);
@@ -352,7 +360,11 @@ export class Bridge {
         ? { kind: 'input' as const, pending: interaction.unanswered() }
         : await interaction.next({ gatherMs: this.limits.gatherWindowMs, timeoutMs, signal: front.signal });
       if (stop.kind === 'input' && !interaction.awaitingUrlConsent) {
-        const rest = answerWithOperatorRoots(interaction, stop.pending, declaresRoots(front.capabilities), this.opts.sessions.operatorRoots());
+        const rest = answerRootsLocally(interaction, stop.pending, {
+          declaresRoots: declaresRoots(front.capabilities),
+          known: front.roots,
+          operatorRoots: this.opts.sessions.operatorRoots(),
+        });
         // Undefined or nothing left: everything was answered here and the call goes on.
         const answer = rest.length === 0 ? undefined : replay ? await replay.onInput(rest, front) : await this.ask(interaction, front, rest);
         if (answer !== undefined) return answer;

@@ -2,6 +2,7 @@
 // what `next()` stops at, and the legacy call itself.
 import type { InputMethod, InputRequest } from '../protocol/input-requests.js';
 import type { JsonObject, RequestId } from '../protocol/json.js';
+import type { NotificationDrop } from '../telemetry/ports.js';
 
 /** Where notifications for the current round's front request go. */
 export interface FrontSink {
@@ -9,6 +10,9 @@ export interface FrontSink {
   logLevel?: string;
   notify(notification: { method: string; params: JsonObject }): Promise<void>;
 }
+
+/** Told of every notification that reaches no client (telemetry counts it and warns once per reason). */
+export type DropNotification = (method: string, reason: NotificationDrop, detail?: string) => void;
 
 export interface PendingInput {
   key: string;

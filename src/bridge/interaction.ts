@@ -11,13 +11,12 @@ import type { Logger } from '../telemetry/logger.js';
 import type { FrontRecord } from '../telemetry/ports.js';
 import { GATHER_QUIET_MS, gatherDecision } from './gather.js';
 import { LET_GO_QUIET_MS, settleThenRelease } from './let-go.js';
-import type { FrontSink, LegacyCall, Outcome, PendingInput, Stop, UrlConsent } from './interaction-types.js';
+import { NotificationRelay } from './notification-relay.js';
+import type { DropNotification, FrontSink, LegacyCall, Outcome, PendingInput, Stop, UrlConsent } from './interaction-types.js';
 import type { BridgeSession, SessionHolder, SessionLease } from './ports.js';
 import { type LegacyTask, legacyTaskCreated } from './tasks/task-wire.js';
 
-export type { FrontSink, LegacyCall, Outcome, PendingInput, Stop, UrlConsent } from './interaction-types.js';
-
-const LOG_SEVERITY = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+export type { DropNotification, FrontSink, LegacyCall, Outcome, PendingInput, Stop, UrlConsent } from './interaction-types.js';
 
 export class Interaction implements SessionHolder {
   private rounds = 0;
@@ -27,7 +26,6 @@ export class Interaction implements SessionHolder {
   /** Ended by the bridge; a runner's handler may still run until its result or the let-go. */
   private ending = false;
   private sentOn: BridgeSession | undefined;
-  private sink: FrontSink | undefined;
   /** While a legacy -32042 is answered: URL elicitations to complete before the call is re-sent on a fresh session. */
   private urlGate: { message: string; answers: Map<string, JsonObject> } | undefined;
   private seq = 0;
@@ -44,15 +42,18 @@ export class Interaction implements SessionHolder {
   private wake: (() => void) | undefined;
   /** The legacy server withdrew a request while the user thinks (no front attached): its timeout fired. */
   onGaveUp: ((waitedMs: number) => void) | undefined;
-  /** Notifications on their way to the front; the final answer waits for them. Made on the first one: most calls send none. */
-  private relaying: Set<Promise<void>> | undefined;
+  /** Progress and log lines, to the front request of the round (notification-relay.ts). */
+  private readonly notifications: NotificationRelay;
 
   constructor(
     readonly handle: string,
     readonly call: LegacyCall,
     private readonly log: Logger,
     private readonly clock: Clock,
-  ) {}
+    dropped: DropNotification = () => {},
+  ) {
+    this.notifications = new NotificationRelay(dropped);
+  }
 
   get session(): BridgeSession | undefined {
     return this.lease?.session;
@@ -125,15 +126,19 @@ export class Interaction implements SessionHolder {
     this.settling = undefined;
   }
 
-  /** The front request of the current round receives progress and logs until `detachFront`. */
+  /** The front request of the current round receives progress and logs until `detachFront`, first those that came while none was attached. */
   attachFront(sink: FrontSink): void {
-    this.sink = sink;
+    this.notifications.attach(sink);
+  }
+
+  /** The call goes on as a task of the proxy (tasks/hosted-task.ts): its notifications have no request to ride on. */
+  runsAsTask(): void {
+    this.notifications.close('task');
   }
 
   /** Waits for notifications already on their way to the front, then stops relaying to it. */
   async detachFront(): Promise<void> {
-    if (this.relaying) await Promise.all(this.relaying);
-    this.sink = undefined;
+    await this.notifications.detach();
   }
 
   /** Sends the legacy call on a leased session (traced as made for `record`); the session routes the call's legacy requests here. */
@@ -259,6 +264,7 @@ export class Interaction implements SessionHolder {
     this.stopSettling();
     this.isParked = false;
     this.ending = true;
+    this.notifications.close('call_ended');
     for (const p of this.unanswered()) {
       if (p.method === 'elicitation/create') this.answer(p.key, { action: 'cancel' });
       else
@@ -274,6 +280,7 @@ export class Interaction implements SessionHolder {
 
   /** Replay: cancels the call upstream, fails its open requests so the handler stops, settles the session (let-go.ts). */
   letGo(reason: string): void {
+    this.notifications.close('call_ended');
     if (!this.outcome) this.callAbort?.abort(reason);
     for (const p of this.unanswered()) this.refuse(p.key, JSONRPC.INTERNAL_ERROR, `the call was cancelled: ${reason}`);
     this.detach((lease) => settleThenRelease(lease, this.clock, this.log));
@@ -313,7 +320,7 @@ export class Interaction implements SessionHolder {
             resolve({});
             // A session that closed aborts every handler too: that is a lost call, not a timeout.
             const session = this.lease?.session;
-            if (!this.sink) this.clock.after(0, () => session?.closed || this.onGaveUp?.(this.clock.now() - askedAt));
+            if (!this.notifications.attached) this.clock.after(0, () => session?.closed || this.onGaveUp?.(this.clock.now() - askedAt));
             this.poke();
           }
         },
@@ -324,25 +331,11 @@ export class Interaction implements SessionHolder {
   }
 
   onLog(params: JsonObject): void {
-    const wanted = this.sink?.logLevel;
-    const level = String(params['level'] ?? 'info');
-    if (!this.sink || wanted === undefined) return;
-    if (LOG_SEVERITY.indexOf(level) < LOG_SEVERITY.indexOf(wanted)) return;
-    this.relay(this.sink, { method: 'notifications/message', params });
+    this.notifications.deliver({ method: 'notifications/message', params });
   }
 
   private onProgress(p: JsonObject): void {
-    const token = this.sink?.progressToken;
-    if (!this.sink || token === undefined) return; // suspended, or the client did not ask: drop
-    this.relay(this.sink, { method: 'notifications/progress', params: { ...p, progressToken: token } });
-  }
-
-  private relay(sink: FrontSink, notification: { method: string; params: JsonObject }): void {
-    const sent = sink.notify(notification).catch(() => {});
-    this.relaying ??= new Set();
-    const relaying = this.relaying;
-    relaying.add(sent);
-    void sent.finally(() => relaying.delete(sent));
+    this.notifications.deliver({ method: 'notifications/progress', params: p });
   }
 
   private settle(outcome: Outcome): void {

@@ -66,6 +66,8 @@ export interface SessionSource {
   leaseModeFor?(method: string, params: JsonObject): LeaseMode | Promise<LeaseMode>;
   /** True once the legacy server has asked `roots/list` outside a call on any of its sessions. */
   asksRootsOutsideCalls(): boolean;
+  /** Resolves once asksRootsOutsideCalls can be trusted (the first second after start); absent: at once. */
+  rootsKnown?(): Promise<void>;
   /** The operator's roots (`--root`, per upstream `roots:`). */
   operatorRoots(): readonly Root[];
   /**

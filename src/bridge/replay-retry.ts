@@ -6,6 +6,7 @@ import { ProxyError } from '../protocol/errors.js';
 import { inputKey } from '../protocol/input-requests.js';
 import type { JsonObject } from '../protocol/json.js';
 import { withAnswers, type RecordEntry } from '../protocol/replay-match.js';
+import { rootsFromAnswers } from '../protocol/roots.js';
 import type { ConsumedLedger } from '../state/ledger.js';
 import { decodeRecord } from '../state/replay-record.js';
 import { StateError, type StateClaims } from '../state/seal.js';
@@ -39,7 +40,10 @@ export async function replayRetry(
   const { record, answers } = await takeReplayRecord(claims, front, ledger);
   telemetry.roundServed(front.record, claims.r, undefined);
   // States sealed before call ids existed link no runs: their own id stands for the call.
-  return { call: { ...front, roots: claims.rt }, record, round: claims.r + 1, callId: claims.c ?? claims.h, answers };
+  // Roots the client gave during the call bind the session the call runs on again (a server that
+  // read roots at initialize serves what that session was told).
+  const roots = claims.rt ?? rootsFromAnswers(record.map((e) => ({ method: e.m, answer: e.a })));
+  return { call: { ...front, roots }, record, round: claims.r + 1, callId: claims.c ?? claims.h, answers };
 }
 
 export async function takeReplayRecord(

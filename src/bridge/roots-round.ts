@@ -5,7 +5,7 @@
 import { partitionAnswers } from '../protocol/answers.js';
 import { ProxyError } from '../protocol/errors.js';
 import type { JsonObject, Root } from '../protocol/json.js';
-import { normalizeRoots, operatorRootsAnswer, ROOTS_ROUND_KEY, rootsProblem } from '../protocol/roots.js';
+import { type CallRootsFacts, callRootsAnswer, normalizeRoots, ROOTS_ROUND_KEY, rootsProblem } from '../protocol/roots.js';
 import type { Interaction, PendingInput } from './interaction.js';
 
 export class RootsRound {
@@ -47,18 +47,14 @@ export function readRootsAnswer(inputResponses: unknown, dropped: readonly strin
 }
 
 /**
- * Answers a round's roots/list requests with the operator's roots when the client declared none
- * (see operatorRootsAnswer) and returns the inputs still to ask the client for.
+ * Answers a round's roots/list requests without the client where it can (callRootsAnswer: the
+ * roots the client gave earlier in the call, or the operator's) and returns the inputs still to
+ * ask the client for.
  */
-export function answerWithOperatorRoots(
-  interaction: Interaction,
-  pending: PendingInput[],
-  declaresRoots: boolean,
-  operatorRoots: readonly Root[],
-): PendingInput[] {
+export function answerRootsLocally(interaction: Interaction, pending: PendingInput[], facts: CallRootsFacts): PendingInput[] {
   const rest: PendingInput[] = [];
   for (const p of pending) {
-    const local = operatorRootsAnswer(p.method, declaresRoots, operatorRoots);
+    const local = callRootsAnswer(p.method, facts);
     if (local) interaction.answer(p.key, local);
     else rest.push(p);
   }

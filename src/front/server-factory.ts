@@ -55,9 +55,14 @@ const INTERACTIVE: Record<string, InteractiveMethod> = { tools: 'tools/call', pr
  * legacy server runs tools as tasks (its 2025-11-25 tasks capability goes: the 2026-07-28 Tool has
  * no task support field, the server decides per call, see bridge/tasks/task-wire.ts) or the proxy
  * runs some of its tools as tasks of its own (`hostsTasks`).
+ *
+ * `logging` always: legacy servers log during calls without declaring it (mcp 1.x FastMCP declares
+ * it only with a logging/setLevel handler, and registers none), their own clients show those lines,
+ * and the proxy relays whatever comes, filtered by the request's logLevel (docs/compatibility.md).
  */
 export function frontCapabilities(info: UpstreamInfo, hostsTasks = false): JsonObject {
-  const { tasks: _tasks, ...rest } = info.capabilities;
+  const { tasks: _tasks, ...declared } = info.capabilities;
+  const rest: JsonObject = { logging: {}, ...declared };
   if (!runsTasks(info, hostsTasks)) return rest;
   const extensions = isJsonObject(rest['extensions']) ? rest['extensions'] : {};
   return { ...rest, extensions: { ...extensions, [TASKS_EXTENSION]: {} } };

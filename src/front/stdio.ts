@@ -120,18 +120,24 @@ export async function startStdioFront(deps: FrontDeps, legacyClients: LegacyClie
     if (subscription.over) taskListens.delete(subscription.id);
     for (const m of messages) await inner.send(m as JSONRPCMessage);
   }
+  /** A notification stdout did not take: counted and warned about, as any the proxy cannot deliver. */
+  const undelivered = (method: string) => (err: unknown) =>
+    upstream.notificationDropped(method, 'send_failed', err instanceof Error ? err.message : String(err));
   const stopWatching = deps.bridge.tasks.watch((view) => {
-    for (const subscription of taskListens.values()) void sendFor(subscription, subscription.taskChanged(view)).catch(() => {});
+    for (const subscription of taskListens.values())
+      void sendFor(subscription, subscription.taskChanged(view)).catch(undelivered('notifications/tasks/status'));
   });
 
   // Change notifications go out through the pinned modern instance: serveStdio routes what it
   // emits onto the open listen subscriptions, stamped and filtered.
+  const notify = (method: string, params?: JsonObject) =>
+    void modern?.server.notification({ method, ...(params ? { params } : {}) } as never).catch(undelivered(method));
   const stopRelay = upstream.onChange(
     createChangeRelay({
-      toolsChanged: () => void modern?.server.notification({ method: 'notifications/tools/list_changed' }).catch(() => {}),
-      promptsChanged: () => void modern?.server.notification({ method: 'notifications/prompts/list_changed' }).catch(() => {}),
-      resourcesChanged: () => void modern?.server.notification({ method: 'notifications/resources/list_changed' }).catch(() => {}),
-      resourceUpdated: (uri) => void modern?.server.notification({ method: 'notifications/resources/updated', params: { uri } }).catch(() => {}),
+      toolsChanged: () => notify('notifications/tools/list_changed'),
+      promptsChanged: () => notify('notifications/prompts/list_changed'),
+      resourcesChanged: () => notify('notifications/resources/list_changed'),
+      resourceUpdated: (uri) => notify('notifications/resources/updated', { uri }),
     }),
   );
 

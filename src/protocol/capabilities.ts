@@ -13,12 +13,19 @@ export interface FrontCapabilities {
   [key: string]: unknown;
 }
 
-/** What a legacy session declares at initialize. Never `tasks`; roots never `listChanged`. */
+/**
+ * What a legacy session declares at initialize. Never `tasks`. Roots always with `listChanged`,
+ * as desktop clients declare them: some servers read roots after initialize only then (fastmcp for
+ * TypeScript), and it lets the proxy tell a server that the roots it serves changed.
+ */
 export interface LegacyCapabilities {
   elicitation?: { form?: Record<string, never>; url?: Record<string, never> };
   sampling?: { context?: Record<string, never>; tools?: Record<string, never> };
-  roots?: Record<string, never>;
+  roots?: typeof ROOTS_CAPABILITY;
 }
+
+/** The roots capability every legacy session that declares roots declares. */
+export const ROOTS_CAPABILITY: { listChanged: true } = Object.freeze({ listChanged: true as const });
 
 /** Elicitation modes a 2026 declaration grants; `{}` means form only (spec, elicitation.mdx). */
 /** The client capabilities a request's raw params declare in their `_meta` envelope; none when absent or malformed. */
@@ -49,7 +56,7 @@ export function legacyCapabilitiesFor(caps: FrontCapabilities | undefined): Lega
     if (isJsonObject(caps.sampling['context'])) out.sampling.context = {};
     if (isJsonObject(caps.sampling['tools'])) out.sampling.tools = {};
   }
-  if (isJsonObject(caps?.roots)) out.roots = {};
+  if (isJsonObject(caps?.roots)) out.roots = ROOTS_CAPABILITY;
   return out;
 }
 

@@ -4,7 +4,7 @@
 // roots first (an extra `input_required` round) and run the call on a session initialized with
 // exactly those roots. These functions make those decisions. Pure.
 import { createHash } from 'node:crypto';
-import { capabilityKey, type FrontCapabilities, type LegacyCapabilities } from './capabilities.js';
+import { capabilityKey, type FrontCapabilities, type LegacyCapabilities, ROOTS_CAPABILITY } from './capabilities.js';
 import { isJsonObject, type Root } from './json.js';
 
 /** The key of the `input_required` round that asks for a call's roots before the call is sent. */
@@ -49,7 +49,7 @@ export function rootsServed(binding: RootsBinding, operatorRoots: readonly Root[
  * declares `roots`, so a server that needs roots gets them even from a client that declares none.
  */
 export function sessionCapabilities(caps: LegacyCapabilities, operatorRoots: readonly Root[]): LegacyCapabilities {
-  return operatorRoots.length > 0 && !caps.roots ? { ...caps, roots: {} } : caps;
+  return operatorRoots.length > 0 && !caps.roots ? { ...caps, roots: ROOTS_CAPABILITY } : caps;
 }
 
 /** A short digest of a list of roots: equal lists (same order, URIs and names) give equal digests. */
@@ -99,4 +99,54 @@ export function rootsFromClaim(value: unknown): Root[] | undefined {
 export function operatorRootsAnswer(method: string, declaresRoots: boolean, operatorRoots: readonly Root[]): { roots: Root[] } | undefined {
   if (method !== 'roots/list' || declaresRoots || operatorRoots.length === 0) return undefined;
   return { roots: operatorRoots.map((r) => ({ ...r })) };
+}
+
+export interface CallRootsFacts {
+  /** The front request declares the `roots` client capability. */
+  declaresRoots: boolean;
+  /** The roots the client gave earlier in this call (a roots round, an earlier round's roots/list). */
+  known: readonly Root[] | undefined;
+  operatorRoots: readonly Root[];
+}
+
+/**
+ * A legacy `roots/list` during a call, answered without asking the client: with the roots the
+ * client gave earlier in the same call (asked moments before, they are what it would answer again;
+ * asking costs the client a round trip), or with the operator's for a client that declared none
+ * (operatorRootsAnswer). `undefined`: ask the client.
+ */
+export function callRootsAnswer(method: string, f: CallRootsFacts): { roots: Root[] } | undefined {
+  if (method !== 'roots/list') return undefined;
+  if (f.declaresRoots && f.known !== undefined) return { roots: f.known.map((r) => ({ ...r })) };
+  return operatorRootsAnswer(method, f.declaresRoots, f.operatorRoots);
+}
+
+/**
+ * The roots a client gave in answer to a legacy `roots/list` during a call, once normalized, or
+ * `undefined` when none of `answers` is such an answer (or it cannot bind a session: rootsProblem).
+ * They become the call's roots: a call that runs again (replay, a URL elicitation) runs on a
+ * session serving them.
+ */
+export function rootsFromAnswers(answers: Iterable<{ method: string; answer: unknown }>): Root[] | undefined {
+  for (const { method, answer } of answers) {
+    if (method !== 'roots/list' || !isJsonObject(answer) || !Array.isArray(answer['roots'])) continue;
+    const roots = normalizeRoots((answer['roots'] as unknown[]).filter(isRootLike));
+    if (rootsProblem(roots) === undefined) return roots;
+  }
+  return undefined;
+}
+
+function isRootLike(r: unknown): r is { uri: string; name?: string } {
+  return isJsonObject(r) && typeof r['uri'] === 'string';
+}
+
+/**
+ * Whether a client's answer to a legacy `roots/list` during a call names other roots than the
+ * session serves outside calls (`served`): the server then holds roots that are not the session's,
+ * and a session that declared `roots.listChanged` must tell it they changed once the call is over,
+ * so that it asks again and the next caller does not read them.
+ */
+export function answerLeavesOtherRoots(answer: unknown, served: readonly Root[]): boolean {
+  const given = rootsFromAnswers([{ method: 'roots/list', answer }]);
+  return given !== undefined && rootsDigest(given) !== rootsDigest(served);
 }

@@ -117,7 +117,9 @@ export class ModernStdioRoute implements Route {
       if (this.pending.delete(upId))
         void child
           .send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: upId, reason: 'the client closed the stream' } } as never)
-          .catch(() => {});
+          .catch((err: Error) =>
+            this.log.debug('could not tell the modern stdio server of a cancellation: it is gone', { upstream: this.name, error: err.message }),
+          );
     });
     await child.send({ ...body, id: upId, ...(params ? { params } : {}) } as never);
   }
@@ -191,7 +193,9 @@ export class ModernStdioRoute implements Route {
     }
     if (m.method !== undefined && m.id !== undefined) {
       // 2026-07-28 servers send no requests; answer so the server is not left waiting.
-      void this.child?.send(errorBody(m.id, JSONRPC.METHOD_NOT_FOUND, 'clients of a 2026-07-28 server take no requests') as never).catch(() => {});
+      void this.child
+        ?.send(errorBody(m.id, JSONRPC.METHOD_NOT_FOUND, 'clients of a 2026-07-28 server take no requests') as never)
+        .catch((err: Error) => this.log.debug('could not refuse a modern stdio server request: it is gone', { upstream: this.name, error: err.message }));
       return;
     }
     const params = m.params ?? {};

@@ -30,6 +30,7 @@ const KNOWN_METHODS: ReadonlySet<string> = new Set([
   'notifications/cancelled',
   'notifications/progress',
   'notifications/roots/list_changed',
+  'notifications/message',
 ]);
 
 /** What a request without a method is labelled (a legacy client's response, a GET stream, ...). */

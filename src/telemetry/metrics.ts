@@ -43,6 +43,7 @@ export class ProxyMetrics {
   readonly sessionWait: Histogram;
   readonly runnerSlotWait: Histogram<'upstream'>;
   readonly unattributedRequests: Counter<'upstream' | 'method'>;
+  readonly notificationsDropped: Counter<'upstream' | 'method' | 'reason'>;
   readonly upstreamRequestDuration: Histogram<'upstream' | 'method'>;
   readonly shadowComparisons: Counter<'upstream' | 'method' | 'outcome'>;
   readonly tasksCreated: Counter<'upstream' | 'kind'>;
@@ -166,6 +167,12 @@ export class ProxyMetrics {
       name: 'mrtr_unattributed_requests_total',
       help: 'Legacy requests without provenance refused because several running calls could have sent them',
       labelNames: ['upstream', 'method'],
+      registers,
+    });
+    this.notificationsDropped = new Counter({
+      name: 'mrtr_notifications_dropped_total',
+      help: 'Notifications from a legacy server (logs, progress) the proxy could not deliver to a client that asked for them, by reason',
+      labelNames: ['upstream', 'method', 'reason'],
       registers,
     });
     this.upstreamRequestDuration = new Histogram({

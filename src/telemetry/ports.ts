@@ -34,9 +34,23 @@ export interface UpstreamTelemetry {
   runnerSlotWaited(seconds: number): void;
   /** Legacy session: a request without provenance was refused, since several running calls could have sent it. */
   unattributed(method: string): void;
+  /**
+   * Bridge, legacy session: a notification the legacy server sent could not be delivered to a
+   * client that asked for it (see NotificationDrop).
+   */
+  notificationDropped(method: string, reason: NotificationDrop, detail?: string): void;
   /** Legacy session: one request to the legacy server starts, made for `record` (traced only then). */
   legacyRequest(method: string, record: FrontRecord): LegacyRequestTrace;
 }
+
+/**
+ * Why a legacy server's notification did not reach a client: `outside_call`, it belongs to no
+ * call; `unattributed`, several calls run on its session and it did not say whose it is; `call_ended`, it came while the call waited for its client's next request, which never
+ * came (or too many came in the wait); `task`, the call runs as a task, which has no response
+ * stream to carry it; `send_failed`, the front request's stream refused it; `invalid`, its level
+ * is no log level.
+ */
+export type NotificationDrop = 'outside_call' | 'unattributed' | 'call_ended' | 'task' | 'send_failed' | 'invalid';
 
 /** hosted: the proxy runs a plain legacy call as a task; translated: the legacy server's own task. */
 export type TaskKind = 'hosted' | 'translated';
@@ -65,5 +79,6 @@ export const NO_TELEMETRY: UpstreamTelemetry = {
   sessionWaited: () => {},
   runnerSlotWaited: () => {},
   unattributed: () => {},
+  notificationDropped: () => {},
   legacyRequest: () => NO_TRACE,
 };

@@ -3,10 +3,14 @@
 import { performance } from 'node:perf_hooks';
 import { inputLabel, methodLabel } from './labels.js';
 import type { ProxyMetrics } from './metrics.js';
-import type { LegacyRequestTrace, UpstreamTelemetry } from './ports.js';
+import type { Logger } from './logger.js';
+import type { LegacyRequestTrace, NotificationDrop, UpstreamTelemetry } from './ports.js';
 import { startLegacySpan, type LegacySpan, type TraceCarrier } from './spans.js';
 
-export function upstreamTelemetry(upstream: string, metrics: ProxyMetrics | undefined): UpstreamTelemetry {
+export function upstreamTelemetry(upstream: string, metrics: ProxyMetrics | undefined, log?: Logger): UpstreamTelemetry {
+  // One warn line per reason for the life of the upstream: a server that logs outside calls does
+  // it all the time, and the counter says how often.
+  const warned = new Set<NotificationDrop>();
   return {
     roundServed(request, round, first) {
       if (!request) return;
@@ -37,6 +41,19 @@ export function upstreamTelemetry(upstream: string, metrics: ProxyMetrics | unde
     },
     unattributed(method) {
       metrics?.unattributedRequests.inc({ upstream, method: methodLabel(method) });
+    },
+    notificationDropped(method, reason, detail) {
+      metrics?.notificationsDropped.inc({ upstream, method: methodLabel(method), reason });
+      if (warned.has(reason)) return;
+      warned.add(reason);
+      log?.warn(
+        `a notification from the legacy server could not be delivered: ${DROP_WHY[reason]} (counted in mrtr_notifications_dropped_total; warned once per reason)`,
+        {
+          method,
+          reason,
+          ...(detail === undefined ? {} : { detail }),
+        },
+      );
     },
     legacyRequest(method, request): LegacyRequestTrace {
       // Only requests made for a front request are traced (not readiness pings or start-up).
@@ -70,5 +87,14 @@ class LegacyRequestRecord implements LegacyRequestTrace {
     this.span?.end(error);
   }
 }
+
+const DROP_WHY: Record<NotificationDrop, string> = {
+  outside_call: 'it belongs to no call, and a 2026-07-28 client hears logs only on the response stream of the request that asked',
+  unattributed: 'several calls run on its session and nothing on the wire says which one it belongs to',
+  call_ended: 'it came while the call waited for its client, whose next request never came',
+  task: 'the call runs as a task, and a task has no response stream to carry it',
+  send_failed: "the front request's stream refused it",
+  invalid: 'its level is not a log level',
+};
 
 const NO_CARRIER: TraceCarrier = Object.freeze({});

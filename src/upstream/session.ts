@@ -21,6 +21,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { MAX_TIMER_MS } from '../config/defaults.js';
 import type { LegacyCapabilities } from '../protocol/capabilities.js';
+import { answerLeavesOtherRoots } from '../protocol/roots.js';
 import type { JsonObject, ServerRequest } from '../protocol/json.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { FrontRecord } from '../telemetry/ports.js';
@@ -107,6 +108,9 @@ class SdkSide implements Transport {
   }
 }
 
+/** The progress tokens the session gives its calls (`request`); a report with another belongs to no call. */
+const PROGRESS_TOKEN_PREFIX = 'mrtr-progress-';
+
 export class LegacySession {
   readonly id = randomUUID().slice(0, 8);
   /** Receives requests that belong to no call in flight instead of the local answer (the bridge's let-go). */
@@ -123,6 +127,8 @@ export class LegacySession {
   private progressSeq = 0;
   /** Interactive calls in flight, by the id of their legacy request. */
   private readonly calls = new Map<RequestId, InFlight<SessionHolder>>();
+  /** A call's client gave the server other roots than the session serves: it is told they changed once no call runs. */
+  private otherRootsGiven = false;
   /** The server's requests being answered (all but ping). */
   private readonly answering: ServerRequests;
   /** The interactive call whose request the SDK is sending right now (see `send`). */
@@ -231,7 +237,7 @@ export class LegacySession {
     if (trace) params = withTraceContext(params, trace.carrier);
     let token: string | undefined;
     if (opts.onprogress) {
-      token = `mrtr-progress-${++this.progressSeq}`;
+      token = `${PROGRESS_TOKEN_PREFIX}${++this.progressSeq}`;
       this.progress.set(token, opts.onprogress);
       params = { ...params, _meta: { ...(params?.['_meta'] as JsonObject | undefined), progressToken: token } };
     }
@@ -241,6 +247,7 @@ export class LegacySession {
     const done = () => {
       if (token) this.progress.delete(token);
       if (sending?.id !== undefined) this.calls.delete(sending.id);
+      if (this.otherRootsGiven && this.calls.size === 0) this.restoreRoots();
     };
     let sent: Promise<JsonObject>;
     this.sendingFor = sending;
@@ -290,8 +297,14 @@ export class LegacySession {
       return true;
     }
     if (m.method === 'notifications/progress') {
-      const handler = this.progress.get(String(m.params?.['progressToken']));
-      if (!handler || !m.params) return false;
+      const token = String(m.params?.['progressToken']);
+      const handler = this.progress.get(token);
+      if (!m.params) return false;
+      if (!handler) {
+        // Ours but its call is over (a late report), or a token nobody gave: no request carries it.
+        this.hooks.notificationDropped?.(m.method, token.startsWith(PROGRESS_TOKEN_PREFIX) ? 'call_ended' : 'outside_call');
+        return true;
+      }
       const { progressToken: _token, ...rest } = m.params;
       handler(rest);
       return true;
@@ -299,10 +312,27 @@ export class LegacySession {
     if (m.method === 'notifications/message') {
       const holder = routeNotification(provenance, this.calls);
       if (holder && m.params) holder.onLog(m.params);
-      else this.log.debug('legacy log message outside a call', { level: m.params?.['level'] });
+      else {
+        this.log.debug('legacy log message for no call', { level: m.params?.['level'], callsInFlight: this.calls.size });
+        this.hooks.notificationDropped?.(m.method, this.calls.size === 0 ? 'outside_call' : 'unattributed');
+      }
       return true;
     }
     return false;
+  }
+
+  /**
+   * Tells the server its roots changed back to the ones the session serves (it declared
+   * roots.listChanged): a server that keeps the roots a caller gave during a call asks again, and
+   * is answered outside calls with the session's own, before the next caller reads them.
+   */
+  private restoreRoots(): void {
+    this.otherRootsGiven = false;
+    if (this.closed) return;
+    this.log.debug('a call gave the server other roots than the session serves: telling it the roots changed');
+    this.notify('notifications/roots/list_changed').catch((err: Error) =>
+      this.log.warn('could not tell the legacy server that its roots changed back', { error: err.message }),
+    );
   }
 
   async notify(method: string, params?: JsonObject): Promise<void> {
@@ -325,9 +355,16 @@ export class LegacySession {
     const { tied, untied, exclusive } = route.learn;
     if (tied.length + untied.length + exclusive.length > 0) this.hooks.asks?.learn(route.learn);
     switch (route.kind) {
-      case 'holder':
+      case 'holder': {
         route.call.asked = true;
-        return route.call.holder.onServerRequest(request, withdrawn);
+        const answer = route.call.holder.onServerRequest(request, withdrawn);
+        if (req.method !== 'roots/list' || this.hooks.servedRoots === undefined) return answer;
+        const served = this.hooks.servedRoots;
+        return answer.then((result) => {
+          if (answerLeavesOtherRoots(result, served)) this.otherRootsGiven = true;
+          return result;
+        });
+      }
       case 'local':
         return this.holder ? this.holder.onServerRequest(request, withdrawn) : this.hooks.answerLocally(request, this);
       case 'refuse':

@@ -4,12 +4,12 @@
 // place: new calls get sessions of the new configuration while held ones finish on the old.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { UpstreamConfig, UpstreamTarget } from '../config/types.js';
-import { capabilityKey, type LegacyCapabilities } from '../protocol/capabilities.js';
+import { capabilityKey, type LegacyCapabilities, ROOTS_CAPABILITY } from '../protocol/capabilities.js';
 import type { JsonObject, Root } from '../protocol/json.js';
 import { rootsServed, sessionCapabilities, type RootsBinding } from '../protocol/roots.js';
 import type { Cancel, Clock } from '../clock.js';
 import type { Logger } from '../telemetry/logger.js';
-import { type FrontRecord, NO_TELEMETRY, type UpstreamTelemetry } from '../telemetry/ports.js';
+import { type FrontRecord, NO_TELEMETRY, type NotificationDrop, type UpstreamTelemetry } from '../telemetry/ports.js';
 import { learnedFor, type Learned } from './learned.js';
 import { SessionPool, waitingCap, type Lease, type LeaseMode, type PoolStats } from './pool/pool.js';
 import { LegacySession, type SessionHooks, type UpstreamInfo } from './session.js';
@@ -62,9 +62,15 @@ export class Upstream {
       onClosed: () => {},
       trace: (method, record) => this.telemetry.legacyRequest(method, record),
       unattributed: (method) => this.telemetry.unattributed(method),
+      notificationDropped: (method, reason) => this.telemetry.notificationDropped(method, reason),
     };
     this.pool = this.createPool(config);
     this.stopSweeper = startIdleSweeper(this.clock, config.idleSessionTtlMs, () => this.pool.sweepIdle());
+  }
+
+  /** A notification for this upstream's clients that a front could not send (counted, warned once per reason). */
+  notificationDropped(method: string, reason: NotificationDrop, detail?: string): void {
+    this.telemetry.notificationDropped(method, reason, detail);
   }
 
   /** A session with `caps` serving `roots` (the operator's when undefined) from the current pool (see SessionPool). */
@@ -81,6 +87,10 @@ export class Upstream {
 
   asksRootsOutsideCalls(): boolean {
     return this.learnedFor(this.config).outside.asksRoots;
+  }
+
+  rootsKnown(): Promise<void> {
+    return this.learnedFor(this.config).outside.rootsKnown();
   }
 
   operatorRoots(): readonly Root[] {
@@ -153,7 +163,10 @@ export class Upstream {
     const n = this.subscriptions.get(uri) ?? 0;
     if (n <= 1) {
       this.subscriptions.delete(uri);
-      if (n === 1) await (await this.controlSession()).request('resources/unsubscribe', { uri }).catch(() => {});
+      if (n === 1)
+        await (await this.controlSession())
+          .request('resources/unsubscribe', { uri })
+          .catch((err: Error) => this.log.debug('legacy resources/unsubscribe failed; the server may keep sending updates', { uri, error: err.message }));
     } else this.subscriptions.set(uri, n - 1);
   }
 
@@ -267,8 +280,14 @@ export class Upstream {
       },
     };
     // It declares roots, so a server that asks for them at initialize shows it when the proxy starts.
-    const opening = this.open(config, { roots: {} }, hooks).then(async (session) => {
-      for (const uri of this.subscriptions.keys()) await session.request('resources/subscribe', { uri }).catch(() => {});
+    const opening = this.open(config, { roots: ROOTS_CAPABILITY }, hooks).then(async (session) => {
+      // A re-opened control session subscribes again: without it, listeners would hear no more updates.
+      for (const uri of this.subscriptions.keys())
+        await session
+          .request('resources/subscribe', { uri })
+          .catch((err: Error) =>
+            this.log.warn('legacy resources/subscribe failed on the re-opened control session: no updates for it', { uri, error: err.message }),
+          );
       return session;
     });
     opening.catch(() => {
@@ -285,8 +304,9 @@ export class Upstream {
     roots?: RootsBinding,
   ): Promise<LegacySession> {
     const { outside, askers } = this.learnedFor(config);
-    const answers = outside.forSession(rootsServed(roots, config.roots));
-    const own: SessionHooks = { ...hooks, answerLocally: answers.answerLocally, asks: askers };
+    const served = rootsServed(roots, config.roots);
+    const answers = outside.forSession(served);
+    const own: SessionHooks = { ...hooks, answerLocally: answers.answerLocally, asks: askers, ...(caps.roots ? { servedRoots: served } : {}) };
     const transport = this.transport(config.target);
     const session = await LegacySession.connect(transport, caps, own, this.log, config.connectTimeoutMs).catch((err: Error) => {
       // A stdio child that exited says how, and what it last wrote, instead of "Connection closed".

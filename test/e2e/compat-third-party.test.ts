@@ -1,12 +1,12 @@
 // Compatibility with third-party servers from npm: mcp-sqlite on a temporary database and
 // @cyanheads/git-mcp-server on a temporary repository, each used directly with the legacy v1 SDK
 // client and through the proxy with the official 2026-07-28 client (see test/support/compat.ts).
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { compatSuite } from '../support/compat.js';
+import { makeRepo } from '../support/git-repo.js';
 import { ROOT } from '../support/processes.js';
 
 const node = process.execPath;
@@ -40,38 +40,7 @@ compatSuite({
   ],
 });
 
-/** A repository with two commits at fixed dates, so every view of it is the same each run. */
-function makeRepo(): string | undefined {
-  const repo = join(temp, 'repo');
-  const env = {
-    ...process.env,
-    GIT_AUTHOR_NAME: 'Ada',
-    GIT_AUTHOR_EMAIL: 'ada@example.com',
-    GIT_COMMITTER_NAME: 'Ada',
-    GIT_COMMITTER_EMAIL: 'ada@example.com',
-    GIT_AUTHOR_DATE: '2026-01-02T03:04:05Z',
-    GIT_COMMITTER_DATE: '2026-01-02T03:04:05Z',
-    GIT_CONFIG_NOSYSTEM: '1',
-    HOME: temp,
-  };
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, env, stdio: 'ignore' });
-  try {
-    execFileSync('git', ['init', '-q', '-b', 'main', repo], { env, stdio: 'ignore' });
-  } catch {
-    return undefined;
-  }
-  writeFileSync(join(repo, 'README.md'), '# demo\n');
-  git('add', 'README.md');
-  git('commit', '-q', '-m', 'Add a README');
-  writeFileSync(join(repo, 'notes.txt'), 'one\n');
-  git('add', 'notes.txt');
-  git('commit', '-q', '-m', 'Add notes');
-  git('tag', 'v1.0.0');
-  writeFileSync(join(repo, 'notes.txt'), 'one\ntwo\n');
-  return repo;
-}
-
-const repo = makeRepo();
+const repo = makeRepo(temp);
 if (repo === undefined) {
   describe('@cyanheads/git-mcp-server', () => {
     it('needs the git binary', (t) => t.skip('git is not installed: the git server compatibility test cannot run'));

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/client';
 import { connectClient, textOf } from '../support/client.js';
 import { EVERYTHING, startProcess, startProxy, type ProxyProcess, type Running } from '../support/processes.js';
+import { freePort } from '../support/ports.js';
 import { inputRequired, rpc } from '../support/rpc.js';
 
 function suite(kind: 'stdio' | 'streamableHttp'): void {
@@ -52,13 +53,11 @@ function suite(kind: 'stdio' | 'streamableHttp'): void {
       assert.match(JSON.stringify(r.content), /sampled text/);
     });
 
-    it("bridges get-roots-list: the client's roots in a call, the configured roots outside one", async () => {
+    it("bridges get-roots-list after other calls: exactly the client's roots, never the configured ones", async () => {
       // everything asks for roots ~350 ms after initialize, outside any call, and caches the answer
-      // per session. On a session that already asked, the proxy's local answer (--root) is what the
-      // tool reports; on a fresh one the tool's own roots/list becomes an input request.
-      const r = textOf(await client.callTool({ name: 'get-roots-list', arguments: {} }));
-      assert.match(r, /file:\/\/\/configured\/root|file:\/\/\/work\/project/);
-      await new Promise((res) => setTimeout(res, 500));
+      // per session; the proxy gives a client that declares roots a session told exactly its roots.
+      assertClientRoots(textOf(await client.callTool({ name: 'get-roots-list', arguments: {} })));
+      assertClientRoots(textOf(await client.callTool({ name: 'get-roots-list', arguments: {} })));
       assert.match(proxy.stderr(), /answered a legacy request locally[^\n]*roots\/list/);
     });
 
@@ -100,5 +99,46 @@ function suite(kind: 'stdio' | 'streamableHttp'): void {
   });
 }
 
+/** The text of get-roots-list naming exactly the test client's one root (support/client.ts DEFAULT_ANSWERS). */
+function assertClientRoots(text: string): void {
+  assert.match(text, /Current MCP Roots \(1 total\)/, text);
+  assert.match(text, /URI: file:\/\/\/work\/project\b/);
+  assert.doesNotMatch(text, /configured/);
+}
+
+/** A proxy just started, whose first call is get-roots-list: the client's roots on that very call. */
+function firstCall(kind: 'stdio' | 'streamableHttp'): void {
+  describe(`everything server over ${kind}, get-roots-list as the first call of a fresh proxy`, () => {
+    let legacy: Running | undefined;
+    let proxy: ProxyProcess | undefined;
+    after(async () => {
+      await proxy?.stop();
+      await legacy?.stop();
+    });
+
+    it("names exactly the client's roots", async () => {
+      if (kind === 'stdio') {
+        proxy = await startProxy(['--root', 'file:///configured/root=configured', '--', process.execPath, EVERYTHING, 'stdio']);
+      } else {
+        const port = String(await freePort());
+        legacy = await startProcess(process.execPath, [EVERYTHING, 'streamableHttp'], /listening on port (\d+)/, { env: { PORT: port } });
+        proxy = await startProxy(['--root', 'file:///configured/root=configured', '--upstream', `http://127.0.0.1:${legacy.ready}/mcp`]);
+      }
+      const client = await connectClient(proxy.url);
+      try {
+        assertClientRoots(textOf(await client.callTool({ name: 'get-roots-list', arguments: {} })));
+        // And after a couple of other calls, on the same proxy.
+        await client.callTool({ name: 'echo', arguments: { message: 'hi' } });
+        await client.callTool({ name: 'get-sum', arguments: { a: 1, b: 2 } });
+        assertClientRoots(textOf(await client.callTool({ name: 'get-roots-list', arguments: {} })));
+      } finally {
+        await client.close();
+      }
+    });
+  });
+}
+
 suite('stdio');
 suite('streamableHttp');
+firstCall('stdio');
+firstCall('streamableHttp');

@@ -160,11 +160,13 @@ export interface CompatCase {
   /** Sets up state the calls read (through the direct client, before anything is compared). */
   prepare?: (direct: Lister) => Promise<void>;
   after?: () => void;
+  /** Why the server cannot run here (a SKIPPED line was printed). */
+  skip?: string | false;
 }
 
 /** One describe block per server: lists (and server/discover) equal, then each safe call equal. */
 export function compatSuite(c: CompatCase): void {
-  describe(`${c.name}: directly (v1 SDK client) and through the proxy (2026-07-28 client)`, () => {
+  describe(`${c.name}: directly (v1 SDK client) and through the proxy (2026-07-28 client)`, { skip: c.skip ?? false }, () => {
     let p: Paths;
     before(async () => {
       p = await openPaths(await c.server());
@@ -182,9 +184,11 @@ export function compatSuite(c: CompatCase): void {
       assert.ok(direct.tools.length + direct.prompts.length + direct.resources.length > 0, 'the server offers something');
     });
 
-    it('describes the server with its capabilities, legacy tasks as the tasks extension', async () => {
+    it('describes the server with its capabilities and logging, legacy tasks as the tasks extension', async () => {
       const d = (await rpc(p.proxy.url, 'server/discover', {}, { caps: {} })).body.result!;
-      const { tasks, ...caps } = p.capabilities;
+      // `logging` always: the proxy relays log lines whether or not the server declared it (docs/compatibility.md).
+      const { tasks, ...declared } = p.capabilities;
+      const caps = { logging: {}, ...declared };
       const toolTasks = (tasks as { requests?: { tools?: { call?: object } } } | undefined)?.requests?.tools?.call !== undefined;
       assert.deepEqual(d['capabilities'], toolTasks ? { ...caps, extensions: { 'io.modelcontextprotocol/tasks': {} } } : caps);
     });

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { FrontCall } from '../../src/bridge/bridge.js';
 import { UpstreamError } from '../../src/protocol/errors.js';
+import { NO_TELEMETRY } from '../../src/telemetry/ports.js';
 import { expectCode, front, frontWith, setup, type Asked, type Sent } from '../support/bridge-setup.js';
 import { tick, until } from '../support/fake-session.js';
 
@@ -109,6 +110,53 @@ describe('Bridge: failures and relays', () => {
       sent.map((n) => n.params['data']),
       ['loud'],
     );
+  });
+
+  it('keeps what the server sends between rounds for the retry, which hears it before anything else', async () => {
+    const { bridge, last } = setup();
+    const sent: Sent[] = [];
+    const sink = { logLevel: 'info', progressToken: 'p2', notify: async (n: Sent) => void sent.push(n) };
+    const first = bridge.call(front({ capabilities: { elicitation: { form: {} } } }));
+    await tick();
+    const q = last().ask('elicitation/create', { message: 'name?', requestedSchema: { type: 'object', properties: {} } });
+    const { requestState } = (await first) as unknown as Asked;
+    // The client thinks: no front request is attached.
+    last().holder!.onLog({ level: 'info', data: 'waiting for the user' });
+    last().holder!.onLog({ level: 'debug', data: 'below the retry level' });
+    last().lastCall.onprogress!({ progress: 1 });
+    const retry = bridge.call(
+      front({ capabilities: { elicitation: { form: {} } }, requestState, inputResponses: { 'elicitation-1': { action: 'decline' } }, sink }),
+    );
+    await q.answer;
+    last().holder!.onLog({ level: 'info', data: 'answered' });
+    last().lastCall.resolve({ content: [] });
+    await retry;
+    assert.deepEqual(
+      sent.map((n) => [n.method, n.params['data'] ?? n.params['progressToken']]),
+      [
+        ['notifications/message', 'waiting for the user'],
+        ['notifications/progress', 'p2'],
+        ['notifications/message', 'answered'],
+      ],
+    );
+  });
+
+  it('counts what cannot be delivered: a refused send, an invalid level, what waited for a retry that never came', async () => {
+    const drops: string[] = [];
+    const telemetry = { ...NO_TELEMETRY, notificationDropped: (method: string, reason: string) => void drops.push(`${method} ${reason}`) };
+    const { bridge, last, clock } = setup({ telemetry, ttlMs: 1000 });
+    const refusing = { logLevel: 'debug', notify: async () => Promise.reject(new Error('stream closed')) };
+    const first = bridge.call(front({ capabilities: { elicitation: { form: {} } }, sink: refusing }));
+    await tick();
+    last().holder!.onLog({ level: 'info', data: 'refused' });
+    last().holder!.onLog({ level: 'verbose', data: 'no such level' });
+    last().ask('elicitation/create', { message: 'name?', requestedSchema: { type: 'object', properties: {} } });
+    await first;
+    last().holder!.onLog({ level: 'info', data: 'nobody comes back' });
+    clock.advance(1001);
+    bridge.expire();
+    await tick();
+    assert.deepEqual(drops.sort(), ['notifications/message call_ended', 'notifications/message invalid', 'notifications/message send_failed']);
   });
 
   it('shapes sampling answers for pre-2025-11-25 servers', async () => {

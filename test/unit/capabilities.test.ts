@@ -7,6 +7,7 @@ import {
   legacyCapabilitiesFor,
   missingCapabilities,
   type FrontCapabilities,
+  type LegacyCapabilities,
 } from '../../src/protocol/capabilities.js';
 
 describe('elicitationModes', () => {
@@ -59,13 +60,14 @@ describe('legacyCapabilitiesFor', () => {
     assert.deepEqual(legacyCapabilitiesFor({ sampling: { context: {}, tools: {}, vendor: {} } }), { sampling: { context: {}, tools: {} } });
   });
 
-  it('maps roots without listChanged', () => {
-    assert.deepEqual(legacyCapabilitiesFor({ roots: { listChanged: true } }), { roots: {} });
+  it('maps roots, with or without listChanged, to roots with listChanged, as desktop clients declare them', () => {
+    assert.deepEqual(legacyCapabilitiesFor({ roots: { listChanged: true } }), { roots: { listChanged: true } });
+    assert.deepEqual(legacyCapabilitiesFor({ roots: {} }), { roots: { listChanged: true } });
   });
 
   it('never declares tasks or unknown capabilities', () => {
     const out = legacyCapabilitiesFor({ tasks: { requests: {} }, experimental: { x: {} }, elicitation: {}, sampling: {}, roots: {} });
-    assert.deepEqual(out, { elicitation: { form: {} }, sampling: {}, roots: {} });
+    assert.deepEqual(out, { elicitation: { form: {} }, sampling: {}, roots: { listChanged: true } });
     assert.equal('tasks' in out, false);
   });
 
@@ -82,9 +84,9 @@ describe('capabilityKey', () => {
   it('names each capability and its sub-capabilities', () => {
     assert.equal(capabilityKey({ elicitation: { form: {} } }), 'elicitation(form)');
     assert.equal(capabilityKey({ sampling: {} }), 'sampling()');
-    assert.equal(capabilityKey({ roots: {} }), 'roots');
+    assert.equal(capabilityKey({ roots: { listChanged: true } }), 'roots');
     assert.equal(
-      capabilityKey({ elicitation: { form: {}, url: {} }, sampling: { context: {}, tools: {} }, roots: {} }),
+      capabilityKey({ elicitation: { form: {}, url: {} }, sampling: { context: {}, tools: {} }, roots: { listChanged: true } }),
       'elicitation(form,url)+sampling(context,tools)+roots',
     );
   });
@@ -92,11 +94,11 @@ describe('capabilityKey', () => {
   it('does not depend on key order', () => {
     assert.equal(capabilityKey({ elicitation: { url: {}, form: {} } }), capabilityKey({ elicitation: { form: {}, url: {} } }));
     assert.equal(capabilityKey({ sampling: { tools: {}, context: {} } }), capabilityKey({ sampling: { context: {}, tools: {} } }));
-    assert.equal(capabilityKey({ roots: {}, sampling: {} }), capabilityKey({ sampling: {}, roots: {} }));
+    assert.equal(capabilityKey({ roots: { listChanged: true }, sampling: {} }), capabilityKey({ sampling: {}, roots: { listChanged: true } }));
   });
 
   it('differs for different capability sets', () => {
-    const sets = [
+    const sets: LegacyCapabilities[] = [
       {},
       { elicitation: { form: {} } },
       { elicitation: { url: {} } },
@@ -104,8 +106,8 @@ describe('capabilityKey', () => {
       { sampling: {} },
       { sampling: { tools: {} } },
       { sampling: { context: {} } },
-      { roots: {} },
-      { sampling: {}, roots: {} },
+      { roots: { listChanged: true } },
+      { sampling: {}, roots: { listChanged: true } },
     ];
     const keys = new Set(sets.map(capabilityKey));
     assert.equal(keys.size, sets.length);

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { createLogger } from '../../src/telemetry/logger.js';
-import { OutsideCalls, ROOTS_SETTLE_MS } from '../../src/upstream/outside-calls.js';
+import { OutsideCalls, ROOTS_ASK_WAIT_MAX_MS, ROOTS_ASK_WAIT_MIN_MS, ROOTS_SETTLE_MS, rootsAskWaitMs } from '../../src/upstream/outside-calls.js';
 import type { LegacySession } from '../../src/upstream/session.js';
 import { testClock } from '../support/clock.js';
 
@@ -57,5 +57,40 @@ describe('OutsideCalls', () => {
       }),
     );
     assert.equal(pinged, 1, 'the ping was tried');
+  });
+
+  it('waits, on a server known to ask, until it asked the new session too', async () => {
+    const clock = testClock();
+    const o = new OutsideCalls(createLogger('error'), clock);
+    await o.forSession(A).answerLocally(request('roots/list'), session);
+    const fresh = o.forSession(A);
+    const t0 = clock.now();
+    const settled = fresh.settle(async () => {});
+    // The server asks on a timer after initialize, as server-everything does.
+    setTimeout(() => void fresh.answerLocally(request('roots/list'), session), 30);
+    await settled;
+    const waited = clock.now() - t0;
+    assert.ok(waited >= ROOTS_SETTLE_MS && waited < ROOTS_ASK_WAIT_MIN_MS, `waited for the ask, then settled (${waited} ms)`);
+  });
+
+  it('knows whether the server asks once it asked, or once its first session had the time to', async () => {
+    const clock = testClock();
+    const o = new OutsideCalls(createLogger('error'), clock);
+    await o.rootsKnown();
+    const first = o.forSession(A);
+    const settled = first.settle(async () => {});
+    let known = false;
+    const knowing = o.rootsKnown().then(() => (known = true));
+    await settled;
+    assert.equal(known, false, 'the session is handed out at once; the window goes on');
+    void first.answerLocally(request('roots/list'), session);
+    await knowing;
+    assert.equal(o.asksRoots, true);
+  });
+
+  it('bounds the wait by the slowest ask seen', () => {
+    assert.equal(rootsAskWaitMs(0), ROOTS_ASK_WAIT_MIN_MS);
+    assert.equal(rootsAskWaitMs(700), 2100);
+    assert.equal(rootsAskWaitMs(60_000), ROOTS_ASK_WAIT_MAX_MS);
   });
 });

@@ -9,7 +9,7 @@ import { SessionPool } from '../../src/upstream/pool/pool.js';
 import { testClock } from '../support/clock.js';
 import { FakeSession, tick } from '../support/fake-session.js';
 
-const ROOTS = { roots: {} } as const;
+const ROOTS = { roots: { listChanged: true } } as const;
 const A = [{ uri: 'file:///a' }];
 const B = [{ uri: 'file:///b' }];
 

@@ -2,12 +2,15 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  answerLeavesOtherRoots,
+  callRootsAnswer,
   declaresRoots,
   MAX_ROOTS_JSON_CHARS,
   normalizeRoots,
   operatorRootsAnswer,
   planRoots,
   rootsDigest,
+  rootsFromAnswers,
   rootsFromClaim,
   rootsProblem,
   rootsServed,
@@ -43,18 +46,22 @@ describe('declaresRoots', () => {
 
 describe('sessionKey and rootsDigest', () => {
   it('is the capability key for sessions serving the operator roots', () => {
-    assert.equal(sessionKey({ roots: {} }, undefined), 'roots');
+    assert.equal(sessionKey({ roots: { listChanged: true } }, undefined), 'roots');
     assert.equal(sessionKey({}, undefined), 'none');
   });
 
   it('adds a digest of the client roots, so sessions with different roots never share', () => {
-    const a = sessionKey({ roots: {} }, A);
-    const b = sessionKey({ roots: {} }, B);
+    const a = sessionKey({ roots: { listChanged: true } }, A);
+    const b = sessionKey({ roots: { listChanged: true } }, B);
     assert.match(a, /^roots#roots:[A-Za-z0-9_-]{22}$/);
     assert.notEqual(a, b);
-    assert.notEqual(a, sessionKey({ roots: {} }, undefined));
-    assert.notEqual(sessionKey({ roots: {} }, []), sessionKey({ roots: {} }, undefined), 'empty client roots are not the operator roots');
-    assert.equal(a, sessionKey({ roots: {} }, [{ uri: 'file:///a', name: 'A' }]));
+    assert.notEqual(a, sessionKey({ roots: { listChanged: true } }, undefined));
+    assert.notEqual(
+      sessionKey({ roots: { listChanged: true } }, []),
+      sessionKey({ roots: { listChanged: true } }, undefined),
+      'empty client roots are not the operator roots',
+    );
+    assert.equal(a, sessionKey({ roots: { listChanged: true } }, [{ uri: 'file:///a', name: 'A' }]));
   });
 
   it('digests URIs, names and order', () => {
@@ -66,14 +73,14 @@ describe('sessionKey and rootsDigest', () => {
 
 describe('sessionCapabilities', () => {
   it('declares roots when the operator has roots, so a client without roots gets them', () => {
-    assert.deepEqual(sessionCapabilities({}, A), { roots: {} });
-    assert.deepEqual(sessionCapabilities({ sampling: {} }, A), { sampling: {}, roots: {} });
+    assert.deepEqual(sessionCapabilities({}, A), { roots: { listChanged: true } });
+    assert.deepEqual(sessionCapabilities({ sampling: {} }, A), { sampling: {}, roots: { listChanged: true } });
   });
 
   it('leaves the capabilities alone without operator roots', () => {
     const caps = { sampling: {} };
     assert.equal(sessionCapabilities(caps, []), caps);
-    assert.deepEqual(sessionCapabilities({ roots: {} }, A), { roots: {} });
+    assert.deepEqual(sessionCapabilities({ roots: { listChanged: true } }, A), { roots: { listChanged: true } });
   });
 });
 
@@ -94,6 +101,46 @@ describe('operatorRootsAnswer', () => {
     assert.equal(operatorRootsAnswer('roots/list', true, A), undefined);
     assert.equal(operatorRootsAnswer('roots/list', false, []), undefined);
     assert.equal(operatorRootsAnswer('sampling/createMessage', false, A), undefined);
+  });
+});
+
+describe('callRootsAnswer', () => {
+  it('answers a roots/list with the roots the client gave earlier in the call', () => {
+    assert.deepEqual(callRootsAnswer('roots/list', { declaresRoots: true, known: A, operatorRoots: B }), { roots: A });
+    assert.deepEqual(callRootsAnswer('roots/list', { declaresRoots: true, known: [], operatorRoots: B }), { roots: [] });
+  });
+
+  it("asks a client that gave none yet, and gives the operator's to a client without roots", () => {
+    assert.equal(callRootsAnswer('roots/list', { declaresRoots: true, known: undefined, operatorRoots: B }), undefined);
+    assert.deepEqual(callRootsAnswer('roots/list', { declaresRoots: false, known: undefined, operatorRoots: B }), { roots: B });
+    assert.equal(callRootsAnswer('elicitation/create', { declaresRoots: true, known: A, operatorRoots: B }), undefined);
+  });
+});
+
+describe('rootsFromAnswers', () => {
+  it("takes the roots of the call's first roots/list answer, normalized", () => {
+    const answers = [
+      { method: 'elicitation/create', answer: { action: 'accept' } },
+      { method: 'roots/list', answer: { roots: [{ uri: 'file:///a', name: 'A', extra: 1 }] } },
+      { method: 'roots/list', answer: { roots: B } },
+    ];
+    assert.deepEqual(rootsFromAnswers(answers), A);
+  });
+
+  it('finds none without a usable answer', () => {
+    assert.equal(rootsFromAnswers([{ method: 'roots/list', answer: undefined }]), undefined);
+    assert.equal(rootsFromAnswers([{ method: 'roots/list', answer: { roots: 'no' } }]), undefined);
+    const huge = Array.from({ length: 200 }, (_, i) => ({ uri: `file:///a-rather-long-directory-name-${i}` }));
+    assert.equal(rootsFromAnswers([{ method: 'roots/list', answer: { roots: huge } }]), undefined, 'too large to seal');
+  });
+});
+
+describe('answerLeavesOtherRoots', () => {
+  it("is true when a call's answer names other roots than the session serves", () => {
+    assert.equal(answerLeavesOtherRoots({ roots: A }, B), true);
+    assert.equal(answerLeavesOtherRoots({ roots: A }, []), true);
+    assert.equal(answerLeavesOtherRoots({ roots: [{ uri: 'file:///a', name: 'A' }] }, A), false);
+    assert.equal(answerLeavesOtherRoots({ error: 'x' }, A), false);
   });
 });
 

@@ -11,6 +11,7 @@ import { FrontRequest, readHead } from '../../src/telemetry/front-request.js';
 import { inputLabel, methodLabel, outcomeOf } from '../../src/telemetry/labels.js';
 import { ProxyMetrics } from '../../src/telemetry/metrics.js';
 import { tracingPlan } from '../../src/telemetry/otel-env.js';
+import type { Logger } from '../../src/telemetry/logger.js';
 import { upstreamTelemetry } from '../../src/telemetry/upstream-telemetry.js';
 import { traceHeaders, withTraceContext } from '../../src/upstream/trace-context.js';
 
@@ -173,5 +174,21 @@ describe('bridge metrics on a test registry', () => {
     stop();
     m = await scrapeOf(metrics);
     assert.equal(m.has('mrtr_interactions_waiting'), false, 'an unwatched upstream leaves the gauge');
+  });
+
+  it('counts dropped notifications by method and reason, and warns once per reason', async () => {
+    const metrics = new ProxyMetrics({ defaultMetrics: false });
+    const warned: string[] = [];
+    const log = { warn: (message: string) => void warned.push(message) } as unknown as Logger;
+    const t = upstreamTelemetry('u1', metrics, log);
+    t.notificationDropped('notifications/message', 'outside_call');
+    t.notificationDropped('notifications/message', 'outside_call');
+    t.notificationDropped('notifications/progress', 'send_failed', 'stream closed');
+    const m = await scrapeOf(metrics);
+    assert.equal(m.value('mrtr_notifications_dropped_total', { upstream: 'u1', method: 'notifications/message', reason: 'outside_call' }), 2);
+    assert.equal(m.value('mrtr_notifications_dropped_total', { upstream: 'u1', method: 'notifications/progress', reason: 'send_failed' }), 1);
+    assert.equal(warned.length, 2);
+    assert.match(warned[0]!, /belongs to no call/);
+    assert.match(warned[1]!, /refused it/);
   });
 });

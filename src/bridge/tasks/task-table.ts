@@ -25,7 +25,7 @@ import { principalTag } from '../../state/principal.js';
 import type { TaskStore } from '../../state/task-store.js';
 import type { Logger } from '../../telemetry/logger.js';
 import type { TaskKind, TaskObserver, TraceOrigin } from '../../telemetry/ports.js';
-import type { Interaction } from '../interaction.js';
+import type { DropNotification, Interaction } from '../interaction.js';
 import type { SessionLease } from '../ports.js';
 import { HostedTask, type HostedTaskPolicy } from './hosted-task.js';
 import { DEFAULT_TASK_BOUNDS, finishedToDrop, keptView, resultBytes, type TaskBounds } from './task-bounds.js';
@@ -60,6 +60,8 @@ export interface TaskTableOptions {
   observer?: TaskObserver | undefined;
   /** What is kept of finished tasks (task-bounds.ts); read at each task's end, so a reload applies. Absent: the defaults. */
   bounds?: (() => TaskBounds) | undefined;
+  /** Told of a notification the legacy server sent during a task: a task has no response stream to carry it. */
+  dropNotification?: DropNotification;
 }
 
 /** What the table asks of either kind of task. */
@@ -175,6 +177,7 @@ export class TaskTable {
       clock: this.opts.clock,
       log: this.opts.log.child({ task: handle }),
       onChange: (view) => this.changed(handle, 'translated', front.tool, view),
+      dropNotification: this.opts.dropNotification,
     });
     await this.register(handle, task, expiresAt, 'translated', front, { legacyTask: legacy.taskId });
     return createTaskResult(task.snapshot());
@@ -183,6 +186,7 @@ export class TaskTable {
   /** Runs a started legacy call as the proxy's own task. Resolves with the CreateTaskResult. */
   async host(interaction: Interaction, front: TaskFront, policy: HostedTaskPolicy, limits: { gatherMs: number; legacyVersion: string }): Promise<JsonObject> {
     const { handle, taskId, expiresAt } = await this.newId(front.principal, policy.ttlMs);
+    interaction.runsAsTask();
     const task = new HostedTask({
       taskId,
       interaction,

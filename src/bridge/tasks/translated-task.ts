@@ -9,6 +9,7 @@ import type { FrontCapabilities } from '../../protocol/capabilities.js';
 import { JSONRPC, LEGACY, type WireError } from '../../protocol/errors.js';
 import { inputKey, inputRequestsOf, isInputMethod, type InputMethod, toInputRequest } from '../../protocol/input-requests.js';
 import type { JsonObject, Root, ServerRequest } from '../../protocol/json.js';
+import type { DropNotification } from '../interaction-types.js';
 import type { BridgeSession, SessionHolder, SessionLease } from '../ports.js';
 import { checkRetryAnswers } from '../retry.js';
 import type { Clock } from '../../clock.js';
@@ -37,6 +38,8 @@ export interface TranslatedTaskOptions {
   log: Logger;
   /** Told of every change of status, the end included. */
   onChange(view: TaskView): void;
+  /** Told of a log line the task's legacy session sent: a task has no response stream to carry it. */
+  dropNotification?: DropNotification | undefined;
 }
 
 /** How long a tasks/get waits for tasks/result once the legacy server says the task is over. */
@@ -129,6 +132,7 @@ export class TranslatedTask implements SessionHolder {
 
   onLog(params: JsonObject): void {
     this.opts.log.debug('legacy task log message', { task: this.legacyId, level: params['level'] });
+    this.opts.dropNotification?.('notifications/message', 'task');
   }
 
   // ---

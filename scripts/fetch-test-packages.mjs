@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+// Fetches the npm packages the tests drive that are not devDependencies on purpose, into .cache:
+// the official MCP Inspector (a real 2026-07-28 client: its web UI in chromium and its mcpdo CLI)
+// and fastmcp for TypeScript (a legacy server stack, with the fixture written on it). Each declares
+// Node >= 22 for itself or a dependency (the Inspector; fastmcp through mcp-proxy's pipenet), and as
+// devDependencies they would put engine warnings into every `npm install` of a checkout on Node 20,
+// which the proxy supports. The tests run them on the machine's Node, as any user of those
+// packages on Node 20 would. Versions are pinned so every run tests the same packages; a fetch that
+// fails leaves the tests that need it to say SKIPPED.
+//
+//   node scripts/fetch-test-packages.mjs     (npm test's pretest does this)
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** .cache/DIR gets PACKAGES; `main` is the package whose version says whether it is there; `copy` are files put beside them. */
+const SETS = [
+  { dir: 'inspector', main: ['@modelcontextprotocol/inspector', '2.12.0'], packages: [] },
+  // The fixture imports fastmcp and zod: it runs from .cache/fastmcp-ts, where they resolve.
+  { dir: 'fastmcp-ts', main: ['fastmcp', '4.20.16'], packages: ['zod@4.6.7'], copy: ['test/fixtures/fastmcp-server.mjs'] },
+];
+
+function installedVersion(prefix, name) {
+  const manifest = `${prefix}/node_modules/${name}/package.json`;
+  return existsSync(manifest) ? JSON.parse(readFileSync(manifest, 'utf8')).version : undefined;
+}
+
+for (const set of SETS) {
+  const prefix = `${root}.cache/${set.dir}`;
+  const [name, version] = set.main;
+  mkdirSync(prefix, { recursive: true });
+  if (installedVersion(prefix, name) !== version) {
+    console.error(`fetch-test-packages: installing ${name}@${version} into .cache/${set.dir}`);
+    try {
+      execFileSync(
+        'npm',
+        [
+          'install',
+          '--no-save',
+          '--no-package-lock',
+          '--no-audit',
+          '--no-fund',
+          '--loglevel',
+          'error',
+          '--prefix',
+          prefix,
+          `${name}@${version}`,
+          ...set.packages,
+        ],
+        { stdio: ['ignore', 'ignore', 'inherit'] },
+      );
+    } catch (err) {
+      console.error(`fetch-test-packages: SKIPPED: could not install ${name}@${version} (${err.message}); its tests will say SKIPPED`);
+    }
+  }
+  for (const file of set.copy ?? []) copyFileSync(`${root}${file}`, `${prefix}/${file.split('/').at(-1)}`);
+}
