@@ -7,7 +7,16 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectClient } from '../support/client.js';
-import { auditWithQuestions, buildTypescript, fillTypescriptStubs, generate, STUB_TEXT, startTypescript } from '../support/migrated.js';
+import {
+  auditWithQuestions,
+  buildTypescript,
+  fillTypescriptStubs,
+  generate,
+  questionFlow,
+  STUB_TEXT,
+  shadowAgainst,
+  startTypescript,
+} from '../support/migrated.js';
 import { FIXTURE, type Running } from '../support/processes.js';
 import { ALL_CAPS, inputRequired, rpc } from '../support/rpc.js';
 
@@ -108,6 +117,29 @@ describe('report --handlers --lang ts over the test fixture', () => {
     assert.equal(tampered.body.error?.code, -32602, 'a state that fails the codec is refused');
     const all = inputRequired(await rpc(server.url, 'tools/call', { name: 'ask-all', arguments: {} }, { caps: ALL_CAPS }));
     assert.deepEqual(Object.keys(all.inputRequests).sort(), ['color', 'roots', 'sampling']);
+  });
+
+  it('asks what the legacy server asked: a shadow run shows the same rounds and questions for every call', async () => {
+    const asking = [...new Set(FIXTURE_CALLS.map(([name]) => name).filter((n) => n !== 'echo'))];
+    const expected = FIXTURE_CALLS.length - 1 + 2;
+    const { records, counts } = await shadowAgainst(SERVER, server.url, { tools: asking, methods: ['prompts/get', 'resources/read'] }, expected, driveFixture);
+    assert.deepEqual(counts, { match: 0, differ: expected, candidate_error: 0, skipped: 0 }, 'every comparison differs in the stub content only');
+    const flows = records.map(questionFlow);
+    const rounds: Record<string, number> = { 'ask-twice': 2, 'elicit-then-sample': 2 };
+    for (const f of flows) {
+      assert.deepEqual(f.questions, [], `${f.target}: no question extra or missing`);
+      assert.equal(f.error, undefined);
+      const n = f.target === 'ask-if' ? f.rounds.split('/')[0] : String(rounds[f.target] ?? 1);
+      assert.equal(f.rounds, `${n}/${n}`, `${f.target}: the same rounds`);
+    }
+    // Comparisons end in any order.
+    assert.deepEqual(
+      flows.map((f) => `${f.target} ${f.rounds}`).sort(),
+      FIXTURE_CALLS.filter(([n]) => n !== 'echo')
+        .map(([n, a]) => `${n} ${n === 'ask-if' && a['ask'] === false ? '0/0' : `${rounds[n] ?? 1}/${rounds[n] ?? 1}`}`)
+        .concat(['greet 1/1', 'fixture://secret 1/1'])
+        .sort(),
+    );
   });
 
   it('generates again without replacing a finish file the author wrote', () => {

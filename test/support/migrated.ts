@@ -5,7 +5,12 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ShadowRecord } from '../../src/audit/shadow-record.js';
+import { writeConfig } from './config.js';
+import { scrape } from './metrics.js';
 import { PROXY_BIN, ROOT, startProcess, startProxy, type Running } from './processes.js';
+import { COMPARISONS } from './shadow.js';
+import { until } from './wait.js';
 
 export const STUB_TEXT = 'stub finish';
 const TSC = `${ROOT}node_modules/typescript/bin/tsc`;
@@ -78,4 +83,64 @@ export async function startTypescript(dir: string): Promise<Running & { url: str
     env: { PORT: '0', MRTR_STATE_KEY: STATE_KEY },
   });
   return { ...p, url: p.ready };
+}
+
+/**
+ * Serves `drive` from the legacy `server` with the migrated one at `candidateUrl` as its shadow
+ * (`tools` and `methods` compared), waits for `expected` comparisons and returns the audit's
+ * shadow records (every comparison differs, as the stub's content differs from the legacy one).
+ */
+export async function shadowAgainst(
+  server: string[],
+  candidateUrl: string,
+  shadow: { tools: string[]; methods: string[] },
+  expected: number,
+  drive: (url: string) => Promise<void>,
+): Promise<{ records: ShadowRecord[]; counts: Record<string, number> }> {
+  const audit = join(mkdtempSync(join(tmpdir(), 'migrate-shadow-')), 'audit.jsonl');
+  const [command, ...args] = server;
+  const config = writeConfig(`
+audit: {file: ${JSON.stringify(audit)}}
+default: legacy
+upstreams:
+  legacy:
+    stdio: {command: ${JSON.stringify(command)}, args: ${JSON.stringify(args)}}
+    shadow: {upstream: migrated, tools: ${JSON.stringify(shadow.tools)}, methods: ${JSON.stringify(shadow.methods)}, maxConcurrent: 64}
+  migrated:
+    era: modern
+    http: {url: ${JSON.stringify(candidateUrl)}}
+`);
+  const proxy = await startProxy(['--config', config]);
+  const metrics = proxy.url.replace(/\/mcp$/, '/metrics');
+  const counts: Record<string, number> = {};
+  try {
+    await drive(proxy.url);
+    const count = async () => {
+      const s = await scrape(metrics);
+      for (const outcome of ['match', 'differ', 'candidate_error', 'skipped'])
+        counts[outcome] = s.samples.filter((x) => x.name === COMPARISONS && x.labels['outcome'] === outcome).reduce((a, x) => a + x.value, 0);
+      return (counts['match'] ?? 0) + (counts['differ'] ?? 0) + (counts['candidate_error'] ?? 0) >= expected;
+    };
+    await until(count, 20_000, `${expected} shadow comparisons`).catch((err: Error) => {
+      throw new Error(`${err.message}: ${JSON.stringify(counts)}\n${readFileSync(audit, 'utf8')}`);
+    });
+  } finally {
+    await proxy.stop();
+  }
+  const records = readFileSync(audit, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .filter((r): r is ShadowRecord & Record<string, unknown> => r['kind'] === 'shadow');
+  return { records, counts };
+}
+
+/** What a shadow record says of the question flow: rounds on both sides and any question that differed. */
+export function questionFlow(r: ShadowRecord): { target: string; rounds: string; questions: string[]; error?: string } {
+  return {
+    target: r.target,
+    rounds: `${r.primaryRounds}/${r.candidateRounds}`,
+    questions: r.differences.filter((d) => d.path.startsWith('inputRequests')).map((d) => `${d.kind} ${JSON.stringify(d.question)}`),
+    ...(r.error ? { error: r.error } : {}),
+  };
 }
