@@ -96,6 +96,7 @@ export async function shadowAgainst(
   shadow: { tools: string[]; methods: string[] },
   expected: number,
   drive: (url: string) => Promise<void>,
+  extra: string[] = [],
 ): Promise<{ records: ShadowRecord[]; counts: Record<string, number> }> {
   const audit = join(mkdtempSync(join(tmpdir(), 'migrate-shadow-')), 'audit.jsonl');
   const [command, ...args] = server;
@@ -110,7 +111,7 @@ upstreams:
     era: modern
     http: {url: ${JSON.stringify(candidateUrl)}}
 `);
-  const proxy = await startProxy(['--config', config]);
+  const proxy = await startProxy(['--config', config, ...extra]);
   const metrics = proxy.url.replace(/\/mcp$/, '/metrics');
   const counts: Record<string, number> = {};
   try {
