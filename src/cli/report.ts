@@ -9,6 +9,7 @@ import { ConfigError } from '../protocol/errors.js';
 import { join } from 'node:path';
 import { readAuditFiles } from '../report/audit-files.js';
 import { handlerFlows } from '../report/handler-flow.js';
+import { pythonServer } from '../report/handlers-py.js';
 import { typescriptServer } from '../report/handlers-ts.js';
 import { writeGenerated } from '../report/write-handlers.js';
 import { inspectUpstream } from '../report/inspect.js';
@@ -19,17 +20,18 @@ import { systemClock } from '../clock.js';
 import { createLogger, type LogFormat, stderrStyle } from '../telemetry/logger.js';
 
 export const REPORT_HELP = `Usage: mrtr-proxy report [--audit FILE...] (--upstream URL | -- COMMAND [ARGS...] | --config FILE)
-                         [--format md|html|json] [--out FILE] [--handlers DIR --lang ts]
+                         [--format md|html|json] [--out FILE] [--handlers DIR --lang ts|py]
 
 Lists what the legacy server declares (tools with their annotations, prompts, resources) and joins
 it with what --audit files recorded: per item whether and what it asks, how often, in how many
 rounds, and what a 2026-07-28 version needs (inputRequests keys and schemas, replay safety,
 annotations). --audit may be repeated (e.g. FILE and its rotated FILE.1). Default format md, to stdout.
 
---handlers DIR --lang ts writes the migrated 2026-07-28 server instead (the report then goes only
+--handlers DIR --lang ts|py writes the migrated 2026-07-28 server instead (the report then goes only
 to --out): for every tool, prompt and resource the audit saw ask, a handler for the official SDK
-that asks what the legacy one asked, round by round, and ends in a finish() you write; the other
-tools listed as not migrated; package.json and an entry point. Audit with --audit-questions for
+that asks what the legacy one asked, round by round, and ends in a finish() you write (ts:
+@modelcontextprotocol/server 2.x, py: mcp 2.x); the other
+tools listed as not migrated; package.json or pyproject.toml and an entry point. Audit with --audit-questions for
 the questions' text. finish files that exist are never replaced. With several upstreams (--config)
 each gets DIR/UPSTREAM.
 `;
@@ -37,7 +39,7 @@ each gets DIR/UPSTREAM.
 const FORMATS = { md: renderMarkdown, html: renderHtml, json: (m: ReportModel) => `${JSON.stringify(m, null, 2)}\n` } as const;
 
 /** Languages --handlers writes. */
-const LANGS = ['ts'] as const;
+const LANGS = ['ts', 'py'] as const;
 type Lang = (typeof LANGS)[number];
 
 type Parsed =
@@ -131,17 +133,17 @@ export async function runReport(argv: readonly string[], env: Record<string, str
   const text = FORMATS[parsed.format](model);
   if (parsed.out !== undefined) await writeFile(parsed.out, text);
   else if (!parsed.handlers) process.stdout.write(text);
-  if (parsed.handlers) await writeServers(parsed.handlers.dir, declared, audit.records);
+  if (parsed.handlers) await writeServers(parsed.handlers.dir, parsed.handlers.lang, declared, audit.records);
   return 0;
 }
 
 /** One migrated server per upstream (DIR itself for one upstream); what was written goes to stdout. */
-async function writeServers(dir: string, declared: readonly Declared[], records: Parameters<typeof handlerFlows>[0]): Promise<void> {
+async function writeServers(dir: string, lang: Lang, declared: readonly Declared[], records: Parameters<typeof handlerFlows>[0]): Promise<void> {
   const flows = handlerFlows(records);
   for (const d of declared) {
     const mine = flows.filter((f) => f.upstream === d.upstream);
     const where = declared.length === 1 ? dir : join(dir, d.upstream);
-    const { written, kept } = await writeGenerated(where, typescriptServer(d.upstream, d, mine));
+    const { written, kept } = await writeGenerated(where, (lang === 'py' ? pythonServer : typescriptServer)(d.upstream, d, mine));
     process.stdout.write(`${d.upstream}: ${mine.length} migrated handler(s) in ${where}\n`);
     for (const f of mine)
       if (!f.questionsAudited) process.stdout.write(`  ${f.kind} ${f.name}: audited without --audit-questions, its questions' text is a placeholder\n`);

@@ -6,38 +6,10 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { connectClient } from '../support/client.js';
 import { auditWithQuestions, buildTypescript, fillTypescriptStubs, generate, questionFlow, shadowAgainst, startTypescript } from '../support/migrated.js';
-import { ROOT, type Running } from '../support/processes.js';
+import { DEMO_ASKING as ASKING, DEMO_SERVER as SERVER, driveDemo } from '../support/migration-drives.js';
+import type { Running } from '../support/processes.js';
 import { ALL_CAPS, rpc } from '../support/rpc.js';
-
-const SERVER = [process.execPath, `${ROOT}dist/examples/demo-server.js`];
-const ASKING = ['book_table', 'summarize', 'project_files', 'plan_trip'];
-
-/** book_table accepted, book_table declined, then the other asking tools: six calls. */
-async function driveDemo(url: string): Promise<void> {
-  let declineBooking = false;
-  const client = await connectClient(url, ALL_CAPS, {
-    elicit: (p) => {
-      const message = String(p['message']);
-      if (message.startsWith('How many people')) return declineBooking ? { action: 'decline' } : { action: 'accept', content: { partySize: 2, time: '19:30' } };
-      if (message.startsWith('Book a table')) return { action: 'accept', content: { confirm: true } };
-      if (message.startsWith('Trip to')) return { action: 'accept', content: { days: 3, budget: 'comfortable' } };
-      return { action: 'accept', content: { addIdea: true } };
-    },
-  });
-  try {
-    await client.callTool({ name: 'book_table', arguments: { name: 'Ada' } });
-    declineBooking = true;
-    await client.callTool({ name: 'book_table', arguments: {} });
-    await client.callTool({ name: 'summarize', arguments: { text: 'A long text.' } });
-    await client.callTool({ name: 'project_files', arguments: {} });
-    await client.callTool({ name: 'plan_trip', arguments: { destination: 'Rome' } });
-    await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } });
-  } finally {
-    await client.close();
-  }
-}
 
 describe('report --handlers --lang ts over the demo server', () => {
   let audit: string;

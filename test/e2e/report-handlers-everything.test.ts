@@ -5,30 +5,10 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { connectClient } from '../support/client.js';
 import { auditWithQuestions, buildTypescript, fillTypescriptStubs, generate, questionFlow, shadowAgainst, startTypescript } from '../support/migrated.js';
-import { EVERYTHING, type Running } from '../support/processes.js';
+import { driveEverything, EVERYTHING_ASKING as ASKING, EVERYTHING_SERVER as SERVER, ONE_SESSION } from '../support/migration-drives.js';
+import type { Running } from '../support/processes.js';
 import { ALL_CAPS, rpc } from '../support/rpc.js';
-
-const SERVER = [process.execPath, EVERYTHING, 'stdio'];
-const ASKING = ['get-roots-list', 'trigger-elicitation-request', 'trigger-sampling-request'];
-// One legacy session, made for the first call: everything asks for the roots once per session,
-// right after it starts, so get-roots-list called first asks inside its call.
-const ONE_SESSION = ['--spare-sessions', '0'];
-
-async function driveEverything(url: string): Promise<void> {
-  const client = await connectClient(url, ALL_CAPS, {
-    elicit: () => ({ action: 'accept', content: { name: 'Ada' } }),
-  });
-  try {
-    await client.callTool({ name: 'get-roots-list', arguments: {} });
-    await client.callTool({ name: 'trigger-elicitation-request', arguments: {} });
-    await client.callTool({ name: 'trigger-sampling-request', arguments: { prompt: 'hello', maxTokens: 10 } });
-    await client.callTool({ name: 'echo', arguments: { message: 'x' } });
-  } finally {
-    await client.close();
-  }
-}
 
 describe('report --handlers --lang ts over the everything server', () => {
   let dir: string;

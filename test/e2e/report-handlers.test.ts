@@ -6,7 +6,6 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { connectClient } from '../support/client.js';
 import {
   auditWithQuestions,
   buildTypescript,
@@ -17,35 +16,9 @@ import {
   shadowAgainst,
   startTypescript,
 } from '../support/migrated.js';
-import { FIXTURE, type Running } from '../support/processes.js';
+import { driveFixture, FIXTURE_CALLS, FIXTURE_SERVER as SERVER } from '../support/migration-drives.js';
+import type { Running } from '../support/processes.js';
 import { ALL_CAPS, inputRequired, rpc } from '../support/rpc.js';
-
-const SERVER = [process.execPath, FIXTURE];
-
-/** The fixture's asking tools with the arguments they were audited with. */
-export const FIXTURE_CALLS: Array<[string, Record<string, unknown>]> = [
-  ['ask-name', {}],
-  ['ask-twice', {}],
-  ['ask-if', { ask: true }],
-  ['ask-if', { ask: false }],
-  ['ask-all', {}],
-  ['summarize', { text: 'x' }],
-  ['list-roots', {}],
-  ['elicit-then-sample', {}],
-  ['ask-url', {}],
-  ['echo', { text: 'e' }],
-];
-
-export async function driveFixture(url: string): Promise<void> {
-  const client = await connectClient(url);
-  try {
-    for (const [name, args] of FIXTURE_CALLS) await client.callTool({ name, arguments: args });
-    await client.getPrompt({ name: 'greet', arguments: {} });
-    await client.readResource({ uri: 'fixture://secret' });
-  } finally {
-    await client.close();
-  }
-}
 
 describe('report --handlers --lang ts over the test fixture', () => {
   let audit: string;

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { ShadowRecord } from '../../src/audit/shadow-record.js';
 import { writeConfig } from './config.js';
 import { scrape } from './metrics.js';
+import { freePort } from './ports.js';
 import { PROXY_BIN, ROOT, startProcess, startProxy, type Running } from './processes.js';
 import { COMPARISONS } from './shadow.js';
 import { until } from './wait.js';
@@ -144,4 +145,66 @@ export function questionFlow(r: ShadowRecord): { target: string; rounds: string;
     questions: r.differences.filter((d) => d.path.startsWith('inputRequests')).map((d) => `${d.kind} ${JSON.stringify(d.question)}`),
     ...(r.error ? { error: r.error } : {}),
   };
+}
+
+/** The Python finish stubs: the same fixed results and branch choice as the TypeScript ones. */
+export function fillPythonStubs(dir: string): void {
+  for (const folder of ['tools', 'prompts', 'resources']) {
+    let names: string[];
+    try {
+      names = readdirSync(join(dir, 'handlers', folder));
+    } catch {
+      continue;
+    }
+    for (const name of names.filter((n) => n.endsWith('_finish.py'))) {
+      const path = join(dir, 'handlers', folder, name);
+      const text = readFileSync(path, 'utf8')
+        .replace(
+          / {4}return CallToolResult\.model_validate\(.*\)\n/,
+          `    return CallToolResult.model_validate({"content": [{"type": "text", "text": "${STUB_TEXT}"}]})\n`,
+        )
+        .replace(/ {4}raise NotImplementedError\(.*\)\n/, folder === 'prompts' ? `    return "${STUB_TEXT}"\n` : `    return "${STUB_TEXT}"\n`)
+        .replace(
+          / {4}return 0\n/,
+          '    return options.index("finish") if args.get("ask") is False else next(i for i, o in enumerate(options) if o != "finish")\n',
+        );
+      writeFileSync(path, text);
+    }
+  }
+}
+
+/** py_compile every module, then import the entry point and build the server (mcp 2.3.0). */
+export function checkPython(python: string, dir: string): void {
+  const modules = ['server.py', 'mrtr.py'];
+  for (const folder of ['tools', 'prompts', 'resources']) {
+    try {
+      modules.push(
+        ...readdirSync(join(dir, 'handlers', folder))
+          .filter((n) => n.endsWith('.py'))
+          .map((n) => join('handlers', folder, n)),
+      );
+    } catch {
+      // No handler of that kind.
+    }
+  }
+  const run = (args: string[]) => {
+    try {
+      execFileSync(python, args, { cwd: dir, encoding: 'utf8', stdio: 'pipe', env: { ...process.env, MRTR_STATE_KEY: STATE_KEY } });
+    } catch (err) {
+      const e = err as { stdout?: string; stderr?: string };
+      throw new Error(`python ${args.join(' ')} failed:\n${e.stdout ?? ''}${e.stderr ?? ''}`);
+    }
+  };
+  run(['-m', 'py_compile', ...modules]);
+  run(['-c', 'import server; server.build()']);
+}
+
+export async function startPython(python: string, dir: string): Promise<Running & { url: string }> {
+  const port = await freePort();
+  const p = await startProcess(python, [join(dir, 'server.py')], /Uvicorn running on/, {
+    cwd: dir,
+    env: { PORT: String(port), MRTR_STATE_KEY: STATE_KEY },
+    timeoutMs: 30_000,
+  });
+  return { ...p, url: `http://127.0.0.1:${port}/mcp` };
 }

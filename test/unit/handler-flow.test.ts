@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AuditRecord, AuditedRequest } from '../../src/audit/record.js';
 import { groupByWhen, handlerFlows } from '../../src/report/handler-flow.js';
+import { moduleOf, py, pythonServer } from '../../src/report/handlers-py.js';
 import { slugOf, typescriptServer } from '../../src/report/handlers-ts.js';
 
 const form = (round: number, field: string, action = 'accept', message = `${field}?`): AuditedRequest => ({
@@ -150,5 +151,42 @@ describe('typescriptServer', () => {
     assert.equal(slugOf('fixture://secret'), 'secret');
     assert.equal(slugOf('a b/c'), 'a-b-c');
     assert.equal(slugOf('///'), 'item');
+  });
+});
+
+describe('pythonServer', () => {
+  const flows = handlerFlows([call('book', [form(1, 'details'), form(2, 'confirm')]), call('book', [form(1, 'details', 'decline')])]);
+  const files = pythonServer('u', { upstream: 'u', tools: [{ name: 'book' }, { name: 'add' }], prompts: [], resources: [] }, flows);
+  const byPath = new Map(files.map((f) => [f.path, f]));
+
+  it('writes the project, one handler and one author module per flow', () => {
+    assert.deepEqual(
+      files.map((f) => `${f.path}${f.author ? ' (author)' : ''}`),
+      [
+        'pyproject.toml',
+        'mrtr.py',
+        'server.py',
+        'handlers/__init__.py',
+        'handlers/tools/__init__.py',
+        'handlers/tools/book.py',
+        'handlers/tools/book_finish.py (author)',
+      ],
+    );
+    assert.match(byPath.get('pyproject.toml')!.text, /"mcp==2\.3\.0"/);
+    assert.match(byPath.get('server.py')!.text, /RequestStateSecurity\(keys=\[key\]\)/);
+    assert.match(byPath.get('server.py')!.text, /NOT_MIGRATED = \["add"\]/);
+  });
+
+  it('branches on the action and asks with wire-shaped input requests', () => {
+    const handler = byPath.get('handlers/tools/book.py')!.text;
+    assert.match(handler, /if action_of\(answers\.get\("details"\)\) == "accept":/);
+    assert.match(handler, /if action_of\(answers\.get\("details"\)\) == "decline":/);
+    assert.match(handler, /"confirm": \{"method": "elicitation\/create", "params": \{"mode": "form", "message": "confirm\?"/);
+  });
+
+  it('writes JSON as Python literals and module names of tool names', () => {
+    assert.equal(py({ a: [true, false, null, 1, 'x'] }), '{"a": [True, False, None, 1, "x"]}');
+    assert.equal(moduleOf('book-table'), 'book_table');
+    assert.equal(moduleOf('fixture://1st'), 'item_1st');
   });
 });

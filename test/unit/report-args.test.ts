@@ -14,7 +14,7 @@ describe('report arguments', () => {
   });
 
   it('refuses a language it does not write, --lang alone and --handlers alone', () => {
-    assert.throws(() => parseReportArgs(['--handlers', 'out', '--lang', 'go', ...CMD]), /--lang: expected ts/);
+    assert.throws(() => parseReportArgs(['--handlers', 'out', '--lang', 'go', ...CMD]), /--lang: expected ts or py/);
     assert.throws(() => parseReportArgs(['--lang', 'ts', ...CMD]), /--lang needs --handlers DIR/);
     assert.throws(() => parseReportArgs(['--handlers', 'out', ...CMD]), /--handlers needs --lang/);
     assert.throws(() => parseReportArgs(['--handlers=', '--lang', 'ts', ...CMD]), /empty directory name/);
