@@ -51,3 +51,29 @@ export function questionOf(method: string, params: Obj | undefined): AuditedQues
   }
   return { method };
 }
+
+/** What a legacy result looked like, without its values: what a migrated finish() must return. */
+export interface ResultShape {
+  /** tools/call: content block types; prompts/get: message `role/type`; resources/read: `text` or `blob` with the MIME type. */
+  parts: string[];
+  /** tools/call: the structuredContent's top-level keys. */
+  structured?: string[];
+  isError?: boolean;
+}
+
+export function resultShapeOf(method: string, result: Obj): ResultShape {
+  if (method === 'prompts/get') {
+    const messages = Array.isArray(result['messages']) ? result['messages'].filter(isObj) : [];
+    return { parts: messages.map((m) => `${String(m['role'])}/${contentTypes(m['content']).join('+')}`) };
+  }
+  if (method === 'resources/read') {
+    const contents = Array.isArray(result['contents']) ? result['contents'].filter(isObj) : [];
+    return { parts: contents.map((c) => `${'blob' in c ? 'blob' : 'text'}${typeof c['mimeType'] === 'string' ? ` ${c['mimeType']}` : ''}`) };
+  }
+  const structured = isObj(result['structuredContent']) ? Object.keys(result['structuredContent']) : undefined;
+  return {
+    parts: Array.isArray(result['content']) ? contentTypes(result['content']) : [],
+    ...(structured ? { structured } : {}),
+    ...(result['isError'] === true ? { isError: true } : {}),
+  };
+}

@@ -1,4 +1,4 @@
-import type { AuditedQuestion } from './question.js';
+import type { AuditedQuestion, ResultShape } from './question.js';
 
 // The audit record of one finished interactive call and the pure functions that build its parts
 // from the bridge's plain events. What the user typed, the sampling messages and the tool's
@@ -84,6 +84,8 @@ export interface AuditRecord {
   outcome: AuditOutcome;
   /** Only with --audit-content. */
   arguments?: unknown;
+  /** Only with --audit-questions: the result's shape (content types, structuredContent keys), never its values. */
+  resultShape?: ResultShape;
   /** Replayed calls only. */
   replay?: ReplayRunInfo;
 }

@@ -5,7 +5,7 @@ import type { InteractionObserver } from '../protocol/interaction-observer.js';
 import type { JsonObject } from '../protocol/json.js';
 import type { Clock } from '../clock.js';
 import { inputMethodOf } from '../protocol/input-requests.js';
-import { questionOf } from './question.js';
+import { questionOf, resultShapeOf } from './question.js';
 import { describeAnswer, describeAsk, outcomeOf, targetOf, type AuditedRequest, type AuditRecord, type ReplayRunInfo } from './record.js';
 
 type Obj = Record<string, unknown>;
@@ -130,6 +130,7 @@ export class AuditRecorder implements InteractionObserver {
       requests: o.requests,
       outcome: outcomeOf(e),
       ...(this.opts.content && o.arguments !== undefined ? { arguments: o.arguments } : {}),
+      ...(this.opts.questions && e.result ? { resultShape: resultShapeOf(o.method, e.result) } : {}),
       ...(o.replay ? { replay: o.replay } : {}),
     });
   }

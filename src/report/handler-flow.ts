@@ -36,6 +36,8 @@ export interface FlowEdge {
   calls: number;
   /** How the calls that ended here ended (complete, isError, error CODE). */
   outcomes: Record<string, number>;
+  /** The distinct result shapes seen here (--audit-questions), e.g. `content text; structuredContent {a, b}`. */
+  results: string[];
 }
 
 export interface HandlerFlow {
@@ -123,7 +125,7 @@ function addCall(flow: HandlerFlow, keys: KeyAllocator, r: AuditRecord): void {
     const sig = stepSignature(asked);
     let edge = edges.find((e) => sameWhen(e.when, when) && e.to && stepSignature(e.to.asks.map((a) => ({ sig: sigOf(a) }))) === sig);
     if (!edge) {
-      edge = { when, to: { round, asks: [], next: [] }, calls: 0, outcomes: {} };
+      edge = { when, to: { round, asks: [], next: [] }, calls: 0, outcomes: {}, results: [] };
       for (const { q, sig: s } of asked) edge.to!.asks.push(flowQuestion(q, keys.keyFor(s, baseKey(q)), s));
       edges.push(edge);
     }
@@ -148,12 +150,22 @@ function addCall(flow: HandlerFlow, keys: KeyAllocator, r: AuditRecord): void {
   if (!ENDED.has(r.outcome.kind)) return;
   let end = edges.find((e) => !e.to && sameWhen(e.when, when));
   if (!end) {
-    end = { when, calls: 0, outcomes: {} };
+    end = { when, calls: 0, outcomes: {}, results: [] };
     edges.push(end);
   }
   end.calls++;
   const label = outcomeLabel(r);
   end.outcomes[label] = (end.outcomes[label] ?? 0) + 1;
+  const shape = r.resultShape ? describeResult(r.resultShape) : undefined;
+  if (shape && !end.results.includes(shape)) end.results.push(shape);
+}
+
+function describeResult(s: NonNullable<AuditRecord['resultShape']>): string {
+  return [
+    `content ${s.parts.join(', ') || 'none'}`,
+    ...(s.structured ? [`structuredContent {${s.structured.join(', ')}}`] : []),
+    ...(s.isError ? ['isError'] : []),
+  ].join('; ');
 }
 
 /** Each question keeps the signature it was allocated under, for finding it again. */
@@ -182,4 +194,25 @@ export function groupByWhen(edges: readonly FlowEdge[]): FlowEdge[][] {
     else groups.push([e]);
   }
   return groups;
+}
+
+/** Every way the audited calls ended, by the path that led there, with the result shapes seen. */
+export function endingsOf(edges: readonly FlowEdge[], out: string[] = [], path = 'start'): string[] {
+  for (const e of edges) {
+    const when = Object.entries(e.when)
+      .map(([k, a]) => `${k} ${a}`)
+      .join(', ');
+    const here = when ? `${path}, ${when}` : path;
+    if (e.to) {
+      endingsOf(e.to.next, out, `${here} -> round ${e.to.round}`);
+      continue;
+    }
+    out.push(
+      `${here}: ${Object.entries(e.outcomes)
+        .map(([o, n]) => `${o} ${n}x`)
+        .join(', ')}`,
+    );
+    for (const r of e.results) out.push(`  ${r}`);
+  }
+  return out;
 }

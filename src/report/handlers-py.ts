@@ -2,7 +2,7 @@
 // flows as the TypeScript server, each handler returning the SDK's `InputRequiredResult` with the
 // answers so far as its `request_state`, which the SDK's RequestStateBoundary seals (AES-GCM with
 // MRTR_STATE_KEY) on the way out and verifies on the way back; each ends in the author's finish().
-import { groupByWhen, type FlowEdge, type FlowQuestion, type FlowStep, type HandlerFlow } from './handler-flow.js';
+import { endingsOf, groupByWhen, type FlowEdge, type FlowQuestion, type FlowStep, type HandlerFlow } from './handler-flow.js';
 import type { GeneratedFile } from './handlers-ts.js';
 import type { ItemKind } from './migration.js';
 import { schemaFromShape } from './migration.js';
@@ -250,6 +250,9 @@ function finishModule(flow: HandlerFlow, c: Ctx): string {
       `What the migrated ${flow.kind} ${JSON.stringify(flow.name)} does with the answers: yours to write.`,
       "'mrtr-proxy report --handlers' writes this file once and never replaces it. answers[key] is the",
       "client's response under that key (an elicitation's {action, content}, a sampling message, {roots}).",
+      '',
+      'The legacy result as the audit saw it:',
+      ...endingsOf(flow.start).map((e) => `  ${e}`),
     ]),
     'from typing import Any',
     '',

@@ -4,7 +4,7 @@
 // SDK's `createRequestStateCodec`; each ends in the author's `finish`. Pure: returns the files.
 import type { AuditedQuestion } from '../audit/question.js';
 import type { Declared } from './model.js';
-import { groupByWhen, type FlowEdge, type FlowQuestion, type FlowStep, type HandlerFlow } from './handler-flow.js';
+import { endingsOf, groupByWhen, type FlowEdge, type FlowQuestion, type FlowStep, type HandlerFlow } from './handler-flow.js';
 import type { ItemKind } from './migration.js';
 import { schemaFromShape } from './migration.js';
 
@@ -253,7 +253,7 @@ function handlerFile(flow: HandlerFlow, d: Declared | undefined): { text: string
 }
 
 function finishFile(flow: HandlerFlow, c: Ctx): string {
-  const endings = collectEndings(flow.start);
+  const endings = endingsOf(flow.start);
   const argsType = flow.kind === 'resource' ? '{ uri: string }' : 'Record<string, unknown>';
   const lines = [
     comment([
@@ -314,23 +314,6 @@ function finishFile(flow: HandlerFlow, c: Ctx): string {
     );
   }
   return `${lines.join('\n')}\n`;
-}
-
-function collectEndings(edges: readonly FlowEdge[], out: string[] = [], path = 'start'): string[] {
-  for (const e of edges) {
-    const when = Object.entries(e.when)
-      .map(([k, a]) => `${k} ${a}`)
-      .join(', ');
-    const here = when ? `${path}, ${when}` : path;
-    if (!e.to)
-      out.push(
-        `${here}: ${Object.entries(e.outcomes)
-          .map(([o, n]) => `${o} ${n}x`)
-          .join(', ')}`,
-      );
-    else collectEndings(e.to.next, out, `${here} -> round ${e.to.round}`);
-  }
-  return out;
 }
 
 function collectSampling(edges: readonly FlowEdge[], out: Array<[string, string, unknown[]]> = []): Array<[string, string, unknown[]]> {

@@ -1,7 +1,7 @@
 // --audit-questions: what the server authored is kept, what the user or a model produced is not.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { questionOf } from '../../src/audit/question.js';
+import { questionOf, resultShapeOf } from '../../src/audit/question.js';
 import { AuditRecorder } from '../../src/audit/recorder.js';
 import type { AuditRecord } from '../../src/audit/record.js';
 import { testClock } from '../support/clock.js';
@@ -70,8 +70,9 @@ describe('audit recorder with questions on', () => {
     const requestedSchema = { type: 'object', properties: { pin: { type: 'string', description: 'Your PIN' } } };
     r.onRound({ handle: 'h', round: 1, asked: [{ key: 'elicitation-1', method: 'elicitation/create', params: { message: 'PIN?', requestedSchema } }] });
     r.onAnswers({ handle: 'h', round: 1, answers: new Map([['elicitation-1', { action: 'accept', content: { pin: 'answer-secret' } }]]) });
-    r.onEnd({ handle: 'h', reason: 'completed', result: { content: [] } });
+    r.onEnd({ handle: 'h', reason: 'completed', result: { content: [{ type: 'text', text: 'result-secret' }] } });
     assert.deepEqual(out[0]!.requests[0]!.question, { method: 'elicitation/create', mode: 'form', message: 'PIN?', requestedSchema });
+    assert.deepEqual(out[0]!.resultShape, { parts: ['text'] });
     assert.doesNotMatch(JSON.stringify(out[0]), /secret/);
   });
 
@@ -82,5 +83,34 @@ describe('audit recorder with questions on', () => {
     r.onRound({ handle: 'h', round: 1, asked: [{ key: 'roots-1', method: 'roots/list' }] });
     r.onEnd({ handle: 'h', reason: 'completed', result: { content: [] } });
     assert.equal(out[0]!.requests[0]!.question, undefined);
+  });
+});
+
+describe('resultShapeOf', () => {
+  it('keeps content types and structuredContent keys of a tool result, never the values', () => {
+    const shape = resultShapeOf('tools/call', {
+      content: [
+        { type: 'text', text: 'secret' },
+        { type: 'image', data: 'x' },
+      ],
+      structuredContent: { ref: 'secret' },
+      isError: true,
+    });
+    assert.deepEqual(shape, { parts: ['text', 'image'], structured: ['ref'], isError: true });
+  });
+
+  it('keeps the roles and types of prompt messages and the kind and MIME type of resource contents', () => {
+    assert.deepEqual(resultShapeOf('prompts/get', { messages: [{ role: 'user', content: { type: 'text', text: 'secret' } }] }), { parts: ['user/text'] });
+    assert.deepEqual(
+      resultShapeOf('resources/read', {
+        contents: [
+          { uri: 'u', text: 'secret', mimeType: 'text/plain' },
+          { uri: 'u', blob: 'AA' },
+        ],
+      }),
+      {
+        parts: ['text text/plain', 'blob'],
+      },
+    );
   });
 });

@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AuditRecord, AuditedRequest } from '../../src/audit/record.js';
-import { groupByWhen, handlerFlows } from '../../src/report/handler-flow.js';
+import { endingsOf, groupByWhen, handlerFlows } from '../../src/report/handler-flow.js';
 import { moduleOf, py, pythonServer } from '../../src/report/handlers-py.js';
 import { slugOf, typescriptServer } from '../../src/report/handlers-ts.js';
 
@@ -98,6 +98,18 @@ describe('handlerFlows', () => {
       call('stop', [form(1, 'a')], { kind: 'cancelled', why: 'x' }),
     ]);
     assert.deepEqual(flow!.start[0]!.to!.next, []);
+  });
+
+  it('says how the calls ended on each path, with the result shapes seen', () => {
+    const [flow] = handlerFlows([
+      { ...call('book', [form(1, 'details')]), resultShape: { parts: ['text'], structured: ['ref'] } },
+      call('book', [form(1, 'details', 'decline')], { kind: 'complete', isError: true }),
+    ]);
+    assert.deepEqual(endingsOf(flow!.start), [
+      'start -> round 1, details accept: complete 1x',
+      '  content text; structuredContent {ref}',
+      'start -> round 1, details decline: isError 1x',
+    ]);
   });
 
   it('notes a flow audited without --audit-questions', () => {
