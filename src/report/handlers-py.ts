@@ -2,7 +2,7 @@
 // flows as the TypeScript server, each handler returning the SDK's `InputRequiredResult` with the
 // answers so far as its `request_state`, which the SDK's RequestStateBoundary seals (AES-GCM with
 // MRTR_STATE_KEY) on the way out and verifies on the way back; each ends in the author's finish().
-import { endingsOf, groupByWhen, type FlowEdge, type FlowQuestion, type FlowStep, type HandlerFlow } from './handler-flow.js';
+import { endingsOf, fileNames, groupByWhen, type FlowEdge, type FlowQuestion, type FlowStep, type HandlerFlow } from './handler-flow.js';
 import type { GeneratedFile } from './handlers-ts.js';
 import type { ItemKind } from './migration.js';
 import { schemaFromShape } from './migration.js';
@@ -158,10 +158,9 @@ function parameters(schema: Record<string, unknown> | undefined): { sig: string[
   return { sig, names, skipped };
 }
 
-function handlerModule(flow: HandlerFlow, d: Declared | undefined): { text: string; c: Ctx } {
+function handlerModule(flow: HandlerFlow, d: Declared | undefined, mod: string): { text: string; c: Ctx } {
   const c: Ctx = { flow, choices: [], sampling: false };
   const body = point(flow.start, c, '    ', 'at the start');
-  const mod = moduleOf(flow.name);
   const tool = d?.tools.find((t) => t.name === flow.name);
   const prompt = d?.prompts.find((p) => p.name === flow.name);
   const resource = d?.resources.find((r) => r.uri === flow.name);
@@ -300,22 +299,25 @@ def _plain(value: Any) -> Any:
 
 
 def resume(ctx: Context | None, id: str) -> dict[str, Any]:
-    """The answers so far: the state's (when it was minted for this handler), plus this retry's."""
-    answers: dict[str, Any] = {}
+    """The answers so far: the state's (minted for this handler), plus this retry's responses to
+    the round it asked; responses to anything else are not taken."""
     raw = ctx.request_state if ctx is not None else None
-    if raw:
-        state = json.loads(raw)
-        if state.get("for") == id:
-            answers.update(state.get("answers", {}))
-    for key, response in ((ctx.input_responses if ctx is not None else None) or {}).items():
-        answers[key] = _plain(response)
+    if not raw:
+        return {}
+    state = json.loads(raw)
+    if state.get("for") != id:
+        return {}
+    answers: dict[str, Any] = dict(state.get("answers", {}))
+    responses = (ctx.input_responses if ctx is not None else None) or {}
+    for key in state.get("asked", []):
+        if key in responses:
+            answers[key] = _plain(responses[key])
     return answers
 
 
 def ask(id: str, answers: dict[str, Any], input_requests: dict[str, Any]) -> InputRequiredResult:
-    return InputRequiredResult.model_validate(
-        {"inputRequests": input_requests, "requestState": json.dumps({"for": id, "answers": answers})}
-    )
+    state = {"for": id, "answers": answers, "asked": list(input_requests)}
+    return InputRequiredResult.model_validate({"inputRequests": input_requests, "requestState": json.dumps(state)})
 
 
 def answered(answers: dict[str, Any], keys: list[str]) -> bool:
@@ -337,7 +339,7 @@ def action_of(answer: Any) -> str:
 
 `;
 
-function serverModule(d: Declared | undefined, flows: readonly HandlerFlow[], upstream: string): string {
+function serverModule(d: Declared | undefined, flows: readonly HandlerFlow[], upstream: string, names: ReadonlyMap<HandlerFlow, string>): string {
   const migrated = (kind: ItemKind, name: string) => flows.some((f) => f.kind === kind && f.name === name);
   const others = (d?.tools ?? []).filter((t) => !migrated('tool', t.name));
   const name = `${d?.server?.name ?? upstream}-migrated`;
@@ -354,7 +356,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.request_state import RequestStateSecurity
 from mcp_types import CallToolResult
 
-${flows.map((f, i) => `from handlers.${FOLDER[f.kind]}.${moduleOf(f.name)} import register as register${i}`).join('\n')}
+${flows.map((f, i) => `from handlers.${FOLDER[f.kind]}.${names.get(f)} import register as register${i}`).join('\n')}
 
 NOT_MIGRATED = ${py(others.map((t) => t.name))}
 
@@ -400,16 +402,17 @@ dependencies = ["mcp==${PY_SDK_VERSION}"]
 
 /** Every file of the migrated Python server for one upstream. */
 export function pythonServer(upstream: string, declared: Declared | undefined, flows: readonly HandlerFlow[]): GeneratedFile[] {
+  const names = fileNames(flows, moduleOf);
   const files: GeneratedFile[] = [
     { path: 'pyproject.toml', text: pyproject(`${declared?.server?.name ?? upstream}-migrated`) },
     { path: 'mrtr.py', text: MRTR },
-    { path: 'server.py', text: serverModule(declared, flows, upstream) },
+    { path: 'server.py', text: serverModule(declared, flows, upstream, names) },
     { path: 'handlers/__init__.py', text: '' },
   ];
   for (const folder of new Set(flows.map((f) => FOLDER[f.kind]))) files.push({ path: `handlers/${folder}/__init__.py`, text: '' });
   for (const flow of flows) {
-    const base = `handlers/${FOLDER[flow.kind]}/${moduleOf(flow.name)}`;
-    const { text, c } = handlerModule(flow, declared);
+    const base = `handlers/${FOLDER[flow.kind]}/${names.get(flow)}`;
+    const { text, c } = handlerModule(flow, declared, names.get(flow)!);
     files.push({ path: `${base}.py`, text }, { path: `${base}_finish.py`, text: finishModule(flow, c), author: true });
   }
   return files;

@@ -4,7 +4,7 @@
 // SDK's `createRequestStateCodec`; each ends in the author's `finish`. Pure: returns the files.
 import type { AuditedQuestion } from '../audit/question.js';
 import type { Declared } from './model.js';
-import { endingsOf, groupByWhen, type FlowEdge, type FlowQuestion, type FlowStep, type HandlerFlow } from './handler-flow.js';
+import { endingsOf, fileNames, groupByWhen, type FlowEdge, type FlowQuestion, type FlowStep, type HandlerFlow } from './handler-flow.js';
 import type { ItemKind } from './migration.js';
 import { schemaFromShape } from './migration.js';
 
@@ -190,9 +190,8 @@ function declaredSchema(d: Declared | undefined, flow: HandlerFlow): unknown {
   return undefined;
 }
 
-function handlerFile(flow: HandlerFlow, d: Declared | undefined): { text: string; c: Ctx } {
+function handlerFile(flow: HandlerFlow, d: Declared | undefined, slug: string): { text: string; c: Ctx } {
   const c: Ctx = { flow, choices: [], samplingKeys: [] };
-  const slug = slugOf(flow.name);
   const body = renderPoint(flow.start, c, '  ', 'at the start');
   const tool = d?.tools.find((t) => t.name === flow.name);
   const prompt = d?.prompts.find((p) => p.name === flow.name);
@@ -352,6 +351,8 @@ interface State {
   /** Which handler minted it: a state is never carried over to another tool. */
   for: string;
   answers: Answers;
+  /** The keys of the round it asked: a retry's responses to anything else are not taken. */
+  asked: string[];
 }
 
 function stateKey(): string {
@@ -369,16 +370,19 @@ export const stateCodec = createRequestStateCodec<State>({
   bind: (ctx) => ctx.mcpReq.method,
 });
 
-/** The answers so far: the sealed state's, plus this retry's input responses. */
+/** The answers so far: the sealed state's, plus this retry's responses to the round it asked. */
 export async function resume(ctx: ServerContext, id: string): Promise<Answers> {
   const state = ctx.mcpReq.requestState<State>();
-  const before = state && state.for === id ? state.answers : {};
-  return { ...before, ...(ctx.mcpReq.inputResponses ?? {}) };
+  if (!state || state.for !== id) return {};
+  const answers: Answers = { ...state.answers };
+  const responses = ctx.mcpReq.inputResponses ?? {};
+  for (const key of state.asked) if (key in responses) answers[key] = responses[key];
+  return answers;
 }
 
 /** Asks the next round, sealing the answers so far into the state the client sends back. */
 export async function ask(ctx: ServerContext, id: string, answers: Answers, inputRequests: Record<string, InputRequest>): Promise<InputRequiredResult> {
-  return inputRequired({ inputRequests, requestState: await stateCodec.mint({ for: id, answers }, ctx) });
+  return inputRequired({ inputRequests, requestState: await stateCodec.mint({ for: id, answers, asked: Object.keys(inputRequests) }, ctx) });
 }
 
 /** Whether every key (or, with 'any', one of them) has an answer. */
@@ -456,9 +460,9 @@ function notMigratedFile(d: Declared | undefined, flows: readonly HandlerFlow[])
   return lines.join('\n');
 }
 
-function serverFile(d: Declared | undefined, flows: readonly HandlerFlow[], upstream: string): string {
+function serverFile(d: Declared | undefined, flows: readonly HandlerFlow[], upstream: string, names: ReadonlyMap<HandlerFlow, string>): string {
   const name = `${d?.server?.name ?? upstream}-migrated`;
-  const imports = flows.map((f, i) => `import { register as register${i} } from './${FOLDER[f.kind]}/${slugOf(f.name)}.js';`);
+  const imports = flows.map((f, i) => `import { register as register${i} } from './${FOLDER[f.kind]}/${names.get(f)}.js';`);
   return `${comment([
     `The 2026-07-28 server that replaces the legacy upstream ${json(upstream)}${d?.server ? ` (${d.server.name} ${d.server.version})` : ''}: the migrated`,
     'handlers and, listed as not migrated, what the audit never saw ask. Streamable HTTP on',
@@ -537,16 +541,17 @@ const TSCONFIG = `${JSON.stringify(
 
 /** Every file of the migrated TypeScript server for one upstream. */
 export function typescriptServer(upstream: string, declared: Declared | undefined, flows: readonly HandlerFlow[]): GeneratedFile[] {
+  const names = fileNames(flows, slugOf);
   const files: GeneratedFile[] = [
     { path: 'package.json', text: packageJson(`${declared?.server?.name ?? upstream}-migrated`) },
     { path: 'tsconfig.json', text: TSCONFIG },
     { path: 'src/mrtr.ts', text: MRTR_HELPERS },
-    { path: 'src/server.ts', text: serverFile(declared, flows, upstream) },
+    { path: 'src/server.ts', text: serverFile(declared, flows, upstream, names) },
     { path: 'src/not-migrated.ts', text: notMigratedFile(declared, flows) },
   ];
   for (const flow of flows) {
-    const base = `src/${FOLDER[flow.kind]}/${slugOf(flow.name)}`;
-    const { text, c } = handlerFile(flow, declared);
+    const base = `src/${FOLDER[flow.kind]}/${names.get(flow)}`;
+    const { text, c } = handlerFile(flow, declared, names.get(flow)!);
     files.push({ path: `${base}.ts`, text }, { path: `${base}.finish.ts`, text: finishFile(flow, c), author: true });
   }
   return files;

@@ -81,6 +81,19 @@ describe('report --handlers --lang ts over the test fixture', () => {
       { caps: ALL_CAPS },
     );
     assert.match(JSON.stringify(done.body.result), new RegExp(STUB_TEXT));
+    const ahead = inputRequired(
+      await rpc(
+        server.url,
+        'tools/call',
+        {
+          name: 'ask-twice',
+          arguments: {},
+          inputResponses: { first: { action: 'accept', content: { first: 'a' } }, second: { action: 'accept', content: { second: 'b' } } },
+        },
+        { caps: ALL_CAPS },
+      ),
+    );
+    assert.deepEqual(Object.keys(ahead.inputRequests), ['first'], 'answers to questions not asked are not taken');
     const tampered = await rpc(
       server.url,
       'tools/call',

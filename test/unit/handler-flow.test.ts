@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AuditRecord, AuditedRequest } from '../../src/audit/record.js';
-import { endingsOf, groupByWhen, handlerFlows } from '../../src/report/handler-flow.js';
+import { endingsOf, fileNames, groupByWhen, handlerFlows } from '../../src/report/handler-flow.js';
 import { moduleOf, py, pythonServer } from '../../src/report/handlers-py.js';
 import { slugOf, typescriptServer } from '../../src/report/handlers-ts.js';
 
@@ -157,6 +157,18 @@ describe('typescriptServer', () => {
     const text = byPath.get('src/not-migrated.ts')!.text;
     assert.match(text, /"tools":\["add"\]/);
     assert.doesNotMatch(text, /registerTool\("book"/);
+  });
+
+  it('gives two tools whose names make the same file name two files', () => {
+    const two = handlerFlows([call('a.b', [form(1, 'x')]), call('a-b', [form(1, 'x')])]);
+    assert.deepEqual([...fileNames(two, slugOf).values()].sort(), ['a-b', 'a-b_2']);
+    assert.deepEqual(
+      typescriptServer('u', undefined, two)
+        .map((f) => f.path)
+        .filter((p) => p.startsWith('src/tools/') && !p.endsWith('.finish.ts'))
+        .sort(),
+      ['src/tools/a-b.ts', 'src/tools/a-b_2.ts'],
+    );
   });
 
   it('makes file names of tool names and URIs', () => {
