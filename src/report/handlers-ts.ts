@@ -1,10 +1,9 @@
-// The migrated server in TypeScript for the official 2026-07-28 SDK (`@modelcontextprotocol/server`
-// 2.x): one handler per audited flow that asks what the legacy server asked, round by round, with
-// the SDK's `inputRequired` builders and the answers so far in a `requestState` sealed with the
-// SDK's `createRequestStateCodec`; each ends in the author's `finish`. Pure: returns the files.
+// One migrated TypeScript handler for the official 2026-07-28 SDK (`@modelcontextprotocol/server`
+// 2.x) and its author's file: the flow asks what the legacy server asked, round by round, with the
+// SDK's `inputRequired` builders, and ends in the author's `finish`. Pure: returns the text.
 import type { AuditedQuestion } from '../audit/question.js';
 import type { Declared } from './model.js';
-import { endingsOf, fileNames, groupByWhen, type FlowEdge, type FlowQuestion, type FlowStep, type HandlerFlow } from './handler-flow.js';
+import { endingsOf, groupByWhen, type FlowEdge, type FlowQuestion, type FlowStep, type HandlerFlow } from './handler-flow.js';
 import type { ItemKind } from './migration.js';
 import { schemaFromShape } from './migration.js';
 
@@ -15,12 +14,9 @@ export interface GeneratedFile {
   author?: boolean;
 }
 
-export const SDK_VERSION = '2.4.0';
-export const NODE_ADAPTER_VERSION = '2.1.2';
-
-const json = (v: unknown) => JSON.stringify(v);
+export const json = (v: unknown) => JSON.stringify(v);
 const RESULT_TYPE: Record<ItemKind, string> = { tool: 'CallToolResult', prompt: 'GetPromptResult', resource: 'ReadResourceResult' };
-const FOLDER: Record<ItemKind, string> = { tool: 'tools', prompt: 'prompts', resource: 'resources' };
+export const FOLDER: Record<ItemKind, string> = { tool: 'tools', prompt: 'prompts', resource: 'resources' };
 
 /** A file name for a tool name or resource URI: letters, digits, `-` and `_`. */
 export function slugOf(name: string): string {
@@ -32,15 +28,17 @@ export function slugOf(name: string): string {
 }
 
 /** A comment block: every line prefixed, never closing itself. */
-function comment(lines: readonly string[], indent = ''): string {
+export function comment(lines: readonly string[], indent = ''): string {
   return lines.map((l) => `${indent}// ${l.replace(/\*\//g, '* /')}`.trimEnd()).join('\n');
 }
 
-interface Ctx {
+export interface Ctx {
   flow: HandlerFlow;
   /** Branch points the audit cannot explain, in order. */
   choices: string[];
   samplingKeys: string[];
+  /** Whether a question has no 2026-07-28 form. */
+  unsupported?: boolean;
 }
 
 function whenCondition(when: Record<string, string>): string {
@@ -94,8 +92,11 @@ function requestFor(q: FlowQuestion, c: Ctx): { code: string; notes: string[] } 
     return { code: `inputRequired.createMessage({ ${fields.join('')}messages: samplingMessages(${json(q.key)}, args, answers) })`, notes };
   }
   if (q.method === 'roots/list') return { code: 'inputRequired.listRoots()', notes };
-  notes.push(`${q.method} has no 2026-07-28 input request`);
-  return { code: `inputRequired.listRoots() /* ${q.method} */`, notes };
+  // Legacy servers ask only these three; anything else cannot be asked in 2026-07-28 and must not
+  // pass for a question that compiles.
+  c.unsupported = true;
+  notes.push(`${q.method} has no 2026-07-28 input request: rewrite this round`);
+  return { code: `unsupported(${json(q.method)})`, notes };
 }
 
 /** A wire elicitation schema from an audited shape (enum values are not audited: a plain string). */
@@ -190,7 +191,7 @@ function declaredSchema(d: Declared | undefined, flow: HandlerFlow): unknown {
   return undefined;
 }
 
-function handlerFile(flow: HandlerFlow, d: Declared | undefined, slug: string): { text: string; c: Ctx } {
+export function handlerFile(flow: HandlerFlow, d: Declared | undefined, slug: string): { text: string; c: Ctx } {
   const c: Ctx = { flow, choices: [], samplingKeys: [] };
   const body = renderPoint(flow.start, c, '  ', 'at the start');
   const tool = d?.tools.find((t) => t.name === flow.name);
@@ -206,7 +207,7 @@ function handlerFile(flow: HandlerFlow, d: Declared | undefined, slug: string): 
   ];
   const imports = [
     `import { type ${RESULT_TYPE[flow.kind]}, type InputRequiredResult, inputRequired, type McpServer, type ServerContext${flow.kind === 'tool' || flow.kind === 'prompt' ? ', fromJsonSchema' : ''} } from '@modelcontextprotocol/server';`,
-    `import { actionOf, answered, type Answers, ask, formSchema, resume${c.choices.length ? ', taken' : ''} } from '../mrtr.js';`,
+    `import { actionOf, answered, type Answers, ask, formSchema, resume${c.choices.length ? ', taken' : ''}${c.unsupported ? ', unsupported' : ''} } from '../mrtr.js';`,
     `import { ${['finish', ...(c.choices.length ? ['choose'] : []), ...(c.samplingKeys.length ? ['samplingMessages'] : [])].join(', ')} } from './${slug}.finish.js';`,
   ];
   const argsType = flow.kind === 'resource' ? '{ uri: string }' : 'Record<string, unknown>';
@@ -230,7 +231,6 @@ function handlerFile(flow: HandlerFlow, d: Declared | undefined, slug: string): 
     register = `  server.registerResource(${json(slug)}, ${json(flow.name)}, { ${meta}${resource?.mimeType ? `mimeType: ${json(resource.mimeType)}` : ''} }, async (uri, ctx) =>
     flow({ uri: uri.href }, await resume(ctx, ID), ctx),
   );`;
-  // Kept for the answers' keys (actionOf and answered are used only where branches exist).
   const text = [
     comment(head),
     ...imports,
@@ -251,7 +251,7 @@ function handlerFile(flow: HandlerFlow, d: Declared | undefined, slug: string): 
   return { text, c };
 }
 
-function finishFile(flow: HandlerFlow, c: Ctx): string {
+export function finishFile(flow: HandlerFlow, c: Ctx): string {
   const endings = endingsOf(flow.start);
   const argsType = flow.kind === 'resource' ? '{ uri: string }' : 'Record<string, unknown>';
   const lines = [
@@ -336,223 +336,4 @@ function collectSampling(edges: readonly FlowEdge[], out: Array<[string, string,
     collectSampling(e.to.next, out);
   }
   return out;
-}
-
-const MRTR_HELPERS = `// What every migrated handler shares: the answers so far, carried from round to round in a
-// requestState sealed with the SDK's HMAC codec (the client holds it, so it must not be trusted
-// unsealed), and the small predicates the generated flows branch on.
-import { randomBytes } from 'node:crypto';
-import { createRequestStateCodec, type ElicitRequestFormParams, inputRequired, type InputRequest, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
-
-/** The client's bare responses by input key, from every round so far. */
-export type Answers = Record<string, unknown>;
-
-interface State {
-  /** Which handler minted it: a state is never carried over to another tool. */
-  for: string;
-  answers: Answers;
-  /** The keys of the round it asked: a retry's responses to anything else are not taken. */
-  asked: string[];
-}
-
-function stateKey(): string {
-  const key = process.env['MRTR_STATE_KEY'];
-  if (key && key.length >= 32) return key;
-  // One process then serves every round of a call: fine for one instance, not for several.
-  process.stderr.write('MRTR_STATE_KEY unset or shorter than 32 characters: using a random per-process key\\n');
-  return randomBytes(32).toString('base64url');
-}
-
-export const stateCodec = createRequestStateCodec<State>({
-  key: stateKey(),
-  ttlSeconds: 3600,
-  // A state minted for one method is refused on another.
-  bind: (ctx) => ctx.mcpReq.method,
-});
-
-/** The answers so far: the sealed state's, plus this retry's responses to the round it asked. */
-export async function resume(ctx: ServerContext, id: string): Promise<Answers> {
-  const state = ctx.mcpReq.requestState<State>();
-  if (!state || state.for !== id) return {};
-  const answers: Answers = { ...state.answers };
-  const responses = ctx.mcpReq.inputResponses ?? {};
-  for (const key of state.asked) if (key in responses) answers[key] = responses[key];
-  return answers;
-}
-
-/** Asks the next round, sealing the answers so far into the state the client sends back. */
-export async function ask(ctx: ServerContext, id: string, answers: Answers, inputRequests: Record<string, InputRequest>): Promise<InputRequiredResult> {
-  return inputRequired({ inputRequests, requestState: await stateCodec.mint({ for: id, answers, asked: Object.keys(inputRequests) }, ctx) });
-}
-
-/** Whether every key (or, with 'any', one of them) has an answer. */
-export function answered(answers: Answers, keys: readonly string[], how: 'all' | 'any' = 'all'): boolean {
-  return how === 'all' ? keys.every((k) => k in answers) : keys.some((k) => k in answers);
-}
-
-/** The branch already taken: the first whose questions have an answer, so that a retry goes the same way. */
-export function taken(answers: Answers, branches: readonly (readonly string[])[]): number | undefined {
-  const i = branches.findIndex((keys) => keys.some((k) => k in answers));
-  return i < 0 ? undefined : i;
-}
-
-/** The client's action on one answer: an elicitation's action; sampling and roots answers accept. */
-export function actionOf(answer: unknown): string {
-  const a = answer as { action?: unknown } | undefined;
-  return typeof a?.action === 'string' ? a.action : answer === undefined ? 'unanswered' : 'accept';
-}
-
-/** An audited JSON schema as the SDK's elicitation schema type. */
-export function formSchema(schema: object): ElicitRequestFormParams['requestedSchema'] {
-  return schema as ElicitRequestFormParams['requestedSchema'];
-}
-`;
-
-function notMigratedFile(d: Declared | undefined, flows: readonly HandlerFlow[]): string {
-  const migrated = (kind: ItemKind, name: string) => flows.some((f) => f.kind === kind && f.name === name);
-  const tools = (d?.tools ?? []).filter((t) => !migrated('tool', t.name));
-  const prompts = (d?.prompts ?? []).filter((p) => !migrated('prompt', p.name));
-  const resources = (d?.resources ?? []).filter((r) => !migrated('resource', r.uri));
-  const lines = [
-    comment([
-      'What the legacy server declared and the audit never saw ask: listed as it was, answered with',
-      '"not migrated" until each is written (it never asked mid-call, so it moves over as it is).',
-    ]),
-    "import { fromJsonSchema, type McpServer } from '@modelcontextprotocol/server';",
-    '',
-    `export const NOT_MIGRATED = ${json({ tools: tools.map((t) => t.name), prompts: prompts.map((p) => p.name), resources: resources.map((r) => r.uri) })};`,
-    '',
-    "const notMigrated = (what: string) => what + ': not migrated yet (still served by the legacy server)';",
-    '',
-    'export function registerNotMigrated(server: McpServer): void {',
-  ];
-  for (const t of tools) {
-    const meta = [
-      ...(t.description === undefined ? [] : [`description: ${json(t.description)}`]),
-      `inputSchema: fromJsonSchema<Record<string, unknown>>(${json(t.inputSchema ?? { type: 'object' })} as never)`,
-      ...(t.annotations ? [`annotations: ${json(t.annotations)}`] : []),
-    ];
-    lines.push(
-      `  server.registerTool(${json(t.name)}, { ${meta.join(', ')} }, async () => ({ content: [{ type: 'text', text: notMigrated(${json(t.name)}) }], isError: true }));`,
-    );
-  }
-  for (const p of prompts) {
-    const args = p.arguments ?? [];
-    const schema = {
-      type: 'object',
-      properties: Object.fromEntries(args.map((a) => [a.name, { type: 'string' }])),
-      required: args.filter((a) => a.required).map((a) => a.name),
-    };
-    lines.push(
-      `  server.registerPrompt(${json(p.name)}, { ${p.description === undefined ? '' : `description: ${json(p.description)}, `}argsSchema: fromJsonSchema<Record<string, unknown>>(${json(schema)} as never) }, async () => {`,
-      `    throw new Error(notMigrated(${json(p.name)}));`,
-      '  });',
-    );
-  }
-  for (const r of resources) {
-    lines.push(
-      `  server.registerResource(${json(r.name ?? slugOf(r.uri))}, ${json(r.uri)}, { ${r.mimeType ? `mimeType: ${json(r.mimeType)}` : ''} }, async () => {`,
-      `    throw new Error(notMigrated(${json(r.uri)}));`,
-      '  });',
-    );
-  }
-  lines.push('  void server;', '}', '');
-  return lines.join('\n');
-}
-
-function serverFile(d: Declared | undefined, flows: readonly HandlerFlow[], upstream: string, names: ReadonlyMap<HandlerFlow, string>): string {
-  const name = `${d?.server?.name ?? upstream}-migrated`;
-  const imports = flows.map((f, i) => `import { register as register${i} } from './${FOLDER[f.kind]}/${names.get(f)}.js';`);
-  return `${comment([
-    `The 2026-07-28 server that replaces the legacy upstream ${json(upstream)}${d?.server ? ` (${d.server.name} ${d.server.version})` : ''}: the migrated`,
-    'handlers and, listed as not migrated, what the audit never saw ask. Streamable HTTP on',
-    'HOST:PORT/mcp (default 127.0.0.1 and 3000; PORT=0 takes a free port); MRTR_STATE_KEY (32+',
-    'characters) seals requestState and must be the same on every instance.',
-  ])}
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
-import { stateCodec } from './mrtr.js';
-import { registerNotMigrated } from './not-migrated.js';
-${imports.join('\n')}
-
-export function build(): McpServer {
-  const server = new McpServer(${json({ name, version: '0.1.0' })}, { requestState: { verify: stateCodec.verify } });
-${flows.map((_, i) => `  register${i}(server);`).join('\n')}
-  registerNotMigrated(server);
-  return server;
-}
-
-const handler = createMcpHandler(() => build(), { legacy: 'reject' });
-const serve = toNodeHandler(handler);
-const http = createServer((req, res) => {
-  if (req.url?.split('?')[0] !== '/mcp') {
-    res.writeHead(404).end();
-    return;
-  }
-  void serve(req, res);
-});
-const host = process.env['HOST'] ?? '127.0.0.1';
-http.listen(Number(process.env['PORT'] ?? 3000), host, () => {
-  const { port } = http.address() as AddressInfo;
-  process.stderr.write(\`listening on http://\${host}:\${port}/mcp\\n\`);
-});
-process.on('SIGTERM', () => http.close(() => process.exit(0)));
-`;
-}
-
-function packageJson(name: string): string {
-  return `${JSON.stringify(
-    {
-      name: slugOf(name).toLowerCase(),
-      version: '0.1.0',
-      private: true,
-      type: 'module',
-      scripts: { build: 'tsc -p tsconfig.json', start: 'node dist/server.js' },
-      dependencies: { '@modelcontextprotocol/server': SDK_VERSION, '@modelcontextprotocol/node': NODE_ADAPTER_VERSION },
-      devDependencies: { typescript: '^5.6.0', '@types/node': '^20.0.0' },
-    },
-    null,
-    2,
-  )}\n`;
-}
-
-const TSCONFIG = `${JSON.stringify(
-  {
-    compilerOptions: {
-      target: 'ES2022',
-      module: 'NodeNext',
-      moduleResolution: 'NodeNext',
-      strict: true,
-      noUncheckedIndexedAccess: true,
-      noUnusedLocals: true,
-      verbatimModuleSyntax: true,
-      skipLibCheck: true,
-      outDir: 'dist',
-      rootDir: 'src',
-      types: ['node'],
-    },
-    include: ['src'],
-  },
-  null,
-  2,
-)}\n`;
-
-/** Every file of the migrated TypeScript server for one upstream. */
-export function typescriptServer(upstream: string, declared: Declared | undefined, flows: readonly HandlerFlow[]): GeneratedFile[] {
-  const names = fileNames(flows, slugOf);
-  const files: GeneratedFile[] = [
-    { path: 'package.json', text: packageJson(`${declared?.server?.name ?? upstream}-migrated`) },
-    { path: 'tsconfig.json', text: TSCONFIG },
-    { path: 'src/mrtr.ts', text: MRTR_HELPERS },
-    { path: 'src/server.ts', text: serverFile(declared, flows, upstream, names) },
-    { path: 'src/not-migrated.ts', text: notMigratedFile(declared, flows) },
-  ];
-  for (const flow of flows) {
-    const base = `src/${FOLDER[flow.kind]}/${names.get(flow)}`;
-    const { text, c } = handlerFile(flow, declared, names.get(flow)!);
-    files.push({ path: `${base}.ts`, text }, { path: `${base}.finish.ts`, text: finishFile(flow, c), author: true });
-  }
-  return files;
 }

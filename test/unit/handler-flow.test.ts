@@ -4,8 +4,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AuditRecord, AuditedRequest } from '../../src/audit/record.js';
 import { endingsOf, fileNames, groupByWhen, handlerFlows } from '../../src/report/handler-flow.js';
-import { moduleOf, py, pythonServer } from '../../src/report/handlers-py.js';
-import { slugOf, typescriptServer } from '../../src/report/handlers-ts.js';
+import { moduleOf, py } from '../../src/report/handlers-py.js';
+import { pythonServer } from '../../src/report/server-py.js';
+import { slugOf } from '../../src/report/handlers-ts.js';
+import { typescriptServer } from '../../src/report/server-ts.js';
 
 const form = (round: number, field: string, action = 'accept', message = `${field}?`): AuditedRequest => ({
   round,
