@@ -19,6 +19,8 @@ export interface FlowQuestion {
   question?: AuditedQuestion;
   /** The distinct messages seen (an elicitation message that varies names an argument or an answer). */
   messages: string[];
+  /** How many audited calls asked it. */
+  seen: number;
 }
 
 export interface FlowStep {
@@ -134,6 +136,7 @@ function addCall(flow: HandlerFlow, keys: KeyAllocator, r: AuditRecord): void {
     const nextWhen: Record<string, string> = {};
     for (const { q, sig: s } of asked) {
       const fq = step.asks.find((a) => sigOf(a) === s)!;
+      fq.seen++;
       if (!q.question) flow.questionsAudited = false;
       else {
         fq.question ??= q.question;
@@ -180,6 +183,7 @@ function flowQuestion(q: AuditedRequest, key: string, sig: string): FlowQuestion
     ...(q.schema ? { schema: q.schema } : {}),
     ...(q.sampling ? { sampling: q.sampling } : {}),
     messages: [],
+    seen: 0,
   };
   SIGS.set(fq, sig);
   return fq;

@@ -41,6 +41,9 @@ export interface Ctx {
 function request(q: FlowQuestion, c: Ctx): { code: string; notes: string[] } {
   const question = q.question as Record<string, unknown> | undefined;
   const notes: string[] = [];
+  // One call cannot show whether the text is fixed or built from arguments and answers.
+  if (q.messages.length === 1 && q.seen === 1 && q.method === 'elicitation/create')
+    notes.push('the message was seen in one call only: if it names an argument or an answer, build it from args and answers');
   if (q.messages.length > 1)
     notes.push(
       `the message varied between calls: ${q.messages

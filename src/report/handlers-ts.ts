@@ -58,6 +58,9 @@ function describeEdge(e: FlowEdge): string {
 function requestFor(q: FlowQuestion, c: Ctx): { code: string; notes: string[] } {
   const notes: string[] = [];
   const question = q.question as (AuditedQuestion & Record<string, unknown>) | undefined;
+  // One call cannot show whether the text is fixed or built from arguments and answers.
+  if (q.messages.length === 1 && q.seen === 1 && q.method === 'elicitation/create')
+    notes.push('the message was seen in one call only: if it names an argument or an answer, build it from args and answers');
   if (q.messages.length > 1)
     notes.push(
       `the message varied between calls (it names an argument or an earlier answer): ${q.messages

@@ -151,6 +151,8 @@ describe('typescriptServer', () => {
     );
     assert.match(handler, /if \(actionOf\(answers\["details"\]\) === "accept"\) \{/);
     assert.match(handler, /if \(actionOf\(answers\["details"\]\) === "decline"\) \{/);
+    assert.match(handler, /\/\/ the message was seen in one call only[^\n]*\n *"confirm": inputRequired\.elicit/, 'the confirmation was asked once');
+    assert.doesNotMatch(handler, /seen in one call only[^\n]*\n *"details"/, 'the first question was asked twice');
     assert.match(byPath.get('src/mrtr.ts')!.text, /createRequestStateCodec<State>/);
     assert.match(byPath.get('src/tools/book.finish.ts')!.text, /export async function finish\(args: Record<string, unknown>, answers: Answers\)/);
   });
