@@ -19,7 +19,7 @@ export interface Audit {
 export function createAudit(config: AuditConfig, log: Logger, clock: Clock): Audit {
   const writer = new AuditWriter({ file: config.file, maxBytes: config.maxBytes, log });
   return {
-    recorderFor: (upstream) => new AuditRecorder({ upstream, clock, content: config.content, sink: (r) => writer.write(r) }),
+    recorderFor: (upstream) => new AuditRecorder({ upstream, clock, content: config.content, questions: config.questions, sink: (r) => writer.write(r) }),
     write: (record) => writer.write(record),
     content: config.content,
     close: () => writer.close(),

@@ -1,3 +1,5 @@
+import type { AuditedQuestion, ResultShape } from './question.js';
+
 // The audit record of one finished interactive call and the pure functions that build its parts
 // from the bridge's plain events. What the user typed, the sampling messages and the tool's
 // arguments are kept only when `content` is on; everything else is shape (names, types, counts).
@@ -47,6 +49,8 @@ export interface AuditedRequest {
   clientMs?: number;
   /** Time the legacy server worked (since the call started or the previous retry) before asking. */
   serverMs: number;
+  /** Only with --audit-questions: what the server authored (message, schema, sampling parameters). */
+  question?: AuditedQuestion;
   /** Only with --audit-content: what was asked and answered. */
   asked?: unknown;
   answer?: unknown;
@@ -80,6 +84,8 @@ export interface AuditRecord {
   outcome: AuditOutcome;
   /** Only with --audit-content. */
   arguments?: unknown;
+  /** Only with --audit-questions: the result's shape (content types, structuredContent keys), never its values. */
+  resultShape?: ResultShape;
   /** Replayed calls only. */
   replay?: ReplayRunInfo;
 }

@@ -5,6 +5,7 @@ import type { InteractionObserver } from '../protocol/interaction-observer.js';
 import type { JsonObject } from '../protocol/json.js';
 import type { Clock } from '../clock.js';
 import { inputMethodOf } from '../protocol/input-requests.js';
+import { questionOf, resultShapeOf } from './question.js';
 import { describeAnswer, describeAsk, outcomeOf, targetOf, type AuditedRequest, type AuditRecord, type ReplayRunInfo } from './record.js';
 
 type Obj = Record<string, unknown>;
@@ -28,6 +29,8 @@ export interface RecorderOptions {
   clock: Clock;
   /** Keep what was asked and answered (--audit-content). */
   content: boolean;
+  /** Keep what the server authored when it asked (--audit-questions). */
+  questions?: boolean;
   sink(record: AuditRecord): void;
 }
 
@@ -92,6 +95,7 @@ export class AuditRecorder implements InteractionObserver {
         ...describeAsk(a.method, a.params),
         action: 'unanswered',
         serverMs: now - o.workingSince,
+        ...(this.opts.questions ? { question: questionOf(a.method, a.params) } : {}),
         ...(this.opts.content ? { asked: a.params ?? {} } : {}),
       });
     }
@@ -126,6 +130,7 @@ export class AuditRecorder implements InteractionObserver {
       requests: o.requests,
       outcome: outcomeOf(e),
       ...(this.opts.content && o.arguments !== undefined ? { arguments: o.arguments } : {}),
+      ...(this.opts.questions && e.result ? { resultShape: resultShapeOf(o.method, e.result) } : {}),
       ...(o.replay ? { replay: o.replay } : {}),
     });
   }

@@ -107,6 +107,9 @@ ${LIMIT_HELP}  --root URI[=NAME]         a root for clients that declare no root
                             outcome) to FILE, without user content; read it with 'mrtr-proxy report'
   --audit-max-bytes N       rename FILE to FILE.1 when it would grow past N bytes (default 64 MiB)
   --audit-content           also record what was asked and answered, and the call's arguments
+  --audit-questions         also record what the server authored when it asked (the elicitation
+                            message and schema, sampling parameters without the messages' text,
+                            roots requests): what 'mrtr-proxy report --handlers' needs
   --dashboard               serve a live view at http://HOST:PORT/dashboard (calls in flight,
                             waiting interactions, recent rounds, upstream health); loopback
                             --host only: it has no authentication

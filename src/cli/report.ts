@@ -6,8 +6,13 @@ import { parseArgs } from 'node:util';
 import { resolveCli } from '../config/resolve.js';
 import type { UpstreamConfig } from '../config/types.js';
 import { ConfigError } from '../protocol/errors.js';
+import { join } from 'node:path';
 import { readAuditFiles } from '../report/audit-files.js';
 import { matchAuditUpstreams } from '../report/audit-upstreams.js';
+import { handlerFlows } from '../report/handler-flow.js';
+import { pythonServer } from '../report/server-py.js';
+import { typescriptServer } from '../report/server-ts.js';
+import { writeGenerated } from '../report/write-handlers.js';
 import { inspectUpstream } from '../report/inspect.js';
 import { buildReport, type Declared, type ReportModel } from '../report/model.js';
 import { renderHtml } from '../report/render-html.js';
@@ -16,16 +21,28 @@ import { systemClock } from '../clock.js';
 import { createLogger, type LogFormat, stderrStyle } from '../telemetry/logger.js';
 
 export const REPORT_HELP = `Usage: mrtr-proxy report [--audit FILE...] (--upstream URL | -- COMMAND [ARGS...] | --config FILE)
-                         [--format md|html|json] [--out FILE]
+                         [--format md|html|json] [--out FILE] [--handlers DIR --lang ts|py]
 
 Lists what the legacy server declares (tools with their annotations, prompts, resources) and joins
 it with what --audit files recorded: per item whether and what it asks, how often, in how many
 rounds, and what a 2026-07-28 version needs (inputRequests keys and schemas, replay safety,
 annotations). --audit may be repeated (e.g. FILE and its rotated FILE.1). Default format md, to
 stdout.
+
+--handlers DIR --lang ts|py writes the migrated 2026-07-28 server instead (the report then goes
+only to --out): for every tool, prompt and resource the audit saw ask, a handler for the official
+SDK that asks what the legacy one asked, round by round, and ends in a finish() you write (ts:
+@modelcontextprotocol/server 2.x, py: mcp 2.x); the other tools listed as not migrated;
+package.json or pyproject.toml and an entry point. Audit with --audit-questions for the
+questions' text. finish files that exist are never replaced. With several upstreams (--config)
+each gets DIR/UPSTREAM.
 `;
 
 const FORMATS = { md: renderMarkdown, html: renderHtml, json: (m: ReportModel) => `${JSON.stringify(m, null, 2)}\n` } as const;
+
+/** Languages --handlers writes. */
+const LANGS = ['ts', 'py'] as const;
+type Lang = (typeof LANGS)[number];
 
 type Parsed =
   | { help: true }
@@ -37,6 +54,7 @@ type Parsed =
       target: string[];
       /** The servers are named by a configuration file (as the proxy names them), not by one URL or command. */
       configFile: boolean;
+      handlers?: { dir: string; lang: Lang };
     };
 
 function parseOwn(own: readonly string[]) {
@@ -48,6 +66,8 @@ function parseOwn(own: readonly string[]) {
       out: { type: 'string' },
       upstream: { type: 'string' },
       config: { type: 'string' },
+      handlers: { type: 'string' },
+      lang: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -68,6 +88,11 @@ export function parseReportArgs(argv: readonly string[]): Parsed {
   if (values.help) return { help: true };
   const format = values.format ?? 'md';
   if (!(format in FORMATS)) throw new ConfigError(`report: --format: expected md, html or json, got '${format}'`);
+  if (values.lang !== undefined && values.handlers === undefined) throw new ConfigError('report: --lang needs --handlers DIR');
+  if (values.handlers !== undefined && values.lang === undefined) throw new ConfigError(`report: --handlers needs --lang (${LANGS.join(' or ')})`);
+  if (values.lang !== undefined && !(LANGS as readonly string[]).includes(values.lang))
+    throw new ConfigError(`report: --lang: expected ${LANGS.join(' or ')}, got '${values.lang}'`);
+  if (values.handlers === '') throw new ConfigError('report: --handlers: empty directory name');
   const target = [
     ...(values.upstream === undefined ? [] : ['--upstream', values.upstream]),
     ...(values.config === undefined ? [] : ['--config', values.config]),
@@ -81,6 +106,7 @@ export function parseReportArgs(argv: readonly string[]): Parsed {
     ...(values.out === undefined ? {} : { out: values.out }),
     target,
     configFile: values.config !== undefined,
+    ...(values.handlers === undefined ? {} : { handlers: { dir: values.handlers, lang: values.lang as Lang } }),
   };
 }
 
@@ -130,7 +156,23 @@ export async function runReport(argv: readonly string[], env: Record<string, str
     audit.shadow.map(renamed),
   );
   const text = FORMATS[parsed.format](model);
-  if (parsed.out === undefined) process.stdout.write(text);
-  else await writeFile(parsed.out, text);
+  if (parsed.out !== undefined) await writeFile(parsed.out, text);
+  else if (!parsed.handlers) process.stdout.write(text);
+  if (parsed.handlers) await writeServers(parsed.handlers.dir, parsed.handlers.lang, declared, audit.records);
   return 0;
+}
+
+/** One migrated server per upstream (DIR itself for one upstream); what was written goes to stdout. */
+async function writeServers(dir: string, lang: Lang, declared: readonly Declared[], records: Parameters<typeof handlerFlows>[0]): Promise<void> {
+  const flows = handlerFlows(records);
+  for (const d of declared) {
+    const mine = flows.filter((f) => f.upstream === d.upstream);
+    const where = declared.length === 1 ? dir : join(dir, d.upstream);
+    const { written, kept } = await writeGenerated(where, (lang === 'py' ? pythonServer : typescriptServer)(d.upstream, d, mine));
+    process.stdout.write(`${d.upstream}: ${mine.length} migrated handler(s) in ${where}\n`);
+    for (const f of mine)
+      if (!f.questionsAudited) process.stdout.write(`  ${f.kind} ${f.name}: audited without --audit-questions, its questions' text is a placeholder\n`);
+    for (const p of written) process.stdout.write(`  wrote ${p}\n`);
+    for (const p of kept) process.stdout.write(`  kept ${p} (yours)\n`);
+  }
 }

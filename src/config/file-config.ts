@@ -30,7 +30,7 @@ export interface FileConfig {
   stateKeyEnv?: string;
   stateStore?: string;
   defaultUpstream?: string;
-  audit?: { file: string; maxBytes?: number; content?: boolean };
+  audit?: { file: string; maxBytes?: number; content?: boolean; questions?: boolean };
   resourceUrl?: string;
   /** The top-level `clientAuth`, for flags to be merged over. */
   clientAuth?: ClientAuthShape;

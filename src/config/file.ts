@@ -124,7 +124,14 @@ const fileSchema = z
     logFormat: z.enum(LOG_FORMATS as [LogFormat, ...LogFormat[]]).optional(),
     stateKeyEnv: z.string().min(1).optional(),
     stateStore: z.string().min(1).optional(),
-    audit: z.strictObject({ file: z.string().min(1), maxBytes: z.number().int().min(1024).optional(), content: z.boolean().optional() }).optional(),
+    audit: z
+      .strictObject({
+        file: z.string().min(1),
+        maxBytes: z.number().int().min(1024).optional(),
+        content: z.boolean().optional(),
+        questions: z.boolean().optional(),
+      })
+      .optional(),
     clientAuth: clientAuthSchema.optional(),
     resourceUrl: httpUrl.optional(),
     default: z.string().optional(),
@@ -203,7 +210,9 @@ function fromFile(f: FileShape, env: Record<string, string | undefined>, from: C
     ...(f.logFormat === undefined ? {} : { logFormat: f.logFormat }),
     ...(f.stateKeyEnv === undefined ? {} : { stateKeyEnv: f.stateKeyEnv }),
     ...(f.stateStore === undefined ? {} : { stateStore: f.stateStore }),
-    ...(f.audit === undefined ? {} : { audit: { file: f.audit.file, ...stripUndefined({ maxBytes: f.audit.maxBytes, content: f.audit.content }) } }),
+    ...(f.audit === undefined
+      ? {}
+      : { audit: { file: f.audit.file, ...stripUndefined({ maxBytes: f.audit.maxBytes, content: f.audit.content, questions: f.audit.questions }) } }),
     ...(f.resourceUrl === undefined ? {} : { resourceUrl: f.resourceUrl }),
     ...(f.clientAuth === undefined ? {} : { clientAuth: f.clientAuth }),
     upstreamClientAuth: Object.fromEntries(Object.entries(f.upstreams).map(([name, u]) => [name, u.clientAuth])),

@@ -45,6 +45,7 @@ const OPTIONS = {
   audit: { type: 'string' },
   'audit-max-bytes': { type: 'string' },
   'audit-content': { type: 'boolean' },
+  'audit-questions': { type: 'boolean' },
   dashboard: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
@@ -179,11 +180,19 @@ function auditConfig(v: Values, file: FileConfig | undefined): { audit?: AuditCo
   if (path === undefined) {
     if (v['audit-max-bytes'] !== undefined) throw new ConfigError('--audit-max-bytes needs --audit FILE');
     if (v['audit-content']) throw new ConfigError('--audit-content needs --audit FILE');
+    if (v['audit-questions']) throw new ConfigError('--audit-questions needs --audit FILE');
     return {};
   }
   if (path === '') throw new ConfigError('--audit: empty file name');
   const maxBytes = integer('--audit-max-bytes', v['audit-max-bytes'], file?.audit?.maxBytes ?? D.DEFAULT_AUDIT_MAX_BYTES, 1024, Number.MAX_SAFE_INTEGER);
-  return { audit: { file: path, maxBytes, content: v['audit-content'] ?? file?.audit?.content ?? false } };
+  return {
+    audit: {
+      file: path,
+      maxBytes,
+      content: v['audit-content'] ?? file?.audit?.content ?? false,
+      questions: v['audit-questions'] ?? file?.audit?.questions ?? false,
+    },
+  };
 }
 
 /** Limit flags given on the command line override the file for every upstream. */

@@ -122,6 +122,8 @@ export interface AuditConfig {
   maxBytes: number;
   /** Keep what was asked and answered (--audit-content); off by default. */
   content: boolean;
+  /** Keep what the server authored when it asked (--audit-questions); off by default. */
+  questions: boolean;
 }
 
 /** The resolved configuration: validated once at the edge and passed down through constructors. */

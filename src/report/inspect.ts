@@ -3,7 +3,7 @@
 // prompts and resources, every page. A modern upstream is not inspected; the audit still counts.
 import type { UpstreamConfig } from '../config/types.js';
 import { legacyCapabilitiesFor } from '../protocol/capabilities.js';
-import type { JsonObject } from '../protocol/json.js';
+import { isJsonObject, type JsonObject } from '../protocol/json.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../telemetry/logger.js';
 import { probeEra } from '../upstream/probe.js';
@@ -27,6 +27,16 @@ async function listAll(upstream: Upstream, method: string, field: string): Promi
   return out;
 }
 
+/** `{[field]: value}` when the field is a string, else nothing. */
+function text(o: JsonObject, field: string): Record<string, string> {
+  const v = o[field];
+  return typeof v === 'string' ? { [field]: v } : {};
+}
+
+function promptArgument(a: JsonObject): { name: string; required?: boolean; description?: string } {
+  return { name: String(a['name']), ...(a['required'] === true ? { required: true } : {}), ...text(a, 'description') };
+}
+
 export async function inspectUpstream(config: UpstreamConfig, log: Logger, clock: Clock): Promise<Declared> {
   const empty = { upstream: config.name, tools: [], prompts: [], resources: [] };
   const resources = new UpstreamResources();
@@ -46,9 +56,18 @@ export async function inspectUpstream(config: UpstreamConfig, log: Logger, clock
     return {
       upstream: config.name,
       server: { name: String(info.serverInfo.name), version: String(info.serverInfo.version) },
-      tools: tools.map((t) => ({ name: String(t['name']), ...(t['annotations'] ? { annotations: t['annotations'] as JsonObject } : {}) })),
-      prompts: prompts.map((p) => ({ name: String(p['name']) })),
-      resources: resources.map((r) => ({ uri: String(r['uri']) })),
+      tools: tools.map((t) => ({
+        name: String(t['name']),
+        ...(t['annotations'] ? { annotations: t['annotations'] as JsonObject } : {}),
+        ...text(t, 'description'),
+        ...(isJsonObject(t['inputSchema']) ? { inputSchema: t['inputSchema'] } : {}),
+      })),
+      prompts: prompts.map((p) => ({
+        name: String(p['name']),
+        ...text(p, 'description'),
+        ...(Array.isArray(p['arguments']) ? { arguments: p['arguments'].filter(isJsonObject).map(promptArgument) } : {}),
+      })),
+      resources: resources.map((r) => ({ uri: String(r['uri']), ...text(r, 'name'), ...text(r, 'description'), ...text(r, 'mimeType') })),
     };
   } catch (err) {
     return { ...empty, error: `cannot list what the server declares: ${(err as Error).message}` };

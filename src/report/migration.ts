@@ -46,7 +46,7 @@ export function signatureOf(q: Pick<QuestionSignature, 'method' | 'elicitationMo
 }
 
 /** A readable, stable key for a question: the form's field names, or what the method asks for. */
-function baseKey(q: QuestionSignature): string {
+export function baseKey(q: Pick<QuestionSignature, 'method' | 'elicitationMode' | 'schema'>): string {
   if (q.method === 'sampling/createMessage') return 'sampling';
   if (q.method === 'roots/list') return 'roots';
   if (q.elicitationMode === 'url') return 'url_consent';

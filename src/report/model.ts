@@ -21,9 +21,9 @@ import { joinReplayRuns, type ReplayMatch } from './replay-join.js';
 export interface Declared {
   upstream: string;
   server?: { name: string; version: string };
-  tools: Array<{ name: string; annotations?: ToolAnnotations }>;
-  prompts: Array<{ name: string }>;
-  resources: Array<{ uri: string }>;
+  tools: Array<{ name: string; annotations?: ToolAnnotations; description?: string; inputSchema?: Record<string, unknown> }>;
+  prompts: Array<{ name: string; description?: string; arguments?: Array<{ name: string; required?: boolean; description?: string }> }>;
+  resources: Array<{ uri: string; name?: string; description?: string; mimeType?: string }>;
   /** Set when the upstream could not be listed (the report still uses the audit). */
   error?: string;
 }

@@ -56,7 +56,10 @@ export function matchAnswers(inputRequests: Record<string, unknown>, exchanges: 
     const params = isJsonObject(r['params']) ? r['params'] : undefined;
     const question = questionShape(method, params);
     const digest = shapeDigest(method, params);
-    const i = exchanges.findIndex((e, n) => digests[n] === digest && (e.reusable === true || !used.has(n)));
+    // A question the primary asked is paired before the session's standing roots answer, so that
+    // a roots/list both servers asked is not reported as never asked by the candidate.
+    const asked = exchanges.findIndex((e, n) => digests[n] === digest && e.reusable !== true && !used.has(n));
+    const i = asked >= 0 ? asked : exchanges.findIndex((e, n) => digests[n] === digest && e.reusable === true);
     if (i < 0) {
       unmatched.push({ key, question });
       continue;

@@ -33,3 +33,15 @@ export async function startPythonHttp(python: string, script: string, extra: str
   });
   return { ...p, url: `${p.ready}/mcp` };
 }
+
+/** The official 2026-07-28 Python SDK of the `mcp2` stack, which generated Python servers are built and run on. */
+export const MCP_PY_VERSION = '2.3.0';
+
+/** The `mcp2` stack's interpreter, or `{ skip }` saying why there is none (for a test to skip loudly). */
+export function pythonWithMcp2(): { python: string } | { skip: string } {
+  const python = `${ROOT}.cache/py-mcp2/bin/python`;
+  if (existsSync(python)) return { python };
+  return {
+    skip: `the Python stack mcp2 (mcp ${MCP_PY_VERSION}) is not installed in .cache/py-mcp2 (needs python3 and the wheels; run: node scripts/python-stacks.mjs, npm test does)`,
+  };
+}

@@ -81,6 +81,13 @@ describe('matchAnswers', () => {
     assert.deepEqual(matchAnswers({ r2: { method: 'roots/list' } }, roots, used).unmatched, []);
     assert.deepEqual(unasked(roots, used), []);
   });
+
+  it('pairs a roots/list the primary asked in a round before the roots the session already had', () => {
+    const exchanges = [...rootsExchange([{ uri: 'file:///p' }]), { method: 'roots/list', answer: { roots: [{ uri: 'file:///asked' }] } }];
+    const used = new Set<number>();
+    assert.deepEqual(matchAnswers({ roots: { method: 'roots/list' } }, exchanges, used).responses, { roots: { roots: [{ uri: 'file:///asked' }] } });
+    assert.deepEqual(unasked(exchanges, used), [], 'the asked roots/list was answered');
+  });
 });
 
 describe('eligibility', () => {

@@ -1,0 +1,284 @@
+// One migrated Python handler for the official 2026-07-28 SDK (`mcp` 2.x, MCPServer) and its
+// author's module: the flow returns the SDK's `InputRequiredResult` round by round, with the
+// answers so far as its `request_state`, and ends in the author's finish(). Pure: returns the text.
+import { endingsOf, groupByWhen, type FlowEdge, type FlowQuestion, type FlowStep, type HandlerFlow } from './handler-flow.js';
+import type { ItemKind } from './migration.js';
+import { schemaFromShape } from './migration.js';
+import type { Declared } from './model.js';
+
+export const FOLDER: Record<ItemKind, string> = { tool: 'tools', prompt: 'prompts', resource: 'resources' };
+
+/** A Python module name for a tool name or URI. */
+export function moduleOf(name: string): string {
+  const s = name
+    .replace(/^[a-z]+:\/\//i, '')
+    .replace(/[^A-Za-z0-9_]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .toLowerCase();
+  return s === '' || /^[0-9]/.test(s) ? `item_${s}` : s;
+}
+
+/** A JSON value as a Python literal. */
+export function py(v: unknown): string {
+  if (v === null || v === undefined) return 'None';
+  if (v === true) return 'True';
+  if (v === false) return 'False';
+  if (typeof v === 'number' || typeof v === 'string') return JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map(py).join(', ')}]`;
+  return `{${Object.entries(v as Record<string, unknown>)
+    .map(([k, x]) => `${JSON.stringify(k)}: ${py(x)}`)
+    .join(', ')}}`;
+}
+
+export const comment = (lines: readonly string[], indent = '') => lines.map((l) => `${indent}# ${l}`.trimEnd()).join('\n');
+
+export interface Ctx {
+  flow: HandlerFlow;
+  choices: string[];
+  sampling: boolean;
+}
+
+function request(q: FlowQuestion, c: Ctx): { code: string; notes: string[] } {
+  const question = q.question as Record<string, unknown> | undefined;
+  const notes: string[] = [];
+  // One call cannot show whether the text is fixed or built from arguments and answers.
+  if (q.messages.length === 1 && q.seen === 1 && q.method === 'elicitation/create')
+    notes.push('the message was seen in one call only: if it names an argument or an answer, build it from args and answers');
+  if (q.messages.length > 1)
+    notes.push(
+      `the message varied between calls: ${q.messages
+        .slice(0, 3)
+        .map((m) => JSON.stringify(m))
+        .join(' / ')}`,
+    );
+  const message = typeof question?.['message'] === 'string' ? question['message'] : 'TODO: the message (not audited)';
+  if (q.method === 'elicitation/create' && q.elicitationMode === 'url') {
+    const url = typeof question?.['url'] === 'string' && question['url'] ? question['url'] : 'https://example.invalid/TODO';
+    notes.push('the audit keeps the URL without its query: add the per-call part here');
+    return { code: py({ method: 'elicitation/create', params: { mode: 'url', message, url } }), notes };
+  }
+  if (q.method === 'elicitation/create') {
+    let schema = question?.['requestedSchema'];
+    if (schema === undefined) {
+      const s = schemaFromShape(q.schema ?? { properties: {} }) as { properties: Record<string, Record<string, unknown>> };
+      for (const p of Object.values(s.properties)) delete p['enumOptions'];
+      schema = s;
+      notes.push('audited without --audit-questions: the schema is rebuilt from its shape');
+    }
+    return { code: py({ method: 'elicitation/create', params: { mode: 'form', message, requestedSchema: schema } }), notes };
+  }
+  if (q.method === 'sampling/createMessage') {
+    c.sampling = true;
+    const params = { ...((question?.['params'] as Record<string, unknown> | undefined) ?? {}) };
+    const roles = ((params['messages'] as Array<{ role: string }> | undefined) ?? []).map((m) => m.role);
+    delete params['messages'];
+    if (!question && q.sampling?.maxTokens !== undefined) params['maxTokens'] = q.sampling.maxTokens;
+    params['maxTokens'] ??= 1000;
+    notes.push('the messages are never audited: sampling_messages() in the finish module writes them');
+    const fields = Object.entries(params).map(([k, v]) => `${JSON.stringify(k)}: ${py(v)}, `);
+    return {
+      code: `{"method": "sampling/createMessage", "params": {${fields.join('')}"messages": sampling_messages(${JSON.stringify(q.key)}, ${py(roles.length ? roles : (q.sampling?.roles ?? ['user']))}, args, answers)}}`,
+      notes,
+    };
+  }
+  return { code: py({ method: 'roots/list' }), notes };
+}
+
+function step(s: FlowStep, c: Ctx, indent: string): string {
+  const lines = [
+    `${indent}# Round ${s.round}.`,
+    `${indent}if not answered(answers, ${py(s.asks.map((a) => a.key))}):`,
+    `${indent}    return ask(ID, answers, {`,
+  ];
+  for (const q of s.asks) {
+    const { code, notes } = request(q, c);
+    if (notes.length) lines.push(comment(notes, `${indent}        `));
+    lines.push(`${indent}        ${JSON.stringify(q.key)}: ${code},`);
+  }
+  lines.push(`${indent}    })`);
+  lines.push(point(s.next, c, indent, `after round ${s.round}`));
+  return lines.join('\n');
+}
+
+function edge(e: FlowEdge, c: Ctx, indent: string): string {
+  const seen = `${indent}# Observed in ${e.calls} call(s).`;
+  return e.to ? `${seen}\n${step(e.to, c, indent)}` : `${seen}\n${indent}return await finish(args, answers)`;
+}
+
+function point(edges: readonly FlowEdge[], c: Ctx, indent: string, where: string): string {
+  const lines: string[] = [];
+  const groups = groupByWhen(edges);
+  const single = groups.length === 1 && Object.keys(groups[0]![0]!.when).length === 0;
+  for (const group of groups) {
+    const cond = Object.entries(group[0]!.when).map(([k, a]) => `action_of(answers.get(${JSON.stringify(k)})) == ${JSON.stringify(a)}`);
+    const inner = single ? indent : `${indent}    `;
+    if (!single) lines.push(`${indent}if ${cond.length ? cond.join(' and ') : 'True'}:`);
+    if (group.length === 1) lines.push(edge(group[0]!, c, inner));
+    else {
+      const at = `${c.flow.name} ${where}`;
+      c.choices.push(at);
+      const options = group.map((e) => (e.to ? `ask round ${e.to.round}: ${e.to.asks.map((a) => a.key).join(', ')}` : 'finish'));
+      const keys = group.map((e) => (e.to ? e.to.asks.map((a) => a.key) : []));
+      lines.push(comment(['The same actions went several ways here: what decided was not audited; choose() picks.'], inner));
+      lines.push(`${inner}branch = taken(answers, ${py(keys)})`);
+      lines.push(`${inner}if branch is None:`);
+      lines.push(`${inner}    branch = choose(${JSON.stringify(at)}, ${py(options)}, args, answers)`);
+      group.forEach((e, i) => {
+        lines.push(`${inner}if branch == ${i}:`);
+        lines.push(edge(e, c, `${inner}    `));
+      });
+    }
+  }
+  if (!(single && groups[0]!.length === 1)) {
+    lines.push(comment(['Actions the audit never saw at this point.'], indent));
+    lines.push(`${indent}return await finish(args, answers)`);
+  }
+  return lines.join('\n');
+}
+
+const PY_TYPE: Record<string, string> = { string: 'str', integer: 'int', number: 'float', boolean: 'bool', array: 'list', object: 'dict' };
+
+/** Keyword parameters from a tool's input schema (names that are not Python identifiers are left out). */
+function parameters(schema: Record<string, unknown> | undefined): { sig: string[]; names: string[]; skipped: string[] } {
+  const props = (schema?.['properties'] as Record<string, { type?: unknown }> | undefined) ?? {};
+  const required = (schema?.['required'] as string[] | undefined) ?? [];
+  const sig: string[] = [];
+  const names: string[] = [];
+  const skipped: string[] = [];
+  for (const [name, p] of Object.entries(props).sort(([a], [b]) => Number(!required.includes(a)) - Number(!required.includes(b)))) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || ['ctx', 'args', 'answers'].includes(name)) {
+      skipped.push(name);
+      continue;
+    }
+    const t = (typeof p.type === 'string' && PY_TYPE[p.type]) || 'Any';
+    sig.push(required.includes(name) ? `${name}: ${t}` : `${name}: ${t} | None = None`);
+    names.push(name);
+  }
+  return { sig, names, skipped };
+}
+
+export function handlerModule(flow: HandlerFlow, d: Declared | undefined, mod: string): { text: string; c: Ctx } {
+  const c: Ctx = { flow, choices: [], sampling: false };
+  const body = point(flow.start, c, '    ', 'at the start');
+  const tool = d?.tools.find((t) => t.name === flow.name);
+  const prompt = d?.prompts.find((p) => p.name === flow.name);
+  const resource = d?.resources.find((r) => r.uri === flow.name);
+  const description = tool?.description ?? prompt?.description ?? resource?.description;
+  const imports = ['finish', ...(c.choices.length ? ['choose'] : []), ...(c.sampling ? ['sampling_messages'] : [])];
+  let register: string[];
+  if (flow.kind === 'tool') {
+    const { sig, names, skipped } = parameters(tool?.inputSchema);
+    register = [
+      ...(skipped.length ? [comment([`Arguments that are not Python names, left out: ${skipped.join(', ')}`], '    ')] : []),
+      `    async def handler(${[...sig, 'ctx: Context | None = None'].join(', ')}) -> CallToolResult | InputRequiredResult:`,
+      `        args = {${names.map((n) => `${JSON.stringify(n)}: ${n}`).join(', ')}}`,
+      '        return await flow({k: v for k, v in args.items() if v is not None}, resume(ctx, ID))',
+      '',
+      `    server.add_tool(handler, name=${JSON.stringify(flow.name)}${description === undefined ? '' : `, description=${JSON.stringify(description)}`})`,
+    ];
+  } else if (flow.kind === 'prompt') {
+    const args = prompt?.arguments ?? [];
+    const ok = args.filter((a) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(a.name));
+    register = [
+      `    @server.prompt(name=${JSON.stringify(flow.name)}${description === undefined ? '' : `, description=${JSON.stringify(description)}`})`,
+      `    async def handler(${[...ok.map((a) => (a.required ? `${a.name}: str` : `${a.name}: str | None = None`)), 'ctx: Context | None = None'].join(', ')}) -> Any:`,
+      `        args = {${ok.map((a) => `${JSON.stringify(a.name)}: ${a.name}`).join(', ')}}`,
+      '        return await flow({k: v for k, v in args.items() if v is not None}, resume(ctx, ID))',
+      '',
+      '    del handler',
+    ];
+  } else {
+    const templated = /\{[^}]+\}/.test(flow.name);
+    register = [
+      ...(templated
+        ? []
+        : [
+            comment(
+              [
+                'mcp 2.3.0 gives a static resource no Context, so it cannot ask: this one answers finish() with no',
+                'answers. To keep its questions, serve it under a URI template or move the asking to a tool.',
+              ],
+              '    ',
+            ),
+          ]),
+      `    @server.resource(${JSON.stringify(flow.name)}${resource?.mimeType ? `, mime_type=${JSON.stringify(resource.mimeType)}` : ''})`,
+      templated ? '    async def handler(ctx: Context | None = None) -> Any:' : '    async def handler() -> Any:',
+      templated
+        ? `        return await flow({"uri": ${JSON.stringify(flow.name)}}, resume(ctx, ID))`
+        : `        return await finish({"uri": ${JSON.stringify(flow.name)}}, {})`,
+      '',
+      '    del handler',
+    ];
+  }
+  const text = `${comment([
+    `The ${flow.kind} ${JSON.stringify(flow.name)} of the legacy server, migrated to 2026-07-28: it asks what the legacy`,
+    `${flow.kind} asked in ${flow.calls} audited call(s), round by round, and hands the answers to finish() in`,
+    `${mod}_finish.py. Written by 'mrtr-proxy report --handlers': regenerating replaces this file, never the finish file.`,
+  ])}
+from typing import Any
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp_types import CallToolResult, InputRequiredResult
+
+from mrtr import action_of, answered, ask, resume, taken
+
+from .${mod}_finish import ${imports.join(', ')}
+
+ID = ${JSON.stringify(`${flow.kind}:${flow.name}`)}
+
+
+async def flow(args: dict[str, Any], answers: dict[str, Any]) -> Any:
+    """The question flow: the next round's questions, or what finish() makes of the answers."""
+${body}
+
+
+def register(server: MCPServer) -> None:
+${register.join('\n')}
+
+
+# Kept referenced: a flow without branches uses neither.
+_ = (action_of, taken, CallToolResult, InputRequiredResult)
+`;
+  return { text, c };
+}
+
+export function finishModule(flow: HandlerFlow, c: Ctx): string {
+  const lines = [
+    comment([
+      `What the migrated ${flow.kind} ${JSON.stringify(flow.name)} does with the answers: yours to write.`,
+      "'mrtr-proxy report --handlers' writes this file once and never replaces it. answers[key] is the",
+      "client's response under that key (an elicitation's {action, content}, a sampling message, {roots}).",
+      '',
+      'The legacy result as the audit saw it:',
+      ...endingsOf(flow.start).map((e) => `  ${e}`),
+    ]),
+    'from typing import Any',
+    '',
+    ...(flow.kind === 'tool' ? ['from mcp_types import CallToolResult', ''] : []),
+    '',
+    'async def finish(args: dict[str, Any], answers: dict[str, Any]) -> Any:',
+    flow.kind === 'tool'
+      ? `    return CallToolResult.model_validate({"content": [{"type": "text", "text": ${JSON.stringify(`${flow.name}: not written yet (fill finish)`)}}], "isError": True})`
+      : `    raise NotImplementedError(${JSON.stringify(`${flow.name}: not written yet (fill finish)`)})`,
+  ];
+  if (c.choices.length)
+    lines.push(
+      '',
+      '',
+      comment([
+        "Where the same actions led different ways (an argument or an answer's value decided): the index to take.",
+        ...c.choices.map((p) => `  - ${p}`),
+      ]),
+      'def choose(point: str, options: list[str], args: dict[str, Any], answers: dict[str, Any]) -> int:',
+      '    return 0',
+    );
+  if (c.sampling)
+    lines.push(
+      '',
+      '',
+      comment(['The messages of each sampling request (the audit keeps their roles, never their text).']),
+      'def sampling_messages(key: str, roles: list[str], args: dict[str, Any], answers: dict[str, Any]) -> list[dict[str, Any]]:',
+      '    return [{"role": "assistant" if role == "assistant" else "user", "content": {"type": "text", "text": f"TODO: the {role} message"}} for role in roles]',
+    );
+  return `${lines.join('\n')}\n`;
+}

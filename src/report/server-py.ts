@@ -1,0 +1,145 @@
+// The migrated Python server around the handlers: the helpers they share (the answers so far as
+// the request_state that MCPServer's RequestStateBoundary seals with AES-GCM on the way out and
+// verifies on the way back), server.py serving them over Streamable HTTP with the legacy server's
+// other tools listed as not migrated, and pyproject.toml. Pure: returns the files.
+import { fileNames, type HandlerFlow } from './handler-flow.js';
+import { comment, FOLDER, finishModule, handlerModule, moduleOf, py } from './handlers-py.js';
+import type { GeneratedFile } from './handlers-ts.js';
+import type { ItemKind } from './migration.js';
+import type { Declared } from './model.js';
+
+export const PY_SDK_VERSION = '2.3.0';
+
+const MRTR = `# What every migrated handler shares: the answers so far travel as the request_state of the
+# SDK's InputRequiredResult; MCPServer's RequestStateBoundary seals it (AES-GCM) before it reaches
+# the client and verifies it on the way back, so a handler only reads state it minted.
+import json
+from typing import Any
+
+from mcp.server.mcpserver import Context
+from mcp_types import InputRequiredResult
+
+
+def _plain(value: Any) -> Any:
+    return value.model_dump(by_alias=True, exclude_none=True, mode="json") if hasattr(value, "model_dump") else value
+
+
+def resume(ctx: Context | None, id: str) -> dict[str, Any]:
+    """The answers so far: the state's (minted for this handler), plus this retry's responses to
+    the round it asked; responses to anything else are not taken."""
+    raw = ctx.request_state if ctx is not None else None
+    if not raw:
+        return {}
+    state = json.loads(raw)
+    if state.get("for") != id:
+        return {}
+    answers: dict[str, Any] = dict(state.get("answers", {}))
+    responses = (ctx.input_responses if ctx is not None else None) or {}
+    for key in state.get("asked", []):
+        if key in responses:
+            answers[key] = _plain(responses[key])
+    return answers
+
+
+def ask(id: str, answers: dict[str, Any], input_requests: dict[str, Any]) -> InputRequiredResult:
+    state = {"for": id, "answers": answers, "asked": list(input_requests)}
+    return InputRequiredResult.model_validate({"inputRequests": input_requests, "requestState": json.dumps(state)})
+
+
+def answered(answers: dict[str, Any], keys: list[str]) -> bool:
+    return all(k in answers for k in keys)
+
+
+def taken(answers: dict[str, Any], branches: list[list[str]]) -> int | None:
+    """The branch already taken (its questions have answers), so a retry goes the same way."""
+    for i, keys in enumerate(branches):
+        if any(k in answers for k in keys):
+            return i
+    return None
+
+
+def action_of(answer: Any) -> str:
+    if answer is None:
+        return "unanswered"
+    return answer.get("action", "accept") if isinstance(answer, dict) else "accept"
+
+`;
+
+function serverModule(d: Declared | undefined, flows: readonly HandlerFlow[], upstream: string, names: ReadonlyMap<HandlerFlow, string>): string {
+  const migrated = (kind: ItemKind, name: string) => flows.some((f) => f.kind === kind && f.name === name);
+  const others = (d?.tools ?? []).filter((t) => !migrated('tool', t.name));
+  const name = `${d?.server?.name ?? upstream}-migrated`;
+  return `${comment([
+    `The 2026-07-28 server that replaces the legacy upstream ${JSON.stringify(upstream)}: the migrated handlers and,`,
+    'listed as not migrated, the tools the audit never saw ask. Streamable HTTP on HOST:PORT/mcp',
+    '(default 127.0.0.1:3000); MRTR_STATE_KEY seals request_state and must be the same on every instance.',
+  ])}
+import os
+import sys
+from typing import Any
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.request_state import RequestStateSecurity
+from mcp_types import CallToolResult
+
+${flows.map((f, i) => `from handlers.${FOLDER[f.kind]}.${names.get(f)} import register as register${i}`).join('\n')}
+
+NOT_MIGRATED = ${py(others.map((t) => t.name))}
+
+
+def build() -> MCPServer:
+    key = os.environ.get("MRTR_STATE_KEY")
+    if not key:
+        # One process then serves every round of a call: fine for one instance, not for several.
+        print("MRTR_STATE_KEY unset: request_state is sealed with a per-process key", file=sys.stderr)
+    security = RequestStateSecurity(keys=[key]) if key else RequestStateSecurity.ephemeral()
+    server = MCPServer(${JSON.stringify(name)}, request_state_security=security)
+${flows.map((_, i) => `    register${i}(server)`).join('\n')}
+    for tool in NOT_MIGRATED:
+        server.add_tool(_not_migrated(tool), name=tool, description="not migrated yet (still served by the legacy server)")
+    return server
+
+
+def _not_migrated(name: str) -> Any:
+    async def handler() -> CallToolResult:
+        return CallToolResult.model_validate({"content": [{"type": "text", "text": f"{name}: not migrated yet"}], "isError": True})
+
+    return handler
+
+
+if __name__ == "__main__":
+    import anyio
+
+    host = os.environ.get("HOST", "127.0.0.1")
+    port = int(os.environ.get("PORT", "3000"))
+    print(f"listening on http://{host}:{port}/mcp", file=sys.stderr, flush=True)
+    anyio.run(lambda: build().run_streamable_http_async(host=host, port=port))
+`;
+}
+
+function pyproject(name: string): string {
+  return `[project]
+name = ${JSON.stringify(moduleOf(name).replace(/_/g, '-'))}
+version = "0.1.0"
+requires-python = ">=3.11"
+dependencies = ["mcp==${PY_SDK_VERSION}"]
+`;
+}
+
+/** Every file of the migrated Python server for one upstream. */
+export function pythonServer(upstream: string, declared: Declared | undefined, flows: readonly HandlerFlow[]): GeneratedFile[] {
+  const names = fileNames(flows, moduleOf);
+  const files: GeneratedFile[] = [
+    { path: 'pyproject.toml', text: pyproject(`${declared?.server?.name ?? upstream}-migrated`) },
+    { path: 'mrtr.py', text: MRTR },
+    { path: 'server.py', text: serverModule(declared, flows, upstream, names) },
+    { path: 'handlers/__init__.py', text: '' },
+  ];
+  for (const folder of new Set(flows.map((f) => FOLDER[f.kind]))) files.push({ path: `handlers/${folder}/__init__.py`, text: '' });
+  for (const flow of flows) {
+    const base = `handlers/${FOLDER[flow.kind]}/${names.get(flow)}`;
+    const { text, c } = handlerModule(flow, declared, names.get(flow)!);
+    files.push({ path: `${base}.py`, text }, { path: `${base}_finish.py`, text: finishModule(flow, c), author: true });
+  }
+  return files;
+}

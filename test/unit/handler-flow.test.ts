@@ -1,0 +1,220 @@
+// The question flow a migrated handler reproduces, from audit records: rounds, stable keys,
+// branches told apart by the client's actions, and branch points the audit cannot explain.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { AuditRecord, AuditedRequest } from '../../src/audit/record.js';
+import { endingsOf, fileNames, groupByWhen, handlerFlows } from '../../src/report/handler-flow.js';
+import { moduleOf, py } from '../../src/report/handlers-py.js';
+import { pythonServer } from '../../src/report/server-py.js';
+import { slugOf } from '../../src/report/handlers-ts.js';
+import { typescriptServer } from '../../src/report/server-ts.js';
+
+const form = (round: number, field: string, action = 'accept', message = `${field}?`): AuditedRequest => ({
+  round,
+  key: `elicitation-${round}`,
+  method: 'elicitation/create',
+  elicitationMode: 'form',
+  schema: { properties: { [field]: { type: 'string', required: true } } },
+  action,
+  serverMs: 1,
+  question: {
+    method: 'elicitation/create',
+    mode: 'form',
+    message,
+    requestedSchema: { type: 'object', properties: { [field]: { type: 'string', title: field } } },
+  },
+});
+
+const call = (target: string, requests: AuditedRequest[], outcome: AuditRecord['outcome'] = { kind: 'complete', isError: false }): AuditRecord => ({
+  ts: '2026-12-01T00:00:00.000Z',
+  upstream: 'u',
+  method: 'tools/call',
+  target,
+  mode: 'hold',
+  rounds: Math.max(0, ...requests.map((r) => r.round)),
+  durationMs: 5,
+  finalServerMs: 1,
+  requests,
+  outcome,
+});
+
+describe('handlerFlows', () => {
+  it('keeps rounds in order under readable keys, and leaves out items that never asked', () => {
+    const flows = handlerFlows([call('twice', [form(1, 'first'), form(2, 'second')]), call('plain', [])]);
+    assert.deepEqual(
+      flows.map((f) => f.name),
+      ['twice'],
+    );
+    const [start] = flows[0]!.start;
+    assert.deepEqual(
+      start!.to!.asks.map((a) => a.key),
+      ['first'],
+    );
+    const [next] = start!.to!.next;
+    assert.deepEqual(next!.when, { first: 'accept' });
+    assert.deepEqual(
+      next!.to!.asks.map((a) => a.key),
+      ['second'],
+    );
+    assert.equal(next!.to!.next[0]!.to, undefined, 'then the call ends');
+    assert.equal(flows[0]!.questionsAudited, true);
+  });
+
+  it('writes out a branch on the client’s action: accept asks again, decline ends', () => {
+    const [flow] = handlerFlows([
+      call('book', [form(1, 'details'), form(2, 'confirm')]),
+      call('book', [form(1, 'details', 'decline')]),
+      call('book', [form(1, 'details'), form(2, 'confirm')]),
+    ]);
+    const after1 = flow!.start[0]!.to!.next;
+    assert.equal(flow!.start[0]!.calls, 3);
+    assert.deepEqual(
+      after1.map((e) => [e.when, e.to ? e.to.asks.map((a) => a.key) : 'end', e.calls]),
+      [
+        [{ details: 'accept' }, ['confirm'], 2],
+        [{ details: 'decline' }, 'end', 1],
+      ],
+    );
+    assert.equal(groupByWhen(after1).length, 2, 'both are told apart by the action');
+  });
+
+  it('marks a point where the same actions led different ways (an argument decided)', () => {
+    const [flow] = handlerFlows([call('ask-if', [form(1, 'v')]), call('ask-if', [])]);
+    assert.equal(groupByWhen(flow!.start).length, 1);
+    assert.equal(groupByWhen(flow!.start)[0]!.length, 2);
+  });
+
+  it('gives a question asked twice in one call two keys, and keeps every message seen', () => {
+    const [flow] = handlerFlows([
+      call('again', [form(1, 'pin', 'accept', 'PIN?'), form(2, 'pin', 'accept', 'PIN again?')]),
+      call('again', [form(1, 'pin', 'accept', 'PIN? (2)'), form(2, 'pin')]),
+    ]);
+    const first = flow!.start[0]!.to!;
+    assert.deepEqual(first.asks[0]!.messages, ['PIN?', 'PIN? (2)']);
+    assert.equal(first.next[0]!.to!.asks[0]!.key, 'pin_2');
+  });
+
+  it('follows no further than an unanswered round or a call that did not end', () => {
+    const [flow] = handlerFlows([
+      call('stop', [form(1, 'a', 'unanswered')], { kind: 'expired' }),
+      call('stop', [form(1, 'a')], { kind: 'cancelled', why: 'x' }),
+    ]);
+    assert.deepEqual(flow!.start[0]!.to!.next, []);
+  });
+
+  it('says how the calls ended on each path, with the result shapes seen', () => {
+    const [flow] = handlerFlows([
+      { ...call('book', [form(1, 'details')]), resultShape: { parts: ['text'], structured: ['ref'] } },
+      call('book', [form(1, 'details', 'decline')], { kind: 'complete', isError: true }),
+    ]);
+    assert.deepEqual(endingsOf(flow!.start), [
+      'start -> round 1, details accept: complete 1x',
+      '  content text; structuredContent {ref}',
+      'start -> round 1, details decline: isError 1x',
+    ]);
+  });
+
+  it('notes a flow audited without --audit-questions', () => {
+    const { question: _q, ...bare } = form(1, 'a');
+    assert.equal(handlerFlows([call('t', [bare])])[0]!.questionsAudited, false);
+  });
+});
+
+describe('typescriptServer', () => {
+  const declared = {
+    upstream: 'u',
+    server: { name: 'legacy', version: '1' },
+    tools: [
+      { name: 'book', inputSchema: { type: 'object' } },
+      { name: 'add', description: 'Adds.' },
+    ],
+    prompts: [],
+    resources: [],
+  };
+  const flows = handlerFlows([call('book', [form(1, 'details'), form(2, 'confirm')]), call('book', [form(1, 'details', 'decline')])]);
+  const files = typescriptServer('u', declared, flows);
+  const byPath = new Map(files.map((f) => [f.path, f]));
+
+  it('writes the project, one handler and one author file per flow', () => {
+    assert.deepEqual(
+      files.map((f) => `${f.path}${f.author ? ' (author)' : ''}`),
+      ['package.json', 'tsconfig.json', 'src/mrtr.ts', 'src/server.ts', 'src/not-migrated.ts', 'src/tools/book.ts', 'src/tools/book.finish.ts (author)'],
+    );
+    assert.match(byPath.get('package.json')!.text, /"@modelcontextprotocol\/server": "2\.4\.0"/);
+  });
+
+  it('asks with the SDK builders, seals answers with its codec, and branches on the action', () => {
+    const handler = byPath.get('src/tools/book.ts')!.text;
+    assert.match(
+      handler,
+      /inputRequired\.elicit\(\{ message: "details\?", requestedSchema: formSchema\(\{"type":"object","properties":\{"details":\{"type":"string","title":"details"\}\}\}\)/,
+    );
+    assert.match(handler, /if \(actionOf\(answers\["details"\]\) === "accept"\) \{/);
+    assert.match(handler, /if \(actionOf\(answers\["details"\]\) === "decline"\) \{/);
+    assert.match(handler, /\/\/ the message was seen in one call only[^\n]*\n *"confirm": inputRequired\.elicit/, 'the confirmation was asked once');
+    assert.doesNotMatch(handler, /seen in one call only[^\n]*\n *"details"/, 'the first question was asked twice');
+    assert.match(byPath.get('src/mrtr.ts')!.text, /createRequestStateCodec<State>/);
+    assert.match(byPath.get('src/tools/book.finish.ts')!.text, /export async function finish\(args: Record<string, unknown>, answers: Answers\)/);
+  });
+
+  it('lists the tools that never asked as not migrated', () => {
+    const text = byPath.get('src/not-migrated.ts')!.text;
+    assert.match(text, /"tools":\["add"\]/);
+    assert.doesNotMatch(text, /registerTool\("book"/);
+  });
+
+  it('gives two tools whose names make the same file name two files', () => {
+    const two = handlerFlows([call('a.b', [form(1, 'x')]), call('a-b', [form(1, 'x')])]);
+    assert.deepEqual([...fileNames(two, slugOf).values()].sort(), ['a-b', 'a-b_2']);
+    assert.deepEqual(
+      typescriptServer('u', undefined, two)
+        .map((f) => f.path)
+        .filter((p) => p.startsWith('src/tools/') && !p.endsWith('.finish.ts'))
+        .sort(),
+      ['src/tools/a-b.ts', 'src/tools/a-b_2.ts'],
+    );
+  });
+
+  it('makes file names of tool names and URIs', () => {
+    assert.equal(slugOf('fixture://secret'), 'secret');
+    assert.equal(slugOf('a b/c'), 'a-b-c');
+    assert.equal(slugOf('///'), 'item');
+  });
+});
+
+describe('pythonServer', () => {
+  const flows = handlerFlows([call('book', [form(1, 'details'), form(2, 'confirm')]), call('book', [form(1, 'details', 'decline')])]);
+  const files = pythonServer('u', { upstream: 'u', tools: [{ name: 'book' }, { name: 'add' }], prompts: [], resources: [] }, flows);
+  const byPath = new Map(files.map((f) => [f.path, f]));
+
+  it('writes the project, one handler and one author module per flow', () => {
+    assert.deepEqual(
+      files.map((f) => `${f.path}${f.author ? ' (author)' : ''}`),
+      [
+        'pyproject.toml',
+        'mrtr.py',
+        'server.py',
+        'handlers/__init__.py',
+        'handlers/tools/__init__.py',
+        'handlers/tools/book.py',
+        'handlers/tools/book_finish.py (author)',
+      ],
+    );
+    assert.match(byPath.get('pyproject.toml')!.text, /"mcp==2\.3\.0"/);
+    assert.match(byPath.get('server.py')!.text, /RequestStateSecurity\(keys=\[key\]\)/);
+    assert.match(byPath.get('server.py')!.text, /NOT_MIGRATED = \["add"\]/);
+  });
+
+  it('branches on the action and asks with wire-shaped input requests', () => {
+    const handler = byPath.get('handlers/tools/book.py')!.text;
+    assert.match(handler, /if action_of\(answers\.get\("details"\)\) == "accept":/);
+    assert.match(handler, /if action_of\(answers\.get\("details"\)\) == "decline":/);
+    assert.match(handler, /"confirm": \{"method": "elicitation\/create", "params": \{"mode": "form", "message": "confirm\?"/);
+  });
+
+  it('writes JSON as Python literals and module names of tool names', () => {
+    assert.equal(py({ a: [true, false, null, 1, 'x'] }), '{"a": [True, False, None, 1, "x"]}');
+    assert.equal(moduleOf('book-table'), 'book_table');
+    assert.equal(moduleOf('fixture://1st'), 'item_1st');
+  });
+});
