@@ -7,7 +7,10 @@ export const FIXTURE_SERVER = [process.execPath, FIXTURE];
 export const DEMO_SERVER = [process.execPath, `${ROOT}dist/examples/demo-server.js`];
 export const EVERYTHING_SERVER = [process.execPath, EVERYTHING, 'stdio'];
 export const DEMO_ASKING = ['book_table', 'summarize', 'project_files', 'plan_trip'];
-export const EVERYTHING_ASKING = ['get-roots-list', 'trigger-elicitation-request', 'trigger-sampling-request'];
+// get-roots-list asks nothing inside its call through the proxy: everything asks for the roots right
+// after initialize, the proxy answers with the caller's roots as the session starts, and the tool
+// reads what it was given (docs/roots.md). The audit sees no question of it, so nothing is generated.
+export const EVERYTHING_ASKING = ['trigger-elicitation-request', 'trigger-sampling-request'];
 
 /** The fixture's asking tools with the arguments they were audited with. */
 export const FIXTURE_CALLS: Array<[string, Record<string, unknown>]> = [
@@ -60,7 +63,7 @@ export async function driveDemo(url: string): Promise<void> {
 }
 
 // One legacy session, made for the first call: everything asks for the roots once per session,
-// right after it starts, so get-roots-list called first asks inside its call.
+// right after it starts.
 export const ONE_SESSION = ['--spare-sessions', '0'];
 
 export async function driveEverything(url: string): Promise<void> {
