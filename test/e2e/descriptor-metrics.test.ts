@@ -12,11 +12,11 @@ import { until } from '../support/wait.js';
 
 const ELICIT = { elicitation: {} };
 const skip = !PROC_READABLE && 'SKIPPED: needs Linux /proc';
+if (skip) process.stderr.write('SKIPPED e2e/descriptor-metrics: it reads descriptors and connections from Linux /proc\n');
 
 describe('descriptors and upstream connections', { skip }, () => {
   let fixture: Running & { url: string };
   before(async () => {
-    if (!PROC_READABLE) process.stderr.write('SKIPPED: descriptor-metrics needs Linux /proc\n');
     fixture = await startHttpFixture();
   });
   after(async () => {

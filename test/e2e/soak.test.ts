@@ -9,9 +9,10 @@ import assert from 'node:assert/strict';
 import { PROC_READABLE } from '../support/descriptors.js';
 import { growth, soak } from '../support/soak.js';
 
+if (!PROC_READABLE) process.stderr.write('SKIPPED e2e/soak: it reads what the proxy holds from Linux /proc\n');
+
 describe('a short soak', { skip: !PROC_READABLE && 'SKIPPED: needs Linux /proc' }, () => {
   it('holds nothing more at the end than in its first seconds, and answers everything as it must', { timeout: 120_000 }, async () => {
-    if (!PROC_READABLE) process.stderr.write('SKIPPED: the soak needs Linux /proc\n');
     const result = await soak({ seconds: 30, sampleEverySeconds: 2, ttlSeconds: 3, abandonPerSecond: 2 });
     assert.deepEqual(result.unexpected, []);
     for (const kind of ['pass-through', 'interactive', 'abandoned', 'bad input', 'task', 'legacy client']) {

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { writeConfig } from '../support/config.js';
 import { connectionsTo, openDescriptors, PROC_READABLE } from '../support/descriptors.js';
 import { childPids, FIXTURE, startProcess, startProxy, type ProxyProcess, type Running } from '../support/processes.js';
-import { inputRequired, rpc, type RpcReply } from '../support/rpc.js';
+import { inputRequired, rpc } from '../support/rpc.js';
 import { sleep } from '../support/wait.js';
 
 const TIMES = Number(process.env['MRTR_RELEASE_TIMES'] ?? 10);
@@ -103,7 +103,7 @@ async function releases(setup: Setup, way: () => Promise<void>, thenMs = 0): Pro
   assert.fail(`after ${TIMES} times the proxy holds more than before: before ${JSON.stringify(was)}, after ${JSON.stringify(now)}`);
 }
 
-const answer = (reply: RpcReply) => inputRequired(reply);
+if (!PROC_READABLE) process.stderr.write('SKIPPED e2e/upstream-release: it reads what the proxy holds from Linux /proc\n');
 
 for (const transport of TRANSPORTS) {
   describe(`what an ended interaction held upstream is released: ${transport} upstream`, {
@@ -112,12 +112,11 @@ for (const transport of TRANSPORTS) {
     let setup: Setup;
     let url: string;
     before(async () => {
-      if (!PROC_READABLE) process.stderr.write('SKIPPED: upstream-release needs Linux /proc\n');
       setup = await setUp(transport);
       url = setup.proxy.url;
       // Warm up: the sessions and connections a steady proxy keeps, before anything is counted.
       assert.match(JSON.stringify((await call(url, 'echo', { text: 'x' })).body), /echo: x/);
-      const { requestState } = answer(await call(url, 'ask-name'));
+      const { requestState } = inputRequired(await call(url, 'ask-name'));
       await call(url, 'ask-name', {}, { requestState, inputResponses: { 'elicitation-1': { action: 'accept', content: { name: 'A' } } } });
     });
     after(async () => {
@@ -126,7 +125,7 @@ for (const transport of TRANSPORTS) {
 
     it('answered', async () => {
       await releases(setup, async () => {
-        const { requestState } = answer(await call(url, 'ask-name'));
+        const { requestState } = inputRequired(await call(url, 'ask-name'));
         const done = await call(url, 'ask-name', {}, { requestState, inputResponses: { 'elicitation-1': { action: 'accept', content: { name: 'Ada' } } } });
         assert.match(JSON.stringify(done.body), /Hello, Ada!/);
       });
@@ -134,7 +133,7 @@ for (const transport of TRANSPORTS) {
 
     it('declined', async () => {
       await releases(setup, async () => {
-        const { requestState } = answer(await call(url, 'ask-name'));
+        const { requestState } = inputRequired(await call(url, 'ask-name'));
         const done = await call(url, 'ask-name', {}, { requestState, inputResponses: { 'elicitation-1': { action: 'decline' } } });
         assert.match(JSON.stringify(done.body), /no name \(decline\)/);
       });
@@ -144,7 +143,7 @@ for (const transport of TRANSPORTS) {
       await releases(
         setup,
         async () => {
-          answer(await call(url, 'ask-name'));
+          inputRequired(await call(url, 'ask-name'));
         },
         TTL_S * 1000 + 500,
       );
@@ -163,9 +162,9 @@ for (const transport of TRANSPORTS) {
 
     it('let go for replay, round after round', async () => {
       await releases(setup, async () => {
-        const first = answer(await call(url, 'ask-twice'));
+        const first = inputRequired(await call(url, 'ask-twice'));
         const key = Object.keys(first.inputRequests)[0]!;
-        const second = answer(
+        const second = inputRequired(
           await call(url, 'ask-twice', {}, { requestState: first.requestState, inputResponses: { [key]: { action: 'accept', content: { first: 'a' } } } }),
         );
         const key2 = Object.keys(second.inputRequests)[0]!;
@@ -227,8 +226,8 @@ describe('what a lost legacy session held is released', { skip: !PROC_READABLE &
     const setup = await setUp('streamable-http');
     try {
       const { proxy, port } = setup;
-      answer(await call(proxy.url, 'ask-name'));
-      answer(await call(proxy.url, 'ask-name'));
+      inputRequired(await call(proxy.url, 'ask-name'));
+      inputRequired(await call(proxy.url, 'ask-name'));
       assert.ok(connectionsTo(proxy.child.pid!, port) > 0);
       await setup.fixture!.stop('SIGKILL');
       const deadline = Date.now() + SETTLE_MS;
