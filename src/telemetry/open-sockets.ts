@@ -1,5 +1,5 @@
-// What this process holds open, as the kernel sees it (Linux /proc/self): its descriptors and their
-// limit, and its TCP connections to given endpoints. Counted from the kernel rather than from the
+// What a process (this one by default) holds open, as the kernel sees it (Linux /proc): its
+// descriptors and their limit, and its TCP connections to given endpoints. Counted from the kernel rather than from the
 // HTTP, SSE and WebSocket clients' own pools, so that a connection no pool knows of any more (the
 // way descriptors leak) is counted too. Elsewhere than Linux nothing can be read: undefined.
 import { lookup } from 'node:dns/promises';
@@ -19,10 +19,13 @@ export function endpointOf(url: URL): Endpoint {
   return { host, port: url.port ? Number(url.port) : secure ? 443 : 80 };
 }
 
+/** A process as /proc names it. */
+export type ProcessId = number | 'self';
+
 /** Open descriptors and the soft limit on them; undefined where /proc cannot tell. */
-export async function descriptorUse(): Promise<{ open: number; limit: number } | undefined> {
+export async function descriptorUse(pid: ProcessId = 'self'): Promise<{ open: number; limit: number } | undefined> {
   try {
-    const [fds, limits] = await Promise.all([readdir('/proc/self/fd'), readFile('/proc/self/limits', 'utf8')]);
+    const [fds, limits] = await Promise.all([readdir(`/proc/${pid}/fd`), readFile(`/proc/${pid}/limits`, 'utf8')]);
     const m = /^Max open files\s+(\d+|unlimited)/m.exec(limits);
     const limit = m?.[1] === undefined || m[1] === 'unlimited' ? Number.POSITIVE_INFINITY : Number(m[1]);
     return { open: fds.length, limit };
@@ -52,16 +55,16 @@ function normalizeIp(address: string): string {
 }
 
 /**
- * For each endpoint, how many TCP connections this process holds to it, in any state (one its
- * peer closed and this process did not is still held); undefined where /proc cannot tell. A host
- * name counts connections to any address it resolves to.
+ * For each endpoint, how many TCP connections the process holds to it, in any state (one its peer
+ * closed and the process did not is still held); undefined where /proc cannot tell. A host name
+ * counts connections to any address it resolves to.
  */
-export async function connectionsTo(endpoints: readonly Endpoint[]): Promise<number[] | undefined> {
+export async function connectionsTo(endpoints: readonly Endpoint[], pid: ProcessId = 'self'): Promise<number[] | undefined> {
   let inodes: Set<string>;
   let tables: string[];
   try {
-    inodes = await socketInodes();
-    tables = await Promise.all(['tcp', 'tcp6'].map((t) => readFile(`/proc/self/net/${t}`, 'utf8').catch(() => '')));
+    inodes = await socketInodes(pid);
+    tables = await Promise.all(['tcp', 'tcp6'].map((t) => readFile(`/proc/${pid}/net/${t}`, 'utf8').catch(() => '')));
   } catch {
     return undefined;
   }
@@ -83,10 +86,10 @@ export async function connectionsTo(endpoints: readonly Endpoint[]): Promise<num
   return counts;
 }
 
-async function socketInodes(): Promise<Set<string>> {
+async function socketInodes(pid: ProcessId): Promise<Set<string>> {
   const inodes = new Set<string>();
-  for (const fd of await readdir('/proc/self/fd')) {
-    const target = await readlink(`/proc/self/fd/${fd}`).catch(() => '');
+  for (const fd of await readdir(`/proc/${pid}/fd`)) {
+    const target = await readlink(`/proc/${pid}/fd/${fd}`).catch(() => '');
     const m = /^socket:\[(\d+)\]$/.exec(target);
     if (m) inodes.add(m[1]!);
   }

@@ -55,7 +55,7 @@ describe('descriptors and upstream connections', { skip }, () => {
       const m = await scrape(proxy.metrics);
       const held = m.value('mrtr_upstream_connections', { upstream: 'remote' });
       assert.ok(held >= 3, `three waiting calls hold a stream each: ${held}`);
-      assert.equal(held, connectionsTo(pid, port));
+      assert.equal(held, await connectionsTo(pid, port));
       assert.equal(
         m.samples.filter((s) => s.name === 'mrtr_upstream_connections' && s.labels['upstream'] === 'local').length,
         0,

@@ -219,7 +219,7 @@ describe('legacy Streamable HTTP upstream transport', () => {
       const port = Number(new URL(upstream.url).port);
       try {
         await new Promise((r) => setTimeout(r, 200));
-        const before = connectionsTo(process.pid, port);
+        const before = await connectionsTo(process.pid, port);
         for (let i = 0; i < 5; i++) {
           const abort = new AbortController();
           const call = client.callTool({ name: 'hang', arguments: {} }, undefined, { signal: abort.signal });
@@ -228,7 +228,7 @@ describe('legacy Streamable HTTP upstream transport', () => {
           await assert.rejects(call);
         }
         // Without the close, each cancelled call keeps its connection for the session's life.
-        await until(() => connectionsTo(process.pid, port) <= before, 3000, `connections back to ${before}`);
+        await until(async () => (await connectionsTo(process.pid, port)) <= before, 3000, `connections back to ${before}`);
         assert.equal(textOf(await client.callTool({ name: 'echo', arguments: { text: 'still' } })), 'echo: still');
       } finally {
         await client.close();

@@ -70,8 +70,8 @@ async function setUp(transport: Transport, limits = ['--max-sessions', String(MA
     port,
     ...(fixture ? { fixture } : {}),
     held: async () => ({
-      descriptors: openDescriptors(pid),
-      connections: port ? connectionsTo(pid, port) : 0,
+      descriptors: await openDescriptors(pid),
+      connections: port ? await connectionsTo(pid, port) : 0,
       children: (await childPids(pid)).length,
     }),
     async stop() {
@@ -228,11 +228,11 @@ describe('what a lost legacy session held is released', { skip: !PROC_READABLE &
       const { proxy, port } = setup;
       inputRequired(await call(proxy.url, 'ask-name'));
       inputRequired(await call(proxy.url, 'ask-name'));
-      assert.ok(connectionsTo(proxy.child.pid!, port) > 0);
+      assert.ok((await connectionsTo(proxy.child.pid!, port)) > 0);
       await setup.fixture!.stop('SIGKILL');
       const deadline = Date.now() + SETTLE_MS;
-      while (connectionsTo(proxy.child.pid!, port) > 0 && Date.now() < deadline) await sleep(100);
-      assert.equal(connectionsTo(proxy.child.pid!, port), 0, 'connections to the server that went away');
+      while ((await connectionsTo(proxy.child.pid!, port)) > 0 && Date.now() < deadline) await sleep(100);
+      assert.equal(await connectionsTo(proxy.child.pid!, port), 0, 'connections to the server that went away');
     } finally {
       await setup.stop();
     }
@@ -259,7 +259,11 @@ describe("what a legacy server's own task held is released when the task is canc
       const setup: Setup = {
         proxy,
         port,
-        held: async () => ({ descriptors: openDescriptors(pid), connections: port ? connectionsTo(pid, port) : 0, children: (await childPids(pid)).length }),
+        held: async () => ({
+          descriptors: await openDescriptors(pid),
+          connections: port ? await connectionsTo(pid, port) : 0,
+          children: (await childPids(pid)).length,
+        }),
         stop: async () => {
           await proxy.stop();
           await fixture?.stop();
