@@ -15,8 +15,9 @@ import { startup } from './cases/startup.js';
 import { sharing } from './cases/sharing.js';
 import { untied } from './cases/untied.js';
 import { soakCase } from './cases/soak.js';
+import { rounds } from './cases/rounds.js';
 
-const CASES: Record<string, BenchCase> = { passthrough, interactive, waiting, 'waiting-replay': waitingReplay, startup, sharing, untied, soak: soakCase };
+const CASES: Record<string, BenchCase> = { passthrough, interactive, waiting, 'waiting-replay': waitingReplay, startup, sharing, untied, rounds, soak: soakCase };
 /** Run when no case is named: all but the soak. */
 const DEFAULT_CASES = Object.keys(CASES).filter((n) => n !== 'soak');
 
