@@ -1,13 +1,16 @@
 // When a round of legacy requests is complete enough to go to the client. A legacy server that asks
-// several things at once (it awaits them together) sends them back to back, well within a
-// millisecond; one that asks one thing sends nothing more until it has the answer. So the round
-// closes as soon as the legacy session has been quiet for `quietMs` after its latest request (and the
-// event loop has read whatever had arrived by then), and at the latest `windowMs` (--gather-window)
-// after the first one. A local child that is still running once the quiet period has passed was
-// preempted, not done: the round stays open while it runs (upstream/child/process-running.ts), within the
-// window. Timing alone is all there is over HTTP and WebSocket; there, a wait that ended late means
-// the machine is short of CPU, and a server waiting for a CPU between two sends looks quiet too, so
-// a late wake also keeps the round open for another quiet period (within the window).
+// several things at once (it awaits them together) sends them back to back; one that asks one thing
+// sends nothing more until it has the answer. So the round closes once the server is known to wait:
+//   - a local child (stdio) waits when none of its threads runs and no line of its output is half
+//     read (upstream/child/process-running.ts). Seen waiting, it has written all it had; the loop
+//     then reads pending I/O once (Clock.turn), and a round that gained no request by then closes.
+//     Seen running, it is read again after an I/O turn, a few times, then every quiet period;
+//   - over HTTP and WebSocket nothing tells, so timing alone decides: the round closes once the
+//     session has been quiet for `quietMs` after its latest request (and the loop has read whatever
+//     had arrived by then). There a wait that ended late means the machine is short of CPU, and a
+//     server waiting for a CPU between two sends looks quiet too, so a late wake keeps the round
+//     open for another quiet period.
+// Either way the round closes at the latest `windowMs` (--gather-window) after its first request.
 // Pure: the interaction feeds it the times and waits as long as it says.
 
 /** How long the legacy session must stay quiet after its latest request before the round closes. */
@@ -28,29 +31,44 @@ export interface GatherTimes {
   /** The upper bound (--gather-window); 0 closes the round at once. */
   windowMs: number;
   quietMs: number;
-  /** The `lastAt` for which an I/O turn was already let through once the quiet period had passed. */
+  /** The `lastAt` for which an I/O turn was already let through once the server was seen waiting (or quiet). */
   settledLastAt?: number | undefined;
   /**
-   * Whether the legacy server's local process is running; read only once the quiet period has
-   * passed within the window, where it decides (a read of /proc costs tens of µs). Absent: unknown.
+   * Given for a server that is a local process (stdio): whether it runs (true) or waits (false);
+   * undefined when that cannot be read, and timing decides. Read within the window only.
    */
   upstreamRunning?: (() => boolean | undefined) | undefined;
+  /** Reads since the latest request that found the process running. */
+  runningReads?: number | undefined;
   /** How much later than asked the latest wait ended (negative or absent: on time, or woken by a request). */
   lateMs?: number | undefined;
 }
 
+/** A running process is read again after this many I/O turns at most, then once per quiet period. */
+export const GATHER_RUNNING_TURNS = 8;
+
 /**
- * `settle`: the quiet period has passed, but requests that arrived while the process waited may not
- * have been read yet; let the loop read pending I/O once (Clock.turn) and decide again.
+ * `settle`: the server waits (or has been quiet), but requests it sent before may not have been read
+ * yet; let the loop read pending I/O once (Clock.turn) and decide again (`waiting`: the local process
+ * was seen waiting). `recheck`: the process still runs; let the loop read pending I/O once and read
+ * the process again.
  */
-export type GatherDecision = { kind: 'close' } | { kind: 'wait'; ms: number } | { kind: 'settle' };
+export type GatherDecision = { kind: 'close' } | { kind: 'wait'; ms: number } | { kind: 'settle'; waiting?: true } | { kind: 'recheck' };
 
 export function gatherDecision(t: GatherTimes): GatherDecision {
   if (t.windowMs <= 0) return { kind: 'close' };
   const windowEnd = t.firstAt + t.windowMs;
   if (t.now >= windowEnd) return { kind: 'close' };
+  const nextQuiet = () => ({ kind: 'wait' as const, ms: Math.min(Math.max(t.quietMs, 1), windowEnd - t.now) });
+  if (t.upstreamRunning) {
+    // Seen waiting and the loop has read what it had sent (or quiet, where it could not be read).
+    if (t.settledLastAt === t.lastAt) return { kind: 'close' };
+    const running = t.upstreamRunning();
+    if (running === false) return { kind: 'settle', waiting: true };
+    if (running === true) return (t.runningReads ?? 0) < GATHER_RUNNING_TURNS ? { kind: 'recheck' } : nextQuiet();
+  }
   const quietEnd = t.lastAt + Math.min(t.quietMs, t.windowMs);
   if (t.now < quietEnd) return { kind: 'wait', ms: Math.min(quietEnd, windowEnd) - t.now };
-  if ((t.lateMs ?? 0) >= GATHER_LATE_MS || t.upstreamRunning?.() === true) return { kind: 'wait', ms: Math.min(Math.max(t.quietMs, 1), windowEnd - t.now) };
+  if ((t.lateMs ?? 0) >= GATHER_LATE_MS) return nextQuiet();
   return t.settledLastAt === t.lastAt ? { kind: 'close' } : { kind: 'settle' };
 }

@@ -31,6 +31,8 @@ export class Interaction implements SessionHolder {
   private seq = 0;
   /** When the legacy server's latest request arrived (the gather window closes once it is quiet). */
   private lastRequestAt = 0;
+  /** The `lastRequestAt` after which the local legacy process was seen waiting as its round closed. */
+  private waitSeenFor: number | undefined;
   private readonly pending = new Map<string, PendingInput>();
   private outcome: Outcome | undefined;
   private lease: SessionLease | undefined;
@@ -106,7 +108,7 @@ export class Interaction implements SessionHolder {
   private parkWhenQuiet(settleMs: number): void {
     this.settling = undefined;
     const quietFor = this.clock.now() - this.lastRequestAt;
-    if (quietFor < settleMs && this.session?.running?.() !== false) {
+    if (quietFor < settleMs && this.waitSeenFor !== this.lastRequestAt && this.session?.running?.() !== false) {
       this.settling = this.clock.after(settleMs - quietFor, () => this.parkWhenQuiet(settleMs));
       return;
     }
@@ -162,6 +164,9 @@ export class Interaction implements SessionHolder {
     const deadline = this.clock.now() + opts.timeoutMs;
     let firstAt: number | undefined;
     let settledLastAt: number | undefined;
+    /** Reads of the local process that found it running since the latest request (`readsFor`). */
+    let runningReads = 0;
+    let readsFor: number | undefined;
     /** When the latest wait should have ended: a gather timer that fires late means a busy machine (gather.ts). */
     let wakeAt = Number.POSITIVE_INFINITY;
     for (;;) {
@@ -172,12 +177,20 @@ export class Interaction implements SessionHolder {
       if (this.pending.size > 0) {
         firstAt ??= now;
         const lastAt = Math.max(firstAt, this.lastRequestAt);
-        const times = { firstAt, lastAt, now, windowMs: opts.gatherMs, quietMs: GATHER_QUIET_MS, settledLastAt, lateMs: now - wakeAt };
-        const gather = gatherDecision({ ...times, upstreamRunning: () => this.session?.running?.() });
+        if (readsFor !== lastAt) [runningReads, readsFor] = [0, lastAt];
+        const session = this.session;
+        const upstreamRunning = session?.localProcess ? () => session.running?.() : undefined;
+        const times = { firstAt, lastAt, now, windowMs: opts.gatherMs, quietMs: GATHER_QUIET_MS, settledLastAt, lateMs: now - wakeAt, runningReads };
+        const gather = gatherDecision({ ...times, upstreamRunning });
         if (gather.kind === 'close') return { kind: 'input', pending: this.unanswered() };
-        if (gather.kind === 'settle') {
+        if (gather.kind === 'settle' || gather.kind === 'recheck') {
+          const requestAt = this.lastRequestAt;
           await this.clock.turn();
-          settledLastAt = lastAt;
+          if (gather.kind === 'recheck') runningReads++;
+          else {
+            settledLastAt = lastAt;
+            if (gather.waiting) this.waitSeenFor = requestAt;
+          }
           continue;
         }
         wait = Math.min(wait, gather.ms);

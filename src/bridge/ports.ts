@@ -21,6 +21,8 @@ export interface BridgeSession {
   holder: SessionHolder | undefined;
   readonly closed: boolean;
   readonly closeReason: string;
+  /** Whether the legacy server is a local process whose state `running` reads (stdio). */
+  readonly localProcess?: boolean;
   /** True while the legacy server's local process runs rather than waits for input; absent or undefined: unknown. */
   running?(): boolean | undefined;
   /** The revision negotiated at initialize; answers are shaped for it. */

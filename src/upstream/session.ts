@@ -197,6 +197,11 @@ export class LegacySession {
     return this.protocolVersion;
   }
 
+  /** Whether the server is a local process whose state `running` reads (stdio). */
+  get localProcess(): boolean {
+    return typeof (this.transport as Transport & { running?: unknown }).running === 'function';
+  }
+
   /** Whether the server's local process runs (stdio only; see process-running.ts); undefined elsewhere. */
   running(): boolean | undefined {
     return (this.transport as Transport & { running?: () => boolean | undefined }).running?.();

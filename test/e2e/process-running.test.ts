@@ -50,4 +50,16 @@ describe('process-running', () => {
       for (const child of [waiting, spinning]) if (child.pid) process.kill(-child.pid, 'SIGKILL');
     }
   });
+
+  it('reads a process as running while another of its threads runs and its main thread waits', { skip: !HAS_PROC && 'no /proc on this system' }, async () => {
+    // Servers that hand their stdout writes to a worker thread (Python's anyio) look like this while they write.
+    const script = `const { Worker } = require('node:worker_threads'); new Worker('for(;;){}', { eval: true }); setInterval(() => {}, 1000);`;
+    const child = spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
+    try {
+      await settlesTo(await started(child), true);
+      for (let i = 0; i < 20; i++) assert.equal(processTreeRunning(child.pid!), true);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
 });

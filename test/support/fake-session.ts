@@ -30,6 +30,11 @@ export class FakeSession implements BridgeSession, PooledSession {
   /** What `running()` answers: whether the server's local process runs (stdio on Linux); undefined: unknown. */
   processRunning: boolean | undefined = undefined;
 
+  /** A local process once the test says what `running()` answers. */
+  get localProcess(): boolean {
+    return this.processRunning !== undefined;
+  }
+
   running(): boolean | undefined {
     return this.processRunning;
   }

@@ -91,6 +91,18 @@ describe('Bridge: rounds', () => {
     assert.deepEqual(late, ['elicitation-1', 'roots-2'], 'late waits (a busy machine) keep the round open');
   });
 
+  it('closes a round as soon as the local server process is seen waiting, with what it sent together', async () => {
+    const s = setup({ gatherMs: 200 });
+    const first = s.bridge.call(front());
+    await tick();
+    const startedAt = s.clock.now();
+    s.last().processRunning = false;
+    s.last().ask('elicitation/create', { message: 'a', requestedSchema: { type: 'object', properties: {} } });
+    s.last().ask('roots/list');
+    assert.deepEqual(Object.keys(((await first) as unknown as Asked).inputRequests), ['elicitation-1', 'roots-2']);
+    assert.equal(s.clock.now(), startedAt, 'no quiet period was waited for');
+  });
+
   it('asks again for what is missing, with a new state, and ignores extra keys', async () => {
     const { bridge, last } = setup();
     const first = bridge.call(front());

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { gatherDecision } from '../../src/bridge/gather.js';
+import { GATHER_RUNNING_TURNS, gatherDecision } from '../../src/bridge/gather.js';
 
 const at = (over: Partial<Parameters<typeof gatherDecision>[0]>) =>
   gatherDecision({ firstAt: 1000, lastAt: 1000, now: 1000, windowMs: 25, quietMs: 1, ...over });
@@ -48,36 +48,54 @@ describe('gather decision', () => {
 });
 
 describe('gather decision with a local legacy process', () => {
-  it('keeps a quiet round open while the legacy process still runs (it was preempted, not done)', () => {
-    assert.deepEqual(at({ now: 1001, upstreamRunning: () => true }), { kind: 'wait', ms: 1 });
-    assert.deepEqual(at({ now: 1001, settledLastAt: 1000, upstreamRunning: () => true }), { kind: 'wait', ms: 1 });
-    assert.deepEqual(at({ now: 1002, upstreamRunning: () => false }), { kind: 'settle' });
+  it('settles as soon as the process is seen waiting, without waiting for a quiet period', () => {
+    assert.deepEqual(at({ upstreamRunning: () => false }), { kind: 'settle', waiting: true });
+    assert.deepEqual(at({ now: 1000.2, upstreamRunning: () => false }), { kind: 'settle', waiting: true });
+  });
+
+  it('closes once the loop has read its I/O after the process was seen waiting, without reading it again', () => {
+    let reads = 0;
+    const waiting = () => {
+      reads++;
+      return false;
+    };
+    assert.deepEqual(at({ settledLastAt: 1000, upstreamRunning: waiting }), { kind: 'close' });
+    assert.equal(reads, 0);
+  });
+
+  it('a request read during the settle turn is read for again', () => {
+    assert.deepEqual(at({ lastAt: 1000.1, now: 1000.1, settledLastAt: 1000, upstreamRunning: () => false }), { kind: 'settle', waiting: true });
+    assert.deepEqual(at({ lastAt: 1000.1, now: 1000.1, settledLastAt: 1000, upstreamRunning: () => true }), { kind: 'recheck' });
+  });
+
+  it('reads a running process again after I/O turns, then once per quiet period', () => {
+    assert.deepEqual(at({ upstreamRunning: () => true }), { kind: 'recheck' });
+    assert.deepEqual(at({ runningReads: GATHER_RUNNING_TURNS - 1, upstreamRunning: () => true }), { kind: 'recheck' });
+    assert.deepEqual(at({ runningReads: GATHER_RUNNING_TURNS, upstreamRunning: () => true }), { kind: 'wait', ms: 1 });
+    assert.deepEqual(at({ now: 1010, runningReads: 40, upstreamRunning: () => true }), { kind: 'wait', ms: 1 }, 'however long it has been quiet');
   });
 
   it('still closes at the window while the process runs', () => {
-    assert.deepEqual(at({ now: 1024.5, upstreamRunning: () => true }), { kind: 'wait', ms: 0.5 });
+    assert.deepEqual(at({ now: 1024.5, runningReads: GATHER_RUNNING_TURNS, upstreamRunning: () => true }), { kind: 'wait', ms: 0.5 });
     assert.deepEqual(at({ now: 1025, upstreamRunning: () => true }), { kind: 'close' });
     assert.deepEqual(at({ windowMs: 0, upstreamRunning: () => true }), { kind: 'close' });
   });
 
-  it('reads the process only once the quiet period has passed, within the window', () => {
+  it('never reads the process past the window or with a window of 0', () => {
     let reads = 0;
     const running = () => {
       reads++;
       return true;
     };
-    assert.deepEqual(at({ now: 1000.5, upstreamRunning: running }), { kind: 'wait', ms: 0.5 });
     assert.deepEqual(at({ now: 1025, upstreamRunning: running }), { kind: 'close' });
-    assert.deepEqual(at({ now: 1001, windowMs: 0, upstreamRunning: running }), { kind: 'close' });
+    assert.deepEqual(at({ windowMs: 0, upstreamRunning: running }), { kind: 'close' });
     assert.equal(reads, 0);
-    assert.deepEqual(at({ now: 1001, upstreamRunning: running }), { kind: 'wait', ms: 1 });
-    assert.equal(reads, 1);
-    assert.deepEqual(at({ now: 1003, windowMs: 3, quietMs: 10, upstreamRunning: running }), { kind: 'close' }, 'a quiet period longer than the window');
-    assert.deepEqual(at({ now: 1002.5, windowMs: 3, quietMs: 10, upstreamRunning: running }), { kind: 'wait', ms: 0.5 });
-    assert.equal(reads, 1, 'a window no longer than the quiet period closes the round without a read');
-    assert.deepEqual(at({ now: 1001, upstreamRunning: () => undefined }), { kind: 'settle' }, 'unknown: timing alone');
-    assert.deepEqual(at({ now: 1004, lateMs: 3, upstreamRunning: running }), { kind: 'wait', ms: 1 });
-    assert.equal(reads, 1, 'not read when a late wake already keeps the round open');
+  });
+
+  it('falls back to timing when the process cannot be read (no /proc, the process is gone)', () => {
+    assert.deepEqual(at({ upstreamRunning: () => undefined }), { kind: 'wait', ms: 1 });
+    assert.deepEqual(at({ now: 1001, upstreamRunning: () => undefined }), { kind: 'settle' });
+    assert.deepEqual(at({ now: 1004, lateMs: 3, upstreamRunning: () => undefined }), { kind: 'wait', ms: 1 });
   });
 });
 

@@ -1,10 +1,11 @@
 // Whether a local legacy child is still running, read from Linux's /proc. The gather window closes
-// once the legacy session has been quiet for a moment (bridge/gather.ts); a child that the kernel
-// preempted between two requests it sends together looks quiet too, and the round split in two on a
-// loaded machine. A child whose main thread is runnable has not yet gone back to waiting for input,
-// so what it is about to send may belong to the same round. Only the main thread is read
-// (/proc/PID/stat shows the thread group leader's state): that is the one an event loop writes from.
-import { readFileSync } from 'node:fs';
+// a round once the legacy server is known to wait (bridge/gather.ts): a child none of whose threads
+// runs has written everything it was about to write for now. Every thread is read, not only the
+// main one: some servers write from another thread while the event loop waits for it (Python's
+// anyio hands stdout writes to a worker thread), and a thread that wakes another makes it runnable
+// before it sleeps itself, so a process with work left always shows a running thread. The main
+// thread is read first: the usual answer while it still works, for a tenth of the cost.
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** A wrapper (`npx`, `sh -c`, `uv run`) starts the real server as a descendant; follow that far. */
 const MAX_PROCESSES = 8;
@@ -36,20 +37,35 @@ function read(path: string): string | undefined {
   }
 }
 
+function threads(pid: number): string[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+}
+
+function isRunning(statPath: string): boolean | undefined {
+  const stat = read(statPath);
+  const state = stat === undefined ? undefined : statState(stat);
+  return state === undefined ? undefined : RUNNING_STATES.has(state);
+}
+
 /**
- * True when `pid` or one of its first descendants is running; false when they all wait; undefined
- * when this cannot be known (no /proc, the process is gone): the caller then relies on timing alone.
+ * True when a thread of `pid` or of one of its first descendants is running; false when they all
+ * wait; undefined when this cannot be known (no /proc, the process is gone): the caller then relies
+ * on timing alone.
  */
 export function processTreeRunning(pid: number): boolean | undefined {
   const queue = [pid];
   let known = false;
   for (let seen = 0; seen < queue.length && seen < MAX_PROCESSES; seen++) {
     const p = queue[seen]!;
-    const stat = read(`/proc/${p}/stat`);
-    const state = stat === undefined ? undefined : statState(stat);
-    if (state === undefined) continue;
+    const main = isRunning(`/proc/${p}/stat`);
+    if (main === undefined) continue;
     known = true;
-    if (RUNNING_STATES.has(state)) return true;
+    if (main) return true;
+    for (const tid of threads(p)) if (tid !== String(p) && isRunning(`/proc/${p}/task/${tid}/stat`) === true) return true;
     const children = read(`/proc/${p}/task/${p}/children`);
     if (children) queue.push(...childPids(children.trim()));
   }

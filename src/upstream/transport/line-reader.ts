@@ -38,6 +38,11 @@ export class LineReader {
     return lines;
   }
 
+  /** Whether part of a line has arrived without its end. */
+  get holding(): boolean {
+    return this.pending > 0;
+  }
+
   /** Drops an unfinished line. */
   clear(): void {
     this.pieces = [];

@@ -47,10 +47,15 @@ export class StdioTransport implements Transport {
     return this.child?.pid;
   }
 
-  /** True while the child (or a process it started) runs rather than waits; undefined when unknown. */
+  /**
+   * True while the child (or a process it started) runs rather than waits, or while part of a line
+   * it wrote is still to come (a child blocked on a full pipe waits, with more to write); undefined
+   * when unknown.
+   */
   running(): boolean | undefined {
     const pid = this.child?.pid;
-    return pid === undefined ? undefined : processTreeRunning(pid);
+    if (pid === undefined) return undefined;
+    return this.lines.holding || processTreeRunning(pid);
   }
 
   start(): Promise<void> {
