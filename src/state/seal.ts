@@ -1,6 +1,6 @@
 // The one home of requestState sealing. A state is a compact JWE (dir + A256GCM): the client can
 // neither read nor forge it. Failure reasons are fixed strings that never echo the payload.
-import { createHash } from 'node:crypto';
+import { createHash, webcrypto } from 'node:crypto';
 import type * as Jose from 'jose';
 
 // jose is loaded at the first seal or open, not at start: a proxy that never holds an
@@ -112,6 +112,14 @@ export function createSealer(keys: Uint8Array | readonly Uint8Array[], now: () =
   const list = keys instanceof Uint8Array ? [keys] : [...keys];
   if (list.length === 0) throw new RangeError('requestState needs at least one key');
   for (const k of list) if (k.length !== 32) throw new RangeError('requestState key must be 32 bytes');
+  // Each key is handed to jose as a CryptoKey imported once: given raw bytes, jose imports them
+  // again for every seal and open.
+  const imported = new Map<Uint8Array, Promise<webcrypto.CryptoKey>>();
+  const cryptoKey = (raw: Uint8Array): Promise<webcrypto.CryptoKey> => {
+    let key = imported.get(raw);
+    if (key === undefined) imported.set(raw, (key = webcrypto.subtle.importKey('raw', raw, 'AES-GCM', false, ['encrypt', 'decrypt'])));
+    return key;
+  };
   const byId = new Map(list.map((k) => [keyId(k), k] as const));
   const sealing = list[0]!;
   const sealingId = keyId(sealing);
@@ -121,7 +129,7 @@ export function createSealer(keys: Uint8Array | readonly Uint8Array[], now: () =
       return new EncryptJWT({ v: STATE_FORMAT_VERSION, ...claims })
         .setProtectedHeader({ alg: 'dir', enc: 'A256GCM', kid: sealingId })
         .setExpirationTime(Math.ceil(expiresAtMs / 1000))
-        .encrypt(sealing);
+        .encrypt(await cryptoKey(sealing));
     },
     async open(token, expect) {
       const claims = await this.inspect(token);
@@ -143,7 +151,7 @@ export function createSealer(keys: Uint8Array | readonly Uint8Array[], now: () =
       if (key === undefined) throw new StateError('unauthentic');
       let payload: Record<string, unknown>;
       try {
-        ({ payload } = await jwtDecrypt(token, key, {
+        ({ payload } = await jwtDecrypt(token, await cryptoKey(key), {
           currentDate: new Date(now()),
           keyManagementAlgorithms: ['dir'],
           contentEncryptionAlgorithms: ['A256GCM'],
@@ -159,7 +167,7 @@ export function createSealer(keys: Uint8Array | readonly Uint8Array[], now: () =
       const { CompactEncrypt } = await jose();
       return new CompactEncrypt(new TextEncoder().encode(JSON.stringify(record)))
         .setProtectedHeader({ alg: 'dir', enc: 'A256GCM', kid: sealingId, cty: RECORD_TYPE })
-        .encrypt(sealing);
+        .encrypt(await cryptoKey(sealing));
     },
     async openRecord(token) {
       const { compactDecrypt } = await jose();
@@ -168,7 +176,7 @@ export function createSealer(keys: Uint8Array | readonly Uint8Array[], now: () =
       if (key === undefined) throw new StateError('unauthentic');
       let plaintext: Uint8Array;
       try {
-        ({ plaintext } = await compactDecrypt(token, key, { keyManagementAlgorithms: ['dir'], contentEncryptionAlgorithms: ['A256GCM'] }));
+        ({ plaintext } = await compactDecrypt(token, await cryptoKey(key), { keyManagementAlgorithms: ['dir'], contentEncryptionAlgorithms: ['A256GCM'] }));
       } catch {
         throw new StateError('unauthentic');
       }
