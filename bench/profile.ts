@@ -2,7 +2,10 @@
 // tools/call echo through it, stops it, and prints the hottest functions (self and inclusive time)
 // with file:line. Not part of `npm run bench`; run it by hand:
 //
-//   npm run build && node dist/bench/profile.js [http|stdio] [--concurrency N] [--seconds S] [--tool NAME]
+//   npm run build && node dist/bench/profile.js [http|stdio] [--concurrency N] [--seconds S] [--tool NAME] [--proxy-args '...']
+//
+// The proxy runs with `--max-sessions N+1 --gather-window 0` unless `--proxy-args` says otherwise
+// (`--proxy-args ''`: its defaults).
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -83,7 +86,8 @@ async function main(): Promise<void> {
   const scope = new Scope();
   try {
     const upstream = transport === 'http' ? ['--upstream', (await scope.fixtureHttp()).url] : ['--', process.execPath, FIXTURE];
-    const proxy = await scope.proxy(['--max-sessions', String(concurrency + 1), '--gather-window', '0', ...upstream], {
+    const proxyArgs = argv.includes('--proxy-args') ? opt('--proxy-args', '').split(' ').filter(Boolean) : ['--max-sessions', String(concurrency + 1), '--gather-window', '0'];
+    const proxy = await scope.proxy([...proxyArgs, ...upstream], {
       nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
     });
     const clients = Array.from({ length: concurrency }, () => new ProxyClient(proxy.url, ALL_CAPS));
