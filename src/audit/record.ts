@@ -86,6 +86,13 @@ export interface AuditRecord {
   arguments?: unknown;
   /** Only with --audit-questions: the result's shape (content types, structuredContent keys), never its values. */
   resultShape?: ResultShape;
+  /**
+   * The proxy asked the client for its roots before sending the call (a legacy server that reads
+   * roots at initialize, docs/roots.md): the call ran on a session told those roots.
+   */
+  rootsRound?: true;
+  /** Only with --audit-questions and a roots round: whether the result names one of those roots (never the roots or the text). */
+  resultNamesRoots?: boolean;
   /** Replayed calls only. */
   replay?: ReplayRunInfo;
 }

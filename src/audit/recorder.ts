@@ -2,11 +2,12 @@
 // start to end (timing rounds with the injected clock) and hands the finished record to a sink.
 // It runs on the bridge's hot path, so it only copies shapes into memory; the sink writes later.
 import type { InteractionObserver } from '../protocol/interaction-observer.js';
-import type { JsonObject } from '../protocol/json.js';
+import type { JsonObject, Root } from '../protocol/json.js';
 import type { Clock } from '../clock.js';
 import { inputMethodOf } from '../protocol/input-requests.js';
 import { questionOf, resultShapeOf } from './question.js';
 import { describeAnswer, describeAsk, outcomeOf, targetOf, type AuditedRequest, type AuditRecord, type ReplayRunInfo } from './record.js';
+import { resultNamesRoots } from './roots-named.js';
 
 type Obj = Record<string, unknown>;
 
@@ -22,6 +23,8 @@ interface Open {
   requests: AuditedRequest[];
   arguments?: unknown;
   replay?: ReplayRunInfo;
+  /** The roots the client gave in the proxy's roots round before the call: held until the end, never written. */
+  rootsRound?: readonly Root[];
 }
 
 export interface RecorderOptions {
@@ -48,6 +51,8 @@ export class AuditRecorder implements InteractionObserver {
     method: string;
     params: JsonObject;
     mode: string;
+    roots?: readonly Root[] | undefined;
+    rootsRound?: true;
     replay?: { call: string; run: number; answers: ReadonlyMap<string, unknown> };
   }): void {
     if (this.open.size >= MAX_OPEN) this.open.delete(this.open.keys().next().value!);
@@ -63,6 +68,7 @@ export class AuditRecorder implements InteractionObserver {
       requests: [],
       ...(this.opts.content ? { arguments: e.params['arguments'] ?? e.params } : {}),
       ...(e.replay ? { replay: this.replayInfo(e.replay) } : {}),
+      ...(e.rootsRound ? { rootsRound: e.roots ?? [] } : {}),
     });
   }
 
@@ -131,6 +137,8 @@ export class AuditRecorder implements InteractionObserver {
       outcome: outcomeOf(e),
       ...(this.opts.content && o.arguments !== undefined ? { arguments: o.arguments } : {}),
       ...(this.opts.questions && e.result ? { resultShape: resultShapeOf(o.method, e.result) } : {}),
+      ...(o.rootsRound ? { rootsRound: true as const } : {}),
+      ...(this.opts.questions && o.rootsRound && e.result ? { resultNamesRoots: resultNamesRoots(o.method, e.result, o.rootsRound) } : {}),
       ...(o.replay ? { replay: o.replay } : {}),
     });
   }

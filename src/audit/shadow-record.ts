@@ -21,7 +21,10 @@ export interface ShadowRecord {
   /** Tool or prompt name, resource URI; empty for lists. */
   target: string;
   outcome: 'differ' | 'candidate_error';
-  /** input_required rounds the primary and the candidate took. */
+  /**
+   * input_required rounds the primary and the candidate took. The primary's count includes the
+   * proxy's roots round only when the candidate asked for the roots too (`rootsRound`).
+   */
   primaryRounds: number;
   candidateRounds: number;
   candidateMs: number;
@@ -30,6 +33,11 @@ export interface ShadowRecord {
   truncated?: number;
   /** Why the candidate failed. */
   error?: string;
+  /**
+   * The primary's call had the proxy's roots round before it (docs/roots.md): `answered` when the
+   * candidate asked for the roots and got that round's answer, `unused` when it never asked.
+   */
+  rootsRound?: 'answered' | 'unused';
 }
 
 /** Values at these paths are protocol facts, not content: kept without --audit-content. */

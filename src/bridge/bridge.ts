@@ -282,9 +282,9 @@ export class Bridge {
     const claimed = this.suspended.claim(round.handle, r, this.clock.now());
     if (!claimed.ok) throw goneError(claimed);
     if (roots === undefined) return this.askRoots(front, round);
-    if (front.task === 'legacy') return this.startTask({ ...front, roots });
+    if (front.task === 'legacy') return this.startTask({ ...front, roots, rootsRound: true });
     const lease = await leaseForCall(this.opts.sessions, front, roots);
-    return this.startCall({ ...front, roots }, lease, this.origins.get(round));
+    return this.startCall({ ...front, roots, rootsRound: true }, lease, this.origins.get(round));
   }
 
   /** Runs a replayed call (again) on any session, answering from its record what it can. */
@@ -463,13 +463,13 @@ export class Bridge {
  * is answered from.
  */
 function startEvent(handle: string, call: BoundCall, replay: Rerun | undefined): Parameters<InteractionObserver['onStart']>[0] {
-  const { method, params, capabilities, roots } = call;
+  const { method, params, capabilities, roots, rootsRound } = call;
   const replayed = replay && {
     replay: { call: replay.callId, run: replay.round, answers: replay.answers },
     recorded: replay.record,
     roundsBefore: replay.round - 1,
   };
-  return { handle, method, params, mode: replay ? 'replay' : 'hold', capabilities, roots, ...replayed };
+  return { handle, method, params, mode: replay ? 'replay' : 'hold', capabilities, roots, ...(rootsRound ? { rootsRound } : {}), ...replayed };
 }
 
 /** A task refused because the waiting share is used up (see Bridge.holdForTask). */

@@ -40,8 +40,11 @@ export interface FrontCall {
   task?: 'legacy' | 'hosted' | undefined;
 }
 
-/** A front call with the roots its session serves, once the client gave them (sealed in every later round). */
-export type BoundCall = FrontCall & { roots?: readonly Root[] | undefined };
+/**
+ * A front call with the roots its session serves, once the client gave them (sealed in every later
+ * round); `rootsRound` when they came from the roots round the proxy asked before sending the call.
+ */
+export type BoundCall = FrontCall & { roots?: readonly Root[] | undefined; rootsRound?: true };
 
 export interface BridgeLimits extends PrincipalLimits {
   interactionTtlMs: number;

@@ -57,6 +57,8 @@ Usage:
   mrtr-proxy report [--audit FILE...] (--upstream URL | -- COMMAND... | --config FILE)
                     [--format md|html|json] [--out FILE]  what each tool asks and what migrating
                                                           it takes
+                    [--handlers DIR --lang ts|py]         the migrated server's handlers
+                    [--roots-tools NAME[,NAME...]]        (mrtr-proxy report --help)
 
 The proxy serves 2026-07-28 Streamable HTTP at POST http://HOST:PORT/mcp (with --config, each
 upstream at /servers/NAME/mcp), GET /healthz and GET /readyz. Clients that open with a legacy
@@ -109,7 +111,9 @@ ${LIMIT_HELP}  --root URI[=NAME]         a root for clients that declare no root
   --audit-content           also record what was asked and answered, and the call's arguments
   --audit-questions         also record what the server authored when it asked (the elicitation
                             message and schema, sampling parameters without the messages' text,
-                            roots requests): what 'mrtr-proxy report --handlers' needs
+                            roots requests) and, after the proxy's roots round, whether the
+                            result named the caller's roots: what 'mrtr-proxy report --handlers'
+                            needs
   --dashboard               serve a live view at http://HOST:PORT/dashboard (calls in flight,
                             waiting interactions, recent rounds, upstream health); loopback
                             --host only: it has no authentication

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { readAuditFiles } from '../report/audit-files.js';
 import { matchAuditUpstreams } from '../report/audit-upstreams.js';
 import { handlerFlows } from '../report/handler-flow.js';
+import { rootsReading, type RootsReading, unknownRootsTools } from '../report/roots-readers.js';
 import { pythonServer } from '../report/server-py.js';
 import { typescriptServer } from '../report/server-ts.js';
 import { writeGenerated } from '../report/write-handlers.js';
@@ -22,6 +23,7 @@ import { createLogger, type LogFormat, stderrStyle } from '../telemetry/logger.j
 
 export const REPORT_HELP = `Usage: mrtr-proxy report [--audit FILE...] (--upstream URL | -- COMMAND [ARGS...] | --config FILE)
                          [--format md|html|json] [--out FILE] [--handlers DIR --lang ts|py]
+                         [--roots-tools NAME[,NAME...]]
 
 Lists what the legacy server declares (tools with their annotations, prompts, resources) and joins
 it with what --audit files recorded: per item whether and what it asks, how often, in how many
@@ -36,6 +38,11 @@ SDK that asks what the legacy one asked, round by round, and ends in a finish() 
 package.json or pyproject.toml and an entry point. Audit with --audit-questions for the
 questions' text. finish files that exist are never replaced. With several upstreams (--config)
 each gets DIR/UPSTREAM.
+
+A server that asks for the roots outside calls (at initialize) is asked nothing in the calls of
+the tools that read them: a tool whose audited results named the caller's roots is judged to read
+them, and its handler asks for the roots in its first round. --roots-tools NAME[,NAME...] (may be
+repeated) names more tools that read them; each must be an audited tool.
 `;
 
 const FORMATS = { md: renderMarkdown, html: renderHtml, json: (m: ReportModel) => `${JSON.stringify(m, null, 2)}\n` } as const;
@@ -55,6 +62,8 @@ type Parsed =
       /** The servers are named by a configuration file (as the proxy names them), not by one URL or command. */
       configFile: boolean;
       handlers?: { dir: string; lang: Lang };
+      /** Tools the author says read the roots (--roots-tools), beside those the audit shows. */
+      rootsTools: string[];
     };
 
 function parseOwn(own: readonly string[]) {
@@ -68,6 +77,7 @@ function parseOwn(own: readonly string[]) {
       config: { type: 'string' },
       handlers: { type: 'string' },
       lang: { type: 'string' },
+      'roots-tools': { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -93,6 +103,8 @@ export function parseReportArgs(argv: readonly string[]): Parsed {
   if (values.lang !== undefined && !(LANGS as readonly string[]).includes(values.lang))
     throw new ConfigError(`report: --lang: expected ${LANGS.join(' or ')}, got '${values.lang}'`);
   if (values.handlers === '') throw new ConfigError('report: --handlers: empty directory name');
+  const rootsTools = (values['roots-tools'] ?? []).flatMap((v) => v.split(',')).map((n) => n.trim());
+  if (rootsTools.includes('')) throw new ConfigError('report: --roots-tools: an empty tool name (expected NAME[,NAME...])');
   const target = [
     ...(values.upstream === undefined ? [] : ['--upstream', values.upstream]),
     ...(values.config === undefined ? [] : ['--config', values.config]),
@@ -107,6 +119,7 @@ export function parseReportArgs(argv: readonly string[]): Parsed {
     target,
     configFile: values.config !== undefined,
     ...(values.handlers === undefined ? {} : { handlers: { dir: values.handlers, lang: values.lang as Lang } }),
+    rootsTools: [...new Set(rootsTools)],
   };
 }
 
@@ -138,6 +151,12 @@ export async function runReport(argv: readonly string[], env: Record<string, str
     process.stderr.write(`mrtr-proxy: report: cannot read the audit: ${(err as Error).message}\n`);
     return 1;
   }
+  // Only the audit knows the tools, so this is checked once it is read.
+  const unknownRoots = unknownRootsTools(audit.records, parsed.rootsTools);
+  if (unknownRoots !== undefined) {
+    process.stderr.write(`mrtr-proxy: report: ${unknownRoots}\nRun 'mrtr-proxy report --help' for usage.\n`);
+    return 2;
+  }
   const declared: Declared[] = [];
   for (const u of upstreams) declared.push(await inspectUpstream(u, log.child({ upstream: u.name }), systemClock));
   for (const d of declared) if (d.error) log.warn(`upstream ${d.upstream}: ${d.error}`);
@@ -148,23 +167,31 @@ export async function runReport(argv: readonly string[], env: Record<string, str
   );
   for (const note of match.notes) log.warn(note);
   const renamed = <R extends { upstream: string }>(r: R): R => ({ ...r, upstream: match.rename.get(r.upstream) ?? r.upstream });
+  const records = audit.records.map(renamed);
   const model = buildReport(
     declared,
-    audit.records.map(renamed),
+    records,
     { files: parsed.audits, skippedLines: audit.skipped },
     new Date(systemClock.now()),
     audit.shadow.map(renamed),
+    parsed.rootsTools,
   );
   const text = FORMATS[parsed.format](model);
   if (parsed.out !== undefined) await writeFile(parsed.out, text);
   else if (!parsed.handlers) process.stdout.write(text);
-  if (parsed.handlers) await writeServers(parsed.handlers.dir, parsed.handlers.lang, declared, audit.records);
+  if (parsed.handlers) await writeServers(parsed.handlers.dir, parsed.handlers.lang, declared, audit.records, rootsReading(audit.records, parsed.rootsTools));
   return 0;
 }
 
 /** One migrated server per upstream (DIR itself for one upstream); what was written goes to stdout. */
-async function writeServers(dir: string, lang: Lang, declared: readonly Declared[], records: Parameters<typeof handlerFlows>[0]): Promise<void> {
-  const flows = handlerFlows(records);
+async function writeServers(
+  dir: string,
+  lang: Lang,
+  declared: readonly Declared[],
+  records: Parameters<typeof handlerFlows>[0],
+  roots: readonly RootsReading[],
+): Promise<void> {
+  const flows = handlerFlows(records, roots);
   for (const d of declared) {
     const mine = flows.filter((f) => f.upstream === d.upstream);
     const where = declared.length === 1 ? dir : join(dir, d.upstream);
@@ -172,6 +199,7 @@ async function writeServers(dir: string, lang: Lang, declared: readonly Declared
     process.stdout.write(`${d.upstream}: ${mine.length} migrated handler(s) in ${where}\n`);
     for (const f of mine)
       if (!f.questionsAudited) process.stdout.write(`  ${f.kind} ${f.name}: audited without --audit-questions, its questions' text is a placeholder\n`);
+    for (const f of mine) if (f.rootsFirst !== undefined) process.stdout.write(`  ${f.kind} ${f.name}: asks for the roots first (${f.rootsFirst})\n`);
     for (const p of written) process.stdout.write(`  wrote ${p}\n`);
     for (const p of kept) process.stdout.write(`  kept ${p} (yours)\n`);
   }

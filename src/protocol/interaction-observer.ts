@@ -13,6 +13,8 @@ export interface InteractionObserver {
   /**
    * An interactive call was sent to the legacy server. `mode` says how it waits between rounds;
    * `capabilities` are the ones the client declared, `roots` those it gave in a roots round.
+   * `rootsRound`: the proxy asked the client for its roots before sending the call (docs/roots.md),
+   * which a legacy server that reads roots at initialize needs; `roots` are that round's answer.
    * A replayed call runs once per round, each run its own interaction: `replay` names the call
    * (the same id in every run, on any instance), the run (= the round it may return), and what
    * the retry that started this run answered to the previous run's questions; `recorded` is what
@@ -25,6 +27,7 @@ export interface InteractionObserver {
     mode: 'hold' | 'replay';
     capabilities: FrontCapabilities;
     roots?: readonly Root[] | undefined;
+    rootsRound?: true;
     recorded?: readonly RecordEntry[];
     roundsBefore?: number;
     replay?: { call: string; run: number; answers: ReadonlyMap<string, unknown> };

@@ -7,6 +7,7 @@ import type { AuditedRequest, AuditRecord, SamplingShape, SchemaShape } from '..
 import type { AuditedQuestion } from '../audit/question.js';
 import { baseKey, signatureOf, type ItemKind } from './migration.js';
 import { joinReplayRuns } from './replay-join.js';
+import { type RootsReading, rootsKey, rootsWhy } from './roots-readers.js';
 
 /** One question of a round, under the key the migrated handler asks it by. */
 export interface FlowQuestion {
@@ -21,6 +22,8 @@ export interface FlowQuestion {
   messages: string[];
   /** How many audited calls asked it. */
   seen: number;
+  /** Why the handler asks it, where the audit did not see it asked (the roots of a server that reads them at initialize). */
+  notes?: string[];
 }
 
 export interface FlowStep {
@@ -40,6 +43,8 @@ export interface FlowEdge {
   outcomes: Record<string, number>;
   /** The distinct result shapes seen here (--audit-questions), e.g. `content text; structuredContent {a, b}`. */
   results: string[];
+  /** The roots round a migrated handler asks first, which the audit never saw asked (withRootsRound). */
+  added?: true;
 }
 
 export interface HandlerFlow {
@@ -50,6 +55,8 @@ export interface HandlerFlow {
   start: FlowEdge[];
   /** Whether every question was audited with --audit-questions. */
   questionsAudited: boolean;
+  /** Why it asks for the roots in its first round (roots-readers.ts), when it does. */
+  rootsFirst?: string;
 }
 
 const KIND_OF: Record<string, ItemKind> = { 'tools/call': 'tool', 'prompts/get': 'prompt', 'resources/read': 'resource' };
@@ -90,8 +97,12 @@ class KeyAllocator {
   }
 }
 
-/** The flow of every item the audit saw ask (items that never asked have no flow), in name order. */
-export function handlerFlows(records: readonly AuditRecord[]): HandlerFlow[] {
+/**
+ * The flow of every item the audit saw ask, and of every item judged to read the roots a server
+ * asks for outside calls (`roots`, from rootsReading), which asks for them first; items that never
+ * asked have no flow. In name order.
+ */
+export function handlerFlows(records: readonly AuditRecord[], roots: readonly RootsReading[] = []): HandlerFlow[] {
   const flows = new Map<string, HandlerFlow>();
   const keys = new Map<HandlerFlow, KeyAllocator>();
   for (const r of joinReplayRuns(records)) {
@@ -107,7 +118,58 @@ export function handlerFlows(records: readonly AuditRecord[]): HandlerFlow[] {
     flow.calls++;
     addCall(flow, keys.get(flow)!, r);
   }
+  for (const u of roots)
+    for (const item of u.items) {
+      const id = `${u.upstream}\u0000${item.kind}\u0000${item.name}`;
+      const flow = flows.get(id);
+      if (item.reads && flow) flows.set(id, withRootsRound(flow, rootsWhy(item), u.roundCalls > 0));
+    }
   return [...flows.values()].filter((f) => f.start.some((e) => e.to)).sort((a, b) => a.kind.localeCompare(b.kind) || a.name.localeCompare(b.name));
+}
+
+/** Every question of a flow, each once. */
+function questionsOf(edges: readonly FlowEdge[], out: FlowQuestion[] = []): FlowQuestion[] {
+  for (const e of edges) {
+    if (!e.to) continue;
+    out.push(...e.to.asks);
+    questionsOf(e.to.next, out);
+  }
+  return out;
+}
+
+function shifted(edges: readonly FlowEdge[]): FlowEdge[] {
+  return edges.map((e) => (e.to ? { ...e, to: { ...e.to, round: e.to.round + 1, next: shifted(e.to.next) } } : e));
+}
+
+/**
+ * The flow with a roots round first: `roots/list` under the key `roots` (the answer is
+ * `answers.roots`), then what the audit saw, each round one later. The roots answer has no action
+ * to branch on, so what follows it is what followed the start. A flow that already asks for the
+ * roots in its first round, on every path, is left as it is.
+ */
+export function withRootsRound(flow: HandlerFlow, why: string, outsideCalls: boolean): HandlerFlow {
+  const first = flow.start.filter((e) => e.to);
+  if (first.length === flow.start.length && first.every((e) => e.to!.asks.some((a) => a.method === 'roots/list'))) return flow;
+  const roots: FlowQuestion = {
+    key: rootsKey(
+      new Set(
+        questionsOf(flow.start)
+          .filter((q) => q.method !== 'roots/list')
+          .map((q) => q.key),
+      ),
+    ),
+    method: 'roots/list',
+    question: { method: 'roots/list' },
+    messages: [],
+    seen: flow.calls,
+    notes: [
+      outsideCalls
+        ? `The legacy server asked for the roots outside calls (at initialize), so the audit saw no question here; this ${flow.kind} reads them: ${why}.`
+        : `Not seen asked in the audit; this ${flow.kind} reads the roots: ${why}.`,
+    ],
+  };
+  const step: FlowStep = { round: 1, asks: [roots], next: shifted(flow.start) };
+  return { ...flow, rootsFirst: why, start: [{ when: {}, to: step, calls: flow.calls, outcomes: {}, results: [], added: true }] };
 }
 
 function addCall(flow: HandlerFlow, keys: KeyAllocator, r: AuditRecord): void {

@@ -40,7 +40,7 @@ export interface Ctx {
 
 function request(q: FlowQuestion, c: Ctx): { code: string; notes: string[] } {
   const question = q.question as Record<string, unknown> | undefined;
-  const notes: string[] = [];
+  const notes: string[] = [...(q.notes ?? [])];
   // One call cannot show whether the text is fixed or built from arguments and answers.
   if (q.messages.length === 1 && q.seen === 1 && q.method === 'elicitation/create')
     notes.push('the message was seen in one call only: if it names an argument or an answer, build it from args and answers');
@@ -101,7 +101,7 @@ function step(s: FlowStep, c: Ctx, indent: string): string {
 }
 
 function edge(e: FlowEdge, c: Ctx, indent: string): string {
-  const seen = `${indent}# Observed in ${e.calls} call(s).`;
+  const seen = e.added ? `${indent}# Added before the ${e.calls} audited call(s).` : `${indent}# Observed in ${e.calls} call(s).`;
   return e.to ? `${seen}\n${step(e.to, c, indent)}` : `${seen}\n${indent}return await finish(args, answers)`;
 }
 
@@ -214,6 +214,7 @@ export function handlerModule(flow: HandlerFlow, d: Declared | undefined, mod: s
     `The ${flow.kind} ${JSON.stringify(flow.name)} of the legacy server, migrated to 2026-07-28: it asks what the legacy`,
     `${flow.kind} asked in ${flow.calls} audited call(s), round by round, and hands the answers to finish() in`,
     `${mod}_finish.py. Written by 'mrtr-proxy report --handlers': regenerating replaces this file, never the finish file.`,
+    ...(flow.rootsFirst === undefined ? [] : [`It asks for the client's roots first (answers["roots"]): ${flow.rootsFirst}.`]),
   ])}
 from typing import Any
 

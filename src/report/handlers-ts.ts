@@ -56,7 +56,7 @@ function describeEdge(e: FlowEdge): string {
 }
 
 function requestFor(q: FlowQuestion, c: Ctx): { code: string; notes: string[] } {
-  const notes: string[] = [];
+  const notes: string[] = [...(q.notes ?? [])];
   const question = q.question as (AuditedQuestion & Record<string, unknown>) | undefined;
   // One call cannot show whether the text is fixed or built from arguments and answers.
   if (q.messages.length === 1 && q.seen === 1 && q.method === 'elicitation/create')
@@ -176,7 +176,10 @@ function renderPoint(edges: readonly FlowEdge[], c: Ctx, indent: string, where: 
 }
 
 function renderEdge(e: FlowEdge, c: Ctx, indent: string): string {
-  const head = comment([`Observed: ${describeEdge(e)}.`], indent);
+  const head = comment(
+    [e.added ? `Added before the ${e.calls} audited call(s): asks round 1 (${e.to?.asks.map((a) => a.key).join(', ')}).` : `Observed: ${describeEdge(e)}.`],
+    indent,
+  );
   if (!e.to) return `${head}\n${indent}return finish(args, answers);`;
   return `${head}\n${renderStep(e.to, c, indent)}`;
 }
@@ -207,6 +210,7 @@ export function handlerFile(flow: HandlerFlow, d: Declared | undefined, slug: st
     `finish() in ./${slug}.finish.ts. Written by 'mrtr-proxy report --handlers': regenerating replaces`,
     'this file and never the finish file.',
     ...(flow.questionsAudited ? [] : ['Some questions were audited without --audit-questions: their text is a placeholder.']),
+    ...(flow.rootsFirst === undefined ? [] : [`It asks for the client's roots first (answers.roots): ${flow.rootsFirst}.`]),
   ];
   const imports = [
     `import { type ${RESULT_TYPE[flow.kind]}, type InputRequiredResult, inputRequired, type McpServer, type ServerContext${flow.kind === 'tool' || flow.kind === 'prompt' ? ', fromJsonSchema' : ''} } from '@modelcontextprotocol/server';`,

@@ -16,6 +16,7 @@ import {
   type ToolAnnotations,
 } from './migration.js';
 import { joinReplayRuns, type ReplayMatch } from './replay-join.js';
+import { type RootsReading, rootsKey, rootsReading, rootsWhy } from './roots-readers.js';
 
 /** What one upstream declared when the report asked it. */
 export interface Declared {
@@ -59,7 +60,13 @@ export interface ItemReport {
   modes: Record<string, number>;
   /** Replayed calls: how often their runs were answered from the record, and how often they asked anew. */
   replay?: ReplayMatch & { calls: number };
-  migration: { inputRequests: ProposedInput[]; replay: Replay; annotate: AnnotationAdvice[] };
+  migration: {
+    inputRequests: ProposedInput[];
+    replay: Replay;
+    annotate: AnnotationAdvice[];
+    /** Why its 2026-07-28 version asks for the roots first (the server reads them outside calls; roots-readers.ts). */
+    readsRoots?: string;
+  };
 }
 
 export interface ReportModel {
@@ -71,6 +78,8 @@ export interface ReportModel {
   roundsPerCall: Record<string, number>;
   /** Shadow comparisons that did not match, per tool, prompt, resource or list. */
   shadow: ShadowItem[];
+  /** Per upstream that asks for the roots outside calls (or with --roots-tools): which items read them. */
+  roots: RootsReading[];
 }
 
 const KIND_OF: Record<string, ItemKind> = { 'tools/call': 'tool', 'prompts/get': 'prompt', 'resources/read': 'resource' };
@@ -120,7 +129,9 @@ export function buildReport(
   audit: { files: string[]; skippedLines: number },
   now: Date,
   shadow: readonly ShadowRecord[] = [],
+  rootsTools: readonly string[] = [],
 ): ReportModel {
+  const roots = rootsReading(records, rootsTools);
   const items = new Map<string, ItemReport>();
   const id = (upstream: string, kind: ItemKind, name: string) => `${upstream}\u0000${kind}\u0000${name}`;
   for (const d of declared) {
@@ -184,10 +195,12 @@ export function buildReport(
     const s = stats(server.get(item) ?? []);
     if (t) item.thinkMs = t;
     if (s) item.serverMs = s;
+    const reads = roots.find((u) => u.upstream === item.upstream)?.items.find((i) => i.reads && i.kind === item.kind && i.name === item.name);
     item.migration = {
-      inputRequests: proposeInputs(qs),
+      inputRequests: reads ? rootsFirst(proposeInputs(qs)) : proposeInputs(qs),
       replay: replaySafety(item.kind, item.annotations),
       annotate: annotationAdvice(item.kind, item.annotations, item.asks === 'yes'),
+      ...(reads ? { readsRoots: rootsWhy(reads) } : {}),
     };
   }
   const order: Record<string, number> = { yes: 0, unknown: 1, no: 2 };
@@ -200,5 +213,13 @@ export function buildReport(
     ),
     roundsPerCall,
     shadow: shadowItems(shadow),
+    roots,
   };
+}
+
+/** The proposed inputs of an item that reads the roots: `roots` in round 1, then the rest a round later (handler-flow.ts withRootsRound). */
+function rootsFirst(inputs: readonly ProposedInput[]): ProposedInput[] {
+  if (inputs.some((p) => p.round === 1 && p.method === 'roots/list')) return [...inputs];
+  const key = rootsKey(new Set(inputs.filter((p) => p.method !== 'roots/list').map((p) => p.key)));
+  return [{ round: 1, key, method: 'roots/list', params: {} }, ...inputs.map((p) => ({ ...p, round: p.round + 1 }))];
 }

@@ -2,7 +2,8 @@
 // call, think time, questions per tool), no script, nothing fetched. Server-defined names are escaped.
 import type { ItemReport, ReportModel } from './model.js';
 import { inputRequestsByRound } from './migration.js';
-import { annotateLabel, asksLabel, ms, questionLabel, replayLabel, shadowSummary } from './render-md.js';
+import { annotateLabel, asksLabel, ms, questionLabel, replayLabel, rootsText, shadowSummary } from './render-md.js';
+import type { RootsReading } from './roots-readers.js';
 import { differenceLabel, type ShadowItem } from './shadow.js';
 import { barChart, escapeHtml as e } from './svg.js';
 
@@ -24,9 +25,21 @@ ${i.replay ? `<li>replays: ${e(replayLabel(i.replay))}</li>` : ''}
 ${i.questions.map((q) => `<li>question: ${e(questionLabel(q))}</li>`).join('\n')}
 <li>safe to replay: <b>${e(i.migration.replay.safe)}</b> (${e(i.migration.replay.why)})</li>
 ${i.migration.annotate.length ? `<li>annotate: ${e(annotateLabel(i))}</li>` : ''}
+${i.migration.readsRoots ? `<li>reads the roots the server asked for outside calls: ${e(i.migration.readsRoots)}</li>` : ''}
 </ul><p>A 2026-07-28 version returns, when it needs these answers:</p>${inputRequestsByRound(i.migration.inputRequests)
     .map(({ round, inputRequests }) => `<p>Round ${round}, <code>inputRequests</code>:</p><pre>${e(JSON.stringify(inputRequests, null, 2))}</pre>`)
     .join('')}</section>`;
+}
+
+function rootsHtml(r: RootsReading): string {
+  const t = rootsText(r);
+  // The shared text marks names as Markdown code spans.
+  const h = (x: string) => e(x).replace(/`([^`]+)`/g, '<code>$1</code>');
+  const list = (xs: string[]) => `<ul>${xs.map((x) => `<li>${h(x)}</li>`).join('')}</ul>`;
+  return `<section class="roots"><p>${h(t.intro)}</p>
+<p>Judged to read the roots (their handlers ask for them first):${t.readers.length ? '' : ' none'}</p>${t.readers.length ? list(t.readers) : ''}
+${t.others.length ? `<p>Not judged to read them:</p>${list(t.others)}` : ''}
+<p>${h(t.how)}</p></section>`;
 }
 
 function shadowHtml(s: ShadowItem): string {
@@ -60,6 +73,7 @@ ${rows}
 </tbody></table>
 <h2>What asks</h2>
 ${asking.map(section).join('\n')}
+${m.roots.length ? `<h2>Roots read outside calls</h2>\n${m.roots.map(rootsHtml).join('\n')}` : ''}
 ${m.shadow.length ? `<h2>Shadow differences</h2>\n${m.shadow.map(shadowHtml).join('\n')}` : ''}
 </body></html>
 `;

@@ -1,6 +1,7 @@
 // The migration report as Markdown: a summary table, then one section per item that asks.
 import type { Question, ItemReport, ReportModel, Stats } from './model.js';
 import { inputRequestsByRound } from './migration.js';
+import { type RootsItem, type RootsReading, rootsWhy } from './roots-readers.js';
 import { differenceLabel, type ShadowItem } from './shadow.js';
 
 /** Markdown table cells: no pipes or newlines from server-defined names. */
@@ -64,6 +65,7 @@ function section(i: ItemReport): string {
     ...i.questions.map((q) => `- question: ${questionLabel(q)}`),
     `- safe to replay: ${i.migration.replay.safe} (${i.migration.replay.why})`,
     ...(i.migration.annotate.length ? [`- annotate: ${annotateLabel(i)}`] : []),
+    ...(i.migration.readsRoots ? [`- reads the roots the server asked for outside calls: ${i.migration.readsRoots}`] : []),
     '',
     'A 2026-07-28 version returns, when it needs these answers:',
     '',
@@ -97,9 +99,51 @@ export function renderMarkdown(m: ReportModel): string {
     '## What asks',
     '',
     ...m.items.filter((i) => i.asks === 'yes').map(section),
+    ...rootsSection(m),
     ...shadowSection(m),
   ];
   return `${out.join('\n')}\n`;
+}
+
+/** What the report says of one upstream's roots, as plain sentences: shared by the Markdown and HTML renderers. */
+export function rootsText(r: RootsReading): { intro: string; readers: string[]; others: string[]; how: string } {
+  const label = (i: RootsItem) => `${i.kind} \`${i.name}\``;
+  const intro =
+    r.roundCalls > 0
+      ? `\`${r.upstream}\` asks for the client's roots outside calls (at initialize): ${r.roundCalls} audited call(s) had the proxy's roots round before them (docs/roots.md), so its tools ask nothing for the roots in their calls. A 2026-07-28 server is told no roots before a call: each tool that reads them asks in its own first round, \`{"roots": {"method": "roots/list"}}\`, its other questions one round later.`
+      : `\`${r.upstream}\`: no audited call had the proxy's roots round; the tools named by --roots-tools ask for the roots in their first round, \`{"roots": {"method": "roots/list"}}\`, their other questions one round later.`;
+  const readers = r.items.filter((i) => i.reads).map((i) => `${label(i)}: ${rootsWhy(i)}`);
+  const others = r.items
+    .filter((i) => !i.reads)
+    .map((i) =>
+      i.checked === 0
+        ? `${label(i)}: ${i.calls} call(s), not checked (audited without --audit-questions)`
+        : `${label(i)}: its result named no root in ${i.checked} audited call(s)`,
+    );
+  const how =
+    'A tool that reads the roots without naming one in its result (it only filters by them, say) cannot be told from the audit: name it with `--roots-tools NAME[,NAME...]` and generate again.';
+  return { intro, readers, others, how };
+}
+
+function rootsSection(m: ReportModel): string[] {
+  if (m.roots.length === 0) return [];
+  return [
+    '## Roots read outside calls',
+    '',
+    ...m.roots.flatMap((r) => {
+      const t = rootsText(r);
+      return [
+        t.intro,
+        '',
+        `Judged to read the roots (their handlers ask for them first):${t.readers.length ? '' : ' none'}`,
+        ...t.readers.map((x) => `- ${x}`),
+        '',
+        ...(t.others.length ? ['Not judged to read them:', ...t.others.map((x) => `- ${x}`), ''] : []),
+        t.how,
+        '',
+      ];
+    }),
+  ];
 }
 
 /** What a shadow item's comparisons came to, in one line. */

@@ -18,6 +18,8 @@ export interface Exchange {
   answer: unknown;
   /** May answer any number of questions (the client's roots, given in a roots round). */
   reusable?: boolean;
+  /** The proxy's roots round before the call (docs/roots.md), not a question of the legacy call itself. */
+  rootsRound?: boolean;
 }
 
 /** A question as a shape: what two servers must agree on for one answer to fit both. */
@@ -44,7 +46,7 @@ export interface Matched {
 
 /**
  * Answers the candidate's `inputRequests` from `exchanges`; `used` (indexes into `exchanges`) is
- * updated so an answer serves one question across all rounds.
+ * updated so an answer serves one question across all rounds (a reusable one, any number).
  */
 export function matchAnswers(inputRequests: Record<string, unknown>, exchanges: readonly Exchange[], used: Set<number>): Matched {
   const digests = exchanges.map((e) => e.digest ?? shapeDigest(e.method, e.params));
@@ -64,7 +66,8 @@ export function matchAnswers(inputRequests: Record<string, unknown>, exchanges: 
       unmatched.push({ key, question });
       continue;
     }
-    if (!exchanges[i]!.reusable) used.add(i);
+    // A reusable answer stays available; marking it used tells that the candidate asked for it.
+    used.add(i);
     responses[key] = exchanges[i]!.answer;
   }
   return { responses, unmatched };

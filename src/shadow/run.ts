@@ -30,6 +30,11 @@ export interface Comparison {
   rounds: number;
   /** Why the candidate failed (candidate_error). */
   error?: string;
+  /**
+   * When the primary's call had the proxy's roots round: `answered` when the candidate asked for
+   * the roots too (and got that round's answer), `unused` when it never did.
+   */
+  rootsRound?: 'answered' | 'unused';
 }
 
 export const MAX_CANDIDATE_ROUNDS = 8;
@@ -48,22 +53,44 @@ export async function compareWithCandidate(
       const out = await candidate.request(req.method, params, req.capabilities, signal);
       if (!isInputRequired(out)) {
         const missing = unasked(req.exchanges, used).map((question): Difference => ({ path: 'inputRequests', kind: 'missing', question }));
-        return verdict([...missing, ...compareOutcomes(req.method, req.primary, out, ignore)], rounds);
+        return withRootsRound(verdict([...missing, ...compareOutcomes(req.method, req.primary, out, ignore)], rounds), req, used);
       }
-      if (++rounds > MAX_CANDIDATE_ROUNDS) return failed(`more than ${MAX_CANDIDATE_ROUNDS} input_required rounds`, rounds);
+      if (++rounds > MAX_CANDIDATE_ROUNDS) return withRootsRound(failed(`more than ${MAX_CANDIDATE_ROUNDS} input_required rounds`, rounds), req, used);
       const requests = isJsonObject(out.result.inputRequests) ? out.result.inputRequests : {};
       const matched = matchAnswers(requests, req.exchanges, used);
       if (matched.unmatched.length > 0)
-        return verdict(
-          matched.unmatched.map(({ question }): Difference => ({ path: 'inputRequests', kind: 'extra', question })),
-          rounds,
+        return withRootsRound(
+          verdict(
+            matched.unmatched.map(({ question }): Difference => ({ path: 'inputRequests', kind: 'extra', question })),
+            rounds,
+          ),
+          req,
+          used,
         );
       const state = out.result.requestState;
       params = { ...req.params, inputResponses: matched.responses, ...(typeof state === 'string' ? { requestState: state } : {}) };
     }
   } catch (err) {
-    return failed(signal.aborted ? 'timed out' : (err as Error).message, rounds);
+    return withRootsRound(failed(signal.aborted ? 'timed out' : (err as Error).message, rounds), req, used);
   }
+}
+
+/**
+ * The primary's rounds as they compare with the candidate's: the proxy's roots round is the
+ * counterpart of a candidate round that asks for the roots, so it counts only then.
+ */
+export function primaryRoundsOf(rounds: number, c: Pick<Comparison, 'rootsRound'>): number {
+  return rounds + (c.rootsRound === 'answered' ? 1 : 0);
+}
+
+/**
+ * Whether the candidate used the primary's roots round. The proxy asks it before every call of a
+ * client that declares roots to a server that reads them at initialize, whether the tool reads
+ * them or not, so a candidate that never asks for the roots is not missing a question.
+ */
+function withRootsRound(c: Comparison, req: ShadowRequest, used: ReadonlySet<number>): Comparison {
+  const at = req.exchanges.findIndex((e) => e.rootsRound === true);
+  return at < 0 ? c : { ...c, rootsRound: used.has(at) ? 'answered' : 'unused' };
 }
 
 function verdict(all: Difference[], rounds: number): Comparison {

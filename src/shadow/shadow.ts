@@ -15,7 +15,7 @@ import { headerSourceFor, type TokenCache } from '../upstream/client-credentials
 import { CandidateClient } from './candidate.js';
 import type { SideOutcome } from './compare.js';
 import { eligibility } from './eligible.js';
-import { compareWithCandidate, type Comparison, type ShadowRequest } from './run.js';
+import { compareWithCandidate, primaryRoundsOf, type Comparison, type ShadowRequest } from './run.js';
 import { trackInteractions, type InteractionEvents } from './tracker.js';
 
 export type ShadowOutcome = 'match' | 'differ' | 'candidate_error' | 'skipped';
@@ -149,12 +149,13 @@ export class ShadowComparisons {
       ts: new Date(this.deps.clock.now()).toISOString(),
       ...where,
       outcome: c.outcome as 'differ' | 'candidate_error',
-      primaryRounds,
+      primaryRounds: primaryRoundsOf(primaryRounds, c),
       candidateRounds: c.rounds,
       candidateMs: ms,
       differences: c.differences.map((d) => auditedDifference(d, this.deps.content)),
       ...(c.truncated > 0 ? { truncated: c.truncated } : {}),
       ...(c.error === undefined ? {} : { error: c.error }),
+      ...(c.rootsRound === undefined ? {} : { rootsRound: c.rootsRound }),
     });
     this.deps.onNote?.({
       at: this.deps.clock.now(),

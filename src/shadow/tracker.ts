@@ -45,7 +45,7 @@ export function trackInteractions(hooks: TrackerHooks): InteractionEvents {
         capabilities: { ...(e.capabilities ?? {}) },
         rounds: e.roundsBefore ?? 0,
         // A replayed run is answered from its record: what earlier runs asked and the client answered.
-        exchanges: [...rootsExchange(e.roots), ...recordedExchanges(e.recorded)],
+        exchanges: [...rootsExchange(e.roots, e.rootsRound === true), ...recordedExchanges(e.recorded)],
         asked: new Map(),
       });
     },
@@ -74,9 +74,12 @@ export function trackInteractions(hooks: TrackerHooks): InteractionEvents {
   };
 }
 
-/** The roots the call's session serves (given in a roots round), for any roots/list the candidate asks. */
-export function rootsExchange(roots: readonly Root[] | undefined): Exchange[] {
-  return roots ? [{ method: 'roots/list', answer: { roots: roots.map((r) => ({ ...r })) }, reusable: true }] : [];
+/**
+ * The roots the call's session serves, for any roots/list the candidate asks; `rootsRound` when
+ * the proxy asked for them before the call (else the client gave them in an earlier run's round).
+ */
+export function rootsExchange(roots: readonly Root[] | undefined, rootsRound = false): Exchange[] {
+  return roots ? [{ method: 'roots/list', answer: { roots: roots.map((r) => ({ ...r })) }, reusable: true, ...(rootsRound ? { rootsRound } : {}) }] : [];
 }
 
 /** The answered entries of a replayed call's record (in the order the legacy server asked). */

@@ -1,22 +1,12 @@
 // `report --handlers --lang py`: the migrated server for the official Python SDK (mcp 2.3.0), for
-// the test fixture, the demo server and server-everything: every module py_compiles, the entry
-// point imports and builds its MCPServer, it starts, answers server/discover, and a shadow run
-// shows the legacy server's question flow. Skipped loudly without python3 or the wheels.
+// the test fixture and the demo server (server-everything's is in report-handlers-everything.test.ts):
+// every module py_compiles, the entry point imports and builds its MCPServer, it starts, answers
+// server/discover, and a shadow run shows the legacy server's question flow. Skipped loudly
+// without python3 or the wheels.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { auditWithQuestions, checkPython, fillPythonStubs, generate, questionFlow, shadowAgainst, startPython } from '../support/migrated.js';
-import {
-  DEMO_ASKING,
-  DEMO_SERVER,
-  driveDemo,
-  driveEverything,
-  driveFixture,
-  EVERYTHING_ASKING,
-  EVERYTHING_SERVER,
-  FIXTURE_CALLS,
-  FIXTURE_SERVER,
-  ONE_SESSION,
-} from '../support/migration-drives.js';
+import { DEMO_ASKING, DEMO_SERVER, driveDemo, driveFixture, FIXTURE_CALLS, FIXTURE_SERVER } from '../support/migration-drives.js';
 import type { Running } from '../support/processes.js';
 import { pythonWithMcp2 } from '../support/python.js';
 import { ALL_CAPS, inputRequired, rpc } from '../support/rpc.js';
@@ -63,14 +53,6 @@ const CASES: Case[] = [
     drive: driveDemo,
     shadow: { tools: DEMO_ASKING, methods: [] },
     flows: ['book_table 1/1', 'book_table 2/2', 'plan_trip 2/2', 'project_files 1/1', 'summarize 1/1'],
-  },
-  {
-    name: 'server-everything',
-    server: EVERYTHING_SERVER,
-    drive: driveEverything,
-    proxyArgs: ONE_SESSION,
-    shadow: { tools: EVERYTHING_ASKING, methods: [] },
-    flows: EVERYTHING_ASKING.map((t) => `${t} 1/1`),
   },
 ];
 

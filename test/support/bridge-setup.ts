@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { Bridge, type FrontCall } from '../../src/bridge/bridge.js';
 import { ProxyError } from '../../src/protocol/errors.js';
+import type { InteractionObserver } from '../../src/protocol/interaction-observer.js';
 import type { JsonObject, Root } from '../../src/protocol/json.js';
 import type { RootsBinding } from '../../src/protocol/roots.js';
 import type { SuspendMode } from '../../src/bridge/suspend-mode.js';
@@ -36,6 +37,8 @@ export interface SetupOptions {
   leaseMode?: LeaseMode;
   /** Tools the proxy runs as tasks of its own. */
   tasks?: HostedTaskPolicy;
+  /** Who hears each interactive call (the audit, the shadow). */
+  observer?: InteractionObserver;
 }
 
 export function setup(opts: SetupOptions = {}) {
@@ -87,6 +90,7 @@ export function setup(opts: SetupOptions = {}) {
     log,
     clock,
     ...(opts.telemetry ? { telemetry: opts.telemetry } : {}),
+    ...(opts.observer ? { observer: opts.observer } : {}),
   });
   return { bridge, pool, sessions, servedRoots, upstream, clock, ledger, last: () => sessions.at(-1)! };
 }

@@ -8,9 +8,12 @@ export const DEMO_SERVER = [process.execPath, `${ROOT}dist/examples/demo-server.
 export const EVERYTHING_SERVER = [process.execPath, EVERYTHING, 'stdio'];
 export const DEMO_ASKING = ['book_table', 'summarize', 'project_files', 'plan_trip'];
 // get-roots-list asks nothing inside its call through the proxy: everything asks for the roots right
-// after initialize, the proxy answers with the caller's roots as the session starts, and the tool
-// reads what it was given (docs/roots.md). The audit sees no question of it, so nothing is generated.
-export const EVERYTHING_ASKING = ['trigger-elicitation-request', 'trigger-sampling-request'];
+// after initialize, the proxy asks the caller for them in a roots round before the call, and the tool
+// reads what its session was given (docs/roots.md). Its result names the roots, so the report judges
+// that it reads them and its handler asks for them in round 1.
+export const EVERYTHING_ASKING = ['get-roots-list', 'trigger-elicitation-request', 'trigger-sampling-request'];
+/** The tools of EVERYTHING_ASKING judged to read the roots everything asks for at initialize. */
+export const EVERYTHING_READS_ROOTS = ['get-roots-list'];
 
 /** The fixture's asking tools with the arguments they were audited with. */
 export const FIXTURE_CALLS: Array<[string, Record<string, unknown>]> = [

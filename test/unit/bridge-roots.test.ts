@@ -112,6 +112,30 @@ describe('Bridge: roots round before the call', () => {
     }
   });
 
+  it('tells its observers which calls had the roots round, with the roots it gave', async () => {
+    const started: Array<{ rootsRound?: true; roots?: readonly unknown[] | undefined }> = [];
+    const observer = { onStart: (e: (typeof started)[number]) => void started.push(e), onRound() {}, onAnswers() {}, onEnd() {} };
+    const t = setup({ observer });
+    t.upstream.asksRootsOutsideCalls = true;
+    const asked = (await t.bridge.call(front())) as unknown as Asked;
+    assert.equal(started.length, 0, 'the roots round is not the call');
+    const done = t.bridge.call(retry(asked, { [ROOTS_ROUND_KEY]: { roots: A } }));
+    await until(() => t.sessions.length === 1 && t.last().calls.length === 1);
+    t.last().lastCall.resolve({ content: [] });
+    await done;
+    const plain = t.bridge.call(front({ capabilities: { elicitation: {} } }));
+    await until(() => t.sessions.reduce((n, s) => n + s.calls.length, 0) === 2);
+    t.last().lastCall.resolve({ content: [] });
+    await plain;
+    assert.deepEqual(
+      started.map((e) => [e.rootsRound, e.roots]),
+      [
+        [true, A],
+        [undefined, undefined],
+      ],
+    );
+  });
+
   it('asks the roots round when the session opened for the call is the first to show it', async () => {
     const t = setup({ onConnect: () => (t.upstream.asksRootsOutsideCalls = true) });
     const asked = (await t.bridge.call(front())) as unknown as Asked;

@@ -6,7 +6,7 @@ import { matchAnswers, shapeDigest, unasked, type Exchange } from '../../src/sha
 import { CandidateFailure } from '../../src/shadow/candidate.js';
 import type { SideOutcome } from '../../src/shadow/compare.js';
 import { eligibility } from '../../src/shadow/eligible.js';
-import { compareWithCandidate, MAX_CANDIDATE_ROUNDS } from '../../src/shadow/run.js';
+import { compareWithCandidate, MAX_CANDIDATE_ROUNDS, primaryRoundsOf } from '../../src/shadow/run.js';
 import { rootsExchange } from '../../src/shadow/tracker.js';
 
 const form = (props: Record<string, unknown>, required: string[] = []) => ({
@@ -151,6 +151,27 @@ describe('compareWithCandidate', () => {
     assert.deepEqual(
       c.differences.map((d) => `${d.path} ${d.kind}`),
       ['inputRequests missing', 'content[0].text changed'],
+    );
+  });
+
+  it("matches a candidate's roots question with the proxy's roots round, which counts as a primary round only then", async () => {
+    const roots = { ...request, exchanges: rootsExchange([{ uri: 'file:///p' }], true), primary: done('file:///p') };
+    const reads = scripted([
+      { kind: 'result', result: { resultType: 'input_required', inputRequests: { roots: { method: 'roots/list' } }, requestState: 's' } },
+      done('file:///p'),
+    ]);
+    const c = await compareWithCandidate(roots, reads, [], never);
+    assert.deepEqual(c, { outcome: 'match', differences: [], truncated: 0, rounds: 1, rootsRound: 'answered' });
+    assert.deepEqual(reads.sent[1]?.['inputResponses'], { roots: { roots: [{ uri: 'file:///p' }] } });
+    assert.equal(primaryRoundsOf(0, c), 1);
+    // A tool that does not read the roots: the proxy asked them of every call, nothing is missing.
+    const ignores = await compareWithCandidate({ ...roots, primary: done('x') }, scripted([done('x')]), [], never);
+    assert.deepEqual(ignores, { outcome: 'match', differences: [], truncated: 0, rounds: 0, rootsRound: 'unused' });
+    assert.equal(primaryRoundsOf(0, ignores), 0);
+    // Roots a replayed call carries from an earlier round are no roots round.
+    assert.equal(
+      'rootsRound' in (await compareWithCandidate({ ...roots, exchanges: rootsExchange([{ uri: 'file:///p' }]) }, scripted([done('file:///p')]), [], never)),
+      false,
     );
   });
 

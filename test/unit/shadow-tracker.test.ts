@@ -45,6 +45,15 @@ describe('shadow tracker', () => {
     ]);
   });
 
+  it("offers the roots of the proxy's roots round to every roots question, marked as that round", () => {
+    const { events, ended } = tracker();
+    const roots = [{ uri: 'file:///p' }];
+    events.onStart({ handle: 'h', method: 'tools/call', params: { name: 'wanted' }, mode: 'hold', capabilities: { roots: {} }, roots, rootsRound: true });
+    events.onEnd({ handle: 'h', reason: 'completed', result: { content: [] } });
+    assert.deepEqual(ended[0]?.[0].exchanges, [{ method: 'roots/list', answer: { roots }, reusable: true, rootsRound: true }]);
+    assert.equal(ended[0]?.[1], 0, 'the roots round is not a round of the legacy call');
+  });
+
   it('ignores unwanted calls and skips wanted ones that ended without an outcome', () => {
     const { events, ended, skipped } = tracker();
     events.onStart({ handle: 'a', method: 'tools/call', params: { name: 'other' }, mode: 'hold', capabilities: {} });
