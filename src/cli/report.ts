@@ -179,7 +179,7 @@ export async function runReport(argv: readonly string[], env: Record<string, str
   const text = FORMATS[parsed.format](model);
   if (parsed.out !== undefined) await writeFile(parsed.out, text);
   else if (!parsed.handlers) process.stdout.write(text);
-  if (parsed.handlers) await writeServers(parsed.handlers.dir, parsed.handlers.lang, declared, audit.records, rootsReading(audit.records, parsed.rootsTools));
+  if (parsed.handlers) await writeServers(parsed.handlers.dir, parsed.handlers.lang, declared, records, rootsReading(records, parsed.rootsTools));
   return 0;
 }
 

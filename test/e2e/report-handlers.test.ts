@@ -5,7 +5,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import {
   auditWithQuestions,
   buildTypescript,
@@ -126,6 +126,13 @@ describe('report --handlers --lang ts over the test fixture', () => {
         .concat(['greet 1/1', 'fixture://secret 1/1'])
         .sort(),
     );
+  });
+
+  it('writes the handlers of an audit recorded under another upstream name, as the report does', () => {
+    const elsewhere = join(dirname(audit), 'audit-tickets.jsonl');
+    writeFileSync(elsewhere, readFileSync(audit, 'utf8').replaceAll('"upstream":"default"', '"upstream":"tickets"'));
+    assert.match(readFileSync(elsewhere, 'utf8'), /"upstream":"tickets"/);
+    assert.match(generate(elsewhere, SERVER).stdout, /default: 10 migrated handler\(s\)/);
   });
 
   it('generates again without replacing a finish file the author wrote', () => {
