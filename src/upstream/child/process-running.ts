@@ -5,7 +5,7 @@
 // anyio hands stdout writes to a worker thread), and a thread that wakes another makes it runnable
 // before it sleeps itself, so a process with work left always shows a running thread. The main
 // thread is read first: the usual answer while it still works, for a tenth of the cost.
-import { readdirSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 
 /** A wrapper (`npx`, `sh -c`, `uv run`) starts the real server as a descendant; follow that far. */
 const MAX_PROCESSES = 8;
@@ -29,11 +29,25 @@ export function childPids(line: string): number[] {
     .map(Number);
 }
 
+/** Room for any /proc stat line (the command name is at most 64 bytes); a longer file is read whole. */
+const READ_BUFFER = Buffer.alloc(4096);
+
+// One open, read and close: readFileSync would also fstat the file and read again to find its end,
+// doubling the cost of a read that the gather makes once per round.
 function read(path: string): string | undefined {
+  let fd: number;
   try {
-    return readFileSync(path, 'latin1');
+    fd = openSync(path, 'r');
   } catch {
     return undefined;
+  }
+  try {
+    const n = readSync(fd, READ_BUFFER, 0, READ_BUFFER.length, 0);
+    return n < READ_BUFFER.length ? READ_BUFFER.toString('latin1', 0, n) : readFileSync(path, 'latin1');
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
   }
 }
 
