@@ -4,7 +4,9 @@
 //   - a local child (stdio) waits when none of its threads runs and no line of its output is half
 //     read (upstream/child/process-running.ts). Seen waiting, it has written all it had; the loop
 //     then reads pending I/O once (Clock.turn), and a round that gained no request by then closes.
-//     Seen running, it is read again after an I/O turn, a few times, then every quiet period;
+//     Seen running, it is read again after an I/O turn, a few times. A process that keeps a thread
+//     busy beside its event loop never reads as waiting: after those turns its round is closed by
+//     timing, as below, once its main thread is not running;
 //   - over HTTP and WebSocket nothing tells, so timing alone decides: the round closes once the
 //     session has been quiet for `quietMs` after its latest request (and the loop has read whatever
 //     had arrived by then). There a wait that ended late means the machine is short of CPU, and a
@@ -34,17 +36,18 @@ export interface GatherTimes {
   /** The `lastAt` for which an I/O turn was already let through once the server was seen waiting (or quiet). */
   settledLastAt?: number | undefined;
   /**
-   * Given for a server that is a local process (stdio): whether it runs (true) or waits (false);
-   * undefined when that cannot be read, and timing decides. Read within the window only.
+   * Given for a server that is a local process (stdio): whether it runs (true) or waits (false),
+   * any of its threads or its main thread only; undefined when that cannot be read, and timing
+   * decides. Read within the window only.
    */
-  upstreamRunning?: (() => boolean | undefined) | undefined;
+  upstreamRunning?: ((threads: 'all' | 'main') => boolean | undefined) | undefined;
   /** Reads since the latest request that found the process running. */
   runningReads?: number | undefined;
   /** How much later than asked the latest wait ended (negative or absent: on time, or woken by a request). */
   lateMs?: number | undefined;
 }
 
-/** A running process is read again after this many I/O turns at most, then once per quiet period. */
+/** A running process is read again after this many I/O turns at most; then timing decides. */
 export const GATHER_RUNNING_TURNS = 8;
 
 /**
@@ -63,12 +66,14 @@ export function gatherDecision(t: GatherTimes): GatherDecision {
   if (t.upstreamRunning) {
     // Seen waiting and the loop has read what it had sent (or quiet, where it could not be read).
     if (t.settledLastAt === t.lastAt) return { kind: 'close' };
-    const running = t.upstreamRunning();
-    if (running === false) return { kind: 'settle', waiting: true };
-    if (running === true) return (t.runningReads ?? 0) < GATHER_RUNNING_TURNS ? { kind: 'recheck' } : nextQuiet();
+    if ((t.runningReads ?? 0) < GATHER_RUNNING_TURNS) {
+      const running = t.upstreamRunning('all');
+      if (running === false) return { kind: 'settle', waiting: true };
+      if (running === true) return { kind: 'recheck' };
+    }
   }
   const quietEnd = t.lastAt + Math.min(t.quietMs, t.windowMs);
   if (t.now < quietEnd) return { kind: 'wait', ms: Math.min(quietEnd, windowEnd) - t.now };
-  if ((t.lateMs ?? 0) >= GATHER_LATE_MS) return nextQuiet();
+  if ((t.lateMs ?? 0) >= GATHER_LATE_MS || t.upstreamRunning?.('main') === true) return nextQuiet();
   return t.settledLastAt === t.lastAt ? { kind: 'close' } : { kind: 'settle' };
 }

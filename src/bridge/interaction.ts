@@ -91,8 +91,9 @@ export class Interaction implements SessionHolder {
    * between two sends can outlast, so a request it had already sent may still be on its way. Until
    * it parks the call still counts as running: such a request is routed to it and asked in its next
    * round, and a runner keeps its session's runner slot, so no other untied call can be taken for
-   * the sender (upstream/attribution.ts). A local child seen asleep has sent all it had (the same
-   * reading that let its round close, gather.ts): such a call parks at once.
+   * the sender (upstream/attribution.ts). A local child seen waiting as its round closed has sent
+   * all it had (gather.ts), and one whose main thread waits is taken to have: such a call parks at
+   * once.
    */
   startWaiting(settleMs: number): boolean {
     const ok = this.lease?.markWaiting() ?? true;
@@ -108,7 +109,7 @@ export class Interaction implements SessionHolder {
   private parkWhenQuiet(settleMs: number): void {
     this.settling = undefined;
     const quietFor = this.clock.now() - this.lastRequestAt;
-    if (quietFor < settleMs && this.waitSeenFor !== this.lastRequestAt && this.session?.running?.() !== false) {
+    if (quietFor < settleMs && this.waitSeenFor !== this.lastRequestAt && this.session?.running?.('main') !== false) {
       this.settling = this.clock.after(settleMs - quietFor, () => this.parkWhenQuiet(settleMs));
       return;
     }
@@ -179,7 +180,7 @@ export class Interaction implements SessionHolder {
         const lastAt = Math.max(firstAt, this.lastRequestAt);
         if (readsFor !== lastAt) [runningReads, readsFor] = [0, lastAt];
         const session = this.session;
-        const upstreamRunning = session?.localProcess ? () => session.running?.() : undefined;
+        const upstreamRunning = session?.localProcess ? (threads: 'all' | 'main') => session.running?.(threads) : undefined;
         const times = { firstAt, lastAt, now, windowMs: opts.gatherMs, quietMs: GATHER_QUIET_MS, settledLastAt, lateMs: now - wakeAt, runningReads };
         const gather = gatherDecision({ ...times, upstreamRunning });
         if (gather.kind === 'close') return { kind: 'input', pending: this.unanswered() };

@@ -23,8 +23,11 @@ export interface BridgeSession {
   readonly closeReason: string;
   /** Whether the legacy server is a local process whose state `running` reads (stdio). */
   readonly localProcess?: boolean;
-  /** True while the legacy server's local process runs rather than waits for input; absent or undefined: unknown. */
-  running?(): boolean | undefined;
+  /**
+   * True while the legacy server's local process runs rather than waits for input: any of its
+   * threads, or its main thread only; absent or undefined: unknown.
+   */
+  running?(threads: 'all' | 'main'): boolean | undefined;
   /** The revision negotiated at initialize; answers are shaped for it. */
   readonly negotiatedVersion: string;
   /**

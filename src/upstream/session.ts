@@ -203,8 +203,8 @@ export class LegacySession {
   }
 
   /** Whether the server's local process runs (stdio only; see process-running.ts); undefined elsewhere. */
-  running(): boolean | undefined {
-    return (this.transport as Transport & { running?: () => boolean | undefined }).running?.();
+  running(threads: 'all' | 'main'): boolean | undefined {
+    return (this.transport as Transport & { running?: (threads: 'all' | 'main') => boolean | undefined }).running?.(threads);
   }
 
   /**

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/client';
 import { connectClient, textOf } from '../support/client.js';
 import { FIXTURE, startProxy, type ProxyProcess } from '../support/processes.js';
+import { ALL_CAPS, inputRequired, rpc } from '../support/rpc.js';
 
 describe('bridge over a stdio legacy server', () => {
   let proxy: ProxyProcess;
@@ -43,5 +44,27 @@ describe('bridge over a stdio legacy server', () => {
       { allowInputRequired: true } as never,
     );
     assert.equal(textOf(done), 'a=x b=y');
+  });
+});
+
+describe('bridge over a stdio legacy server that keeps a thread busy beside its event loop', () => {
+  // A worker thread spinning for the child's whole life: the child never reads as waiting, so its
+  // rounds close by timing once its main thread waits, long before this wide window.
+  const BUSY = `import { Worker } from 'node:worker_threads'; new Worker('for (;;) {}', { eval: true }).unref();`;
+  let proxy: ProxyProcess;
+  before(async () => {
+    proxy = await startProxy(['--gather-window', '5000', '--', process.execPath, '--import', `data:text/javascript,${encodeURIComponent(BUSY)}`, FIXTURE]);
+  });
+  after(async () => {
+    await proxy?.stop();
+  });
+
+  it('closes a round once the child is quiet, not at the window, with what it sent together', async () => {
+    const t0 = Date.now();
+    const one = inputRequired(await rpc(proxy.url, 'tools/call', { name: 'ask-name', arguments: {} }, { caps: ALL_CAPS }));
+    assert.deepEqual(Object.keys(one.inputRequests), ['elicitation-1']);
+    const all = inputRequired(await rpc(proxy.url, 'tools/call', { name: 'ask-all', arguments: {} }, { caps: ALL_CAPS }));
+    assert.deepEqual(Object.keys(all.inputRequests).sort(), ['elicitation-1', 'roots-3', 'sampling-2']);
+    assert.ok(Date.now() - t0 < 4000, `two rounds took ${Date.now() - t0} ms against a 5000 ms window`);
   });
 });

@@ -29,14 +29,16 @@ export class FakeSession implements BridgeSession, PooledSession {
   negotiatedVersion = '2025-11-25';
   /** What `running()` answers: whether the server's local process runs (stdio on Linux); undefined: unknown. */
   processRunning: boolean | undefined = undefined;
+  /** What `running('main')` answers when it differs: a thread beside the main one keeps running. */
+  mainThreadRunning: boolean | undefined = undefined;
 
   /** A local process once the test says what `running()` answers. */
   get localProcess(): boolean {
     return this.processRunning !== undefined;
   }
 
-  running(): boolean | undefined {
-    return this.processRunning;
+  running(threads: 'all' | 'main'): boolean | undefined {
+    return threads === 'main' ? (this.mainThreadRunning ?? this.processRunning) : this.processRunning;
   }
   readonly calls: FakeCall[] = [];
   private nextServerId = 0;

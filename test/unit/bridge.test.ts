@@ -103,6 +103,18 @@ describe('Bridge: rounds', () => {
     assert.equal(s.clock.now(), startedAt, 'no quiet period was waited for');
   });
 
+  it('closes the round of a process that keeps a thread busy beside its waiting main thread once quiet, not at the window', async () => {
+    const s = setup({ gatherMs: 200 });
+    const first = s.bridge.call(front());
+    await tick();
+    const startedAt = s.clock.now();
+    s.last().processRunning = true;
+    s.last().mainThreadRunning = false;
+    s.last().ask('elicitation/create', { message: 'a', requestedSchema: { type: 'object', properties: {} } });
+    assert.deepEqual(Object.keys(((await first) as unknown as Asked).inputRequests), ['elicitation-1']);
+    assert.ok(s.clock.now() - startedAt < 10, `closed after ${s.clock.now() - startedAt} ms`);
+  });
+
   it('asks again for what is missing, with a new state, and ignores extra keys', async () => {
     const { bridge, last } = setup();
     const first = bridge.call(front());

@@ -68,11 +68,18 @@ describe('gather decision with a local legacy process', () => {
     assert.deepEqual(at({ lastAt: 1000.1, now: 1000.1, settledLastAt: 1000, upstreamRunning: () => true }), { kind: 'recheck' });
   });
 
-  it('reads a running process again after I/O turns, then once per quiet period', () => {
-    assert.deepEqual(at({ upstreamRunning: () => true }), { kind: 'recheck' });
-    assert.deepEqual(at({ runningReads: GATHER_RUNNING_TURNS - 1, upstreamRunning: () => true }), { kind: 'recheck' });
-    assert.deepEqual(at({ runningReads: GATHER_RUNNING_TURNS, upstreamRunning: () => true }), { kind: 'wait', ms: 1 });
-    assert.deepEqual(at({ now: 1010, runningReads: 40, upstreamRunning: () => true }), { kind: 'wait', ms: 1 }, 'however long it has been quiet');
+  it('reads a running process again after I/O turns, then lets timing and its main thread decide', () => {
+    const busy = (main: boolean) => (threads: 'all' | 'main') => (threads === 'main' ? main : true);
+    assert.deepEqual(at({ upstreamRunning: busy(false) }), { kind: 'recheck' });
+    assert.deepEqual(at({ runningReads: GATHER_RUNNING_TURNS - 1, upstreamRunning: busy(false) }), { kind: 'recheck' });
+    assert.deepEqual(at({ runningReads: GATHER_RUNNING_TURNS, upstreamRunning: busy(false) }), { kind: 'wait', ms: 1 }, 'the quiet period first');
+    assert.deepEqual(at({ now: 1001, runningReads: GATHER_RUNNING_TURNS, upstreamRunning: busy(true) }), { kind: 'wait', ms: 1 }, 'its main thread runs');
+    assert.deepEqual(
+      at({ now: 1001, runningReads: GATHER_RUNNING_TURNS, upstreamRunning: busy(false) }),
+      { kind: 'settle' },
+      'a thread beside a waiting main thread keeps running (a busy worker): quiet is enough',
+    );
+    assert.deepEqual(at({ now: 1001, settledLastAt: 1000, runningReads: GATHER_RUNNING_TURNS, upstreamRunning: busy(false) }), { kind: 'close' });
   });
 
   it('still closes at the window while the process runs', () => {

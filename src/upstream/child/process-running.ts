@@ -51,7 +51,7 @@ function read(path: string): string | undefined {
   }
 }
 
-function threads(pid: number): string[] {
+function threadIds(pid: number): string[] {
   try {
     return readdirSync(`/proc/${pid}/task`);
   } catch {
@@ -66,11 +66,11 @@ function isRunning(statPath: string): boolean | undefined {
 }
 
 /**
- * True when a thread of `pid` or of one of its first descendants is running; false when they all
- * wait; undefined when this cannot be known (no /proc, the process is gone): the caller then relies
- * on timing alone.
+ * True when a thread of `pid` or of one of its first descendants is running (`main`: their main
+ * threads only); false when they all wait; undefined when this cannot be known (no /proc, the
+ * process is gone): the caller then relies on timing alone.
  */
-export function processTreeRunning(pid: number): boolean | undefined {
+export function processTreeRunning(pid: number, threads: 'all' | 'main' = 'all'): boolean | undefined {
   const queue = [pid];
   let known = false;
   for (let seen = 0; seen < queue.length && seen < MAX_PROCESSES; seen++) {
@@ -79,7 +79,7 @@ export function processTreeRunning(pid: number): boolean | undefined {
     if (main === undefined) continue;
     known = true;
     if (main) return true;
-    for (const tid of threads(p)) if (tid !== String(p) && isRunning(`/proc/${p}/task/${tid}/stat`) === true) return true;
+    if (threads === 'all') for (const tid of threadIds(p)) if (tid !== String(p) && isRunning(`/proc/${p}/task/${tid}/stat`) === true) return true;
     const children = read(`/proc/${p}/task/${p}/children`);
     if (children) queue.push(...childPids(children.trim()));
   }

@@ -52,10 +52,10 @@ export class StdioTransport implements Transport {
    * it wrote is still to come (a child blocked on a full pipe waits, with more to write); undefined
    * when unknown.
    */
-  running(): boolean | undefined {
+  running(threads: 'all' | 'main'): boolean | undefined {
     const pid = this.child?.pid;
     if (pid === undefined) return undefined;
-    return this.lines.holding || processTreeRunning(pid);
+    return this.lines.holding || processTreeRunning(pid, threads);
   }
 
   start(): Promise<void> {
