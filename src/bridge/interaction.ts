@@ -160,6 +160,9 @@ export class Interaction implements SessionHolder {
       );
   }
 
+  /** Reads the local legacy process of the session the call runs on (gather.ts). */
+  private readonly readProcess = (threads: 'all' | 'main'): boolean | undefined => this.session?.running?.(threads);
+
   /** Waits for the next thing the bridge must act on. */
   async next(opts: { gatherMs: number; timeoutMs: number; signal: AbortSignal }): Promise<Stop> {
     const deadline = this.clock.now() + opts.timeoutMs;
@@ -179,10 +182,17 @@ export class Interaction implements SessionHolder {
         firstAt ??= now;
         const lastAt = Math.max(firstAt, this.lastRequestAt);
         if (readsFor !== lastAt) [runningReads, readsFor] = [0, lastAt];
-        const session = this.session;
-        const upstreamRunning = session?.localProcess ? (threads: 'all' | 'main') => session.running?.(threads) : undefined;
-        const times = { firstAt, lastAt, now, windowMs: opts.gatherMs, quietMs: GATHER_QUIET_MS, settledLastAt, lateMs: now - wakeAt, runningReads };
-        const gather = gatherDecision({ ...times, upstreamRunning });
+        const gather = gatherDecision({
+          firstAt,
+          lastAt,
+          now,
+          windowMs: opts.gatherMs,
+          quietMs: GATHER_QUIET_MS,
+          settledLastAt,
+          lateMs: now - wakeAt,
+          runningReads,
+          upstreamRunning: this.session?.localProcess ? this.readProcess : undefined,
+        });
         if (gather.kind === 'close') return { kind: 'input', pending: this.unanswered() };
         if (gather.kind === 'settle' || gather.kind === 'recheck') {
           const requestAt = this.lastRequestAt;
