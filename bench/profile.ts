@@ -86,7 +86,9 @@ async function main(): Promise<void> {
   const scope = new Scope();
   try {
     const upstream = transport === 'http' ? ['--upstream', (await scope.fixtureHttp()).url] : ['--', process.execPath, FIXTURE];
-    const proxyArgs = argv.includes('--proxy-args') ? opt('--proxy-args', '').split(' ').filter(Boolean) : ['--max-sessions', String(concurrency + 1), '--gather-window', '0'];
+    const proxyArgs = argv.includes('--proxy-args')
+      ? opt('--proxy-args', '').split(' ').filter(Boolean)
+      : ['--max-sessions', String(concurrency + 1), '--gather-window', '0'];
     const proxy = await scope.proxy([...proxyArgs, ...upstream], {
       nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
     });

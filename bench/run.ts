@@ -17,7 +17,17 @@ import { untied } from './cases/untied.js';
 import { soakCase } from './cases/soak.js';
 import { rounds } from './cases/rounds.js';
 
-const CASES: Record<string, BenchCase> = { passthrough, interactive, waiting, 'waiting-replay': waitingReplay, startup, sharing, untied, rounds, soak: soakCase };
+const CASES: Record<string, BenchCase> = {
+  passthrough,
+  interactive,
+  waiting,
+  'waiting-replay': waitingReplay,
+  startup,
+  sharing,
+  untied,
+  rounds,
+  soak: soakCase,
+};
 /** Run when no case is named: all but the soak. */
 const DEFAULT_CASES = Object.keys(CASES).filter((n) => n !== 'soak');
 

@@ -117,7 +117,10 @@ export function createSealer(keys: Uint8Array | readonly Uint8Array[], now: () =
   const imported = new Map<Uint8Array, Promise<webcrypto.CryptoKey>>();
   const cryptoKey = (raw: Uint8Array): Promise<webcrypto.CryptoKey> => {
     let key = imported.get(raw);
-    if (key === undefined) imported.set(raw, (key = webcrypto.subtle.importKey('raw', raw, 'AES-GCM', false, ['encrypt', 'decrypt'])));
+    if (key === undefined) {
+      key = webcrypto.subtle.importKey('raw', raw, 'AES-GCM', false, ['encrypt', 'decrypt']);
+      imported.set(raw, key);
+    }
     return key;
   };
   const byId = new Map(list.map((k) => [keyId(k), k] as const));
