@@ -2,26 +2,30 @@
 // flow is `ask-name` asked, answered and completed. Through the proxy (default flags) a raw
 // 2026-07-28 client sends the call, gets `input_required`, and retries with the answer; natively one
 // v1 SDK client session drives the same fixture and answers its `elicitation/create` as it comes
-// (what a legacy client does). Over stdio and Streamable HTTP, at one client and at 16 concurrent
-// flows (the native side: 16 calls in flight on its one session), answered at once and after a
-// 50 ms think. Variants alternate within each repeat; the ratios are paired per repeat.
+// (what a legacy client does). Upstreams over stdio and Streamable HTTP with the proxy's HTTP front,
+// and stdio end to end (a client that launches the proxy with --stdio, as desktop clients do), at
+// one client and at 16 concurrent flows (the native side: 16 calls in flight on its one session),
+// answered at once and after a 50 ms think. Variants alternate within each repeat; the ratios are
+// paired per repeat.
 import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { ProxyClient, type Json } from '../lib/http.js';
+import { ProxyClient, ProxyStdioClient, type Json } from '../lib/http.js';
 import { closedLoop, type LoadResult } from '../lib/load.js';
-import { descendants, FIXTURE, isWatchdog, rssOf, Scope, sleep } from '../lib/procs.js';
+import { descendants, FIXTURE, isWatchdog, PROXY_BIN, rssOf, Scope, sleep, TEST_STATE_KEY } from '../lib/procs.js';
 import { fmt, median, pairedRatio, summarize } from '../lib/stats.js';
 import type { Bar, BarPanel } from '../lib/svg.js';
 import type { BenchOptions, CaseResult } from '../lib/types.js';
 import { ANSWER } from './interactive-micro.js';
 
-type Wire = 'stdio' | 'http';
+/** The upstream's transport; `stdio-front`: a stdio upstream and the proxy's stdio front. */
+type Wire = 'stdio' | 'http' | 'stdio-front';
 const ELICIT = { elicitation: { form: {} } };
 const THINKS = [0, 50] as const;
 const FLOWS = 16;
+const WIRE_LABEL: Record<Wire, string> = { stdio: 'stdio upstream', http: 'HTTP upstream', 'stdio-front': 'stdio front and upstream' };
 
 function expectAnswer(result: Json, greeting: string): void {
   const text = (result['content'] as Array<{ text?: string }> | undefined)?.[0]?.text;
@@ -29,7 +33,7 @@ function expectAnswer(result: Json, greeting: string): void {
 }
 
 /** One flow through the proxy: the call, its `input_required`, the retry with the answer after `thinkMs`. */
-async function proxyFlow(client: ProxyClient, greeting: string, thinkMs: number): Promise<void> {
+async function proxyFlow(client: ProxyClient | ProxyStdioClient, greeting: string, thinkMs: number): Promise<void> {
   const round = await client.tool('ask-name', { greeting });
   if (round['resultType'] !== 'input_required') throw new Error(`expected input_required, got ${JSON.stringify(round)}`);
   const key = Object.keys(round['inputRequests'] as Json)[0]!;
@@ -46,7 +50,9 @@ async function nativeClient(wire: Wire, url: string | undefined, think: { ms: nu
     return ANSWER as never;
   });
   const transport =
-    wire === 'stdio' ? new StdioClientTransport({ command: process.execPath, args: [FIXTURE], stderr: 'ignore' }) : new StreamableHTTPClientTransport(new URL(url!));
+    wire === 'http'
+      ? new StreamableHTTPClientTransport(new URL(url!))
+      : new StdioClientTransport({ command: process.execPath, args: [FIXTURE], stderr: 'ignore' });
   await client.connect(transport);
   return client;
 }
@@ -105,11 +111,21 @@ async function scenario(wire: Wire, thinkMs: number, opts: BenchOptions): Promis
   const out: Scenario = { wire, thinkMs, proxy: [], native: [] };
   try {
     const fixture = wire === 'http' ? await scope.fixtureHttp() : undefined;
-    const proxy = await scope.proxy(fixture ? ['--upstream', fixture.url] : ['--', process.execPath, FIXTURE]);
+    let client: ProxyClient | ProxyStdioClient;
+    let proxyPid: number;
+    if (wire === 'stdio-front') {
+      const stdio = new ProxyStdioClient(process.execPath, [PROXY_BIN, '--stdio', '--', process.execPath, FIXTURE], { MRTR_STATE_KEY: TEST_STATE_KEY }, ELICIT);
+      scope.defer(() => stdio.close());
+      client = stdio;
+      proxyPid = stdio.pid!;
+    } else {
+      const proxy = await scope.proxy(fixture ? ['--upstream', fixture.url] : ['--', process.execPath, FIXTURE]);
+      client = new ProxyClient(proxy.url, ELICIT);
+      proxyPid = proxy.child.pid!;
+    }
     const think = { ms: thinkMs };
     const native = await nativeClient(wire, fixture?.url, think);
     scope.defer(() => native.close());
-    const client = new ProxyClient(proxy.url, ELICIT);
     let n = 0;
     const viaProxy = () => proxyFlow(client, `p${++n}`, thinkMs);
     const direct = () => nativeFlow(native, `n${++n}`);
@@ -119,8 +135,14 @@ async function scenario(wire: Wire, thinkMs: number, opts: BenchOptions): Promis
       await proxyFlow(client, `w${i}`, 0);
       await direct();
     }
-    await closedLoop(Array.from({ length: FLOWS }, () => () => proxyFlow(client, `w${++n}`, 0)), 500);
-    await closedLoop(Array.from({ length: FLOWS }, () => direct), 500);
+    await closedLoop(
+      Array.from({ length: FLOWS }, () => () => proxyFlow(client, `w${++n}`, 0)),
+      500,
+    );
+    await closedLoop(
+      Array.from({ length: FLOWS }, () => direct),
+      500,
+    );
     think.ms = thinkMs;
     for (let r = 0; r < repeats; r++) {
       opts.log(`rounds: ${wire}, think ${thinkMs} ms, repeat ${r + 1}/${repeats}`);
@@ -135,8 +157,18 @@ async function scenario(wire: Wire, thinkMs: number, opts: BenchOptions): Promis
         }
       }
       const first = r % 2 === 0;
-      const loadProxy = async () => sampled(proxy.child.pid!, () => closedLoop(Array.from({ length: FLOWS }, () => viaProxy), windowMs));
-      const loadNative = () => closedLoop(Array.from({ length: FLOWS }, () => direct), windowMs);
+      const loadProxy = async () =>
+        sampled(proxyPid, () =>
+          closedLoop(
+            Array.from({ length: FLOWS }, () => viaProxy),
+            windowMs,
+          ),
+        );
+      const loadNative = () =>
+        closedLoop(
+          Array.from({ length: FLOWS }, () => direct),
+          windowMs,
+        );
       let lp: Awaited<ReturnType<typeof loadProxy>>;
       let ln: LoadResult;
       if (first) {
@@ -146,7 +178,7 @@ async function scenario(wire: Wire, thinkMs: number, opts: BenchOptions): Promis
         ln = await loadNative();
         lp = await loadProxy();
       }
-      out.proxy.push({ p50: median(p), load: lp.value, ...(wire === 'stdio' ? { processes: lp.processes, rssMiB: lp.rssMiB } : {}) });
+      out.proxy.push({ p50: median(p), load: lp.value, ...(wire !== 'http' ? { processes: lp.processes, rssMiB: lp.rssMiB } : {}) });
       out.native.push({ p50: median(d), load: ln });
     }
     return out;
@@ -157,10 +189,10 @@ async function scenario(wire: Wire, thinkMs: number, opts: BenchOptions): Promis
 
 export async function rounds(opts: BenchOptions): Promise<CaseResult> {
   const scenarios: Scenario[] = [];
-  for (const wire of ['stdio', 'http'] as const) for (const thinkMs of THINKS) scenarios.push(await scenario(wire, thinkMs, opts));
+  for (const wire of ['stdio', 'http', 'stdio-front'] as const) for (const thinkMs of THINKS) scenarios.push(await scenario(wire, thinkMs, opts));
   const rows: string[][] = [];
   for (const s of scenarios) {
-    const label = `${s.wire}, ${s.thinkMs === 0 ? 'answered at once' : `${s.thinkMs} ms think`}`;
+    const label = `${WIRE_LABEL[s.wire]}, ${s.thinkMs === 0 ? 'answered at once' : `${s.thinkMs} ms think`}`;
     rows.push([
       label,
       fmt(summarize(s.proxy.map((x) => x.p50)), 3),
@@ -183,7 +215,7 @@ export async function rounds(opts: BenchOptions): Promise<CaseResult> {
       ),
       fmt(summarize(s.proxy.map((x) => x.load.p50)), 1),
       fmt(summarize(s.native.map((x) => x.load.p50)), 1),
-      s.wire === 'stdio' ? `${fmt(summarize(s.proxy.map((x) => x.processes!)), 0)}, ${fmt(summarize(s.proxy.map((x) => x.rssMiB!)), 0)}` : '',
+      s.wire !== 'http' ? `${fmt(summarize(s.proxy.map((x) => x.processes!)), 0)}, ${fmt(summarize(s.proxy.map((x) => x.rssMiB!)), 0)}` : '',
     ]);
   }
   const repeats = scenarios[0]!.proxy.length;
@@ -204,14 +236,14 @@ export async function rounds(opts: BenchOptions): Promise<CaseResult> {
       ],
       rows,
       notes: [
-        `Median (min–max) of ${repeats} repeats; ratios paired per repeat. Native: one v1 SDK client session on the same fixture answering elicitation/create itself (${FLOWS} calls in flight on it); proxy: a raw 2026-07-28 client, ${FLOWS} clients each with one flow in flight.`,
+        `Median (min–max) of ${repeats} repeats; ratios paired per repeat. Native: one v1 SDK client session on the same fixture answering elicitation/create itself (${FLOWS} calls in flight on it). Proxy, HTTP front: a raw 2026-07-28 client, ${FLOWS} clients each with one flow in flight; stdio front: a raw client that launches the proxy with --stdio, ${FLOWS} flows in flight on it. Native runs the fixture over stdio for both stdio rows.`,
         'Processes: the proxy and its legacy children, the control session included, not the watchdog; RSS of them all.',
       ],
     },
   ];
   const ratio = (s: Scenario, of: (x: Side) => number): Bar => {
     const r = pairedRatio(s.proxy.map(of), s.native.map(of));
-    return { label: s.wire, value: r.median, min: r.min, max: r.max };
+    return { label: WIRE_LABEL[s.wire], value: r.median, min: r.min, max: r.max };
   };
   const charts: BarPanel[] = THINKS.map((thinkMs) => ({
     kind: 'bars',
@@ -219,7 +251,10 @@ export async function rounds(opts: BenchOptions): Promise<CaseResult> {
     unit: '×',
     groups: [
       { label: '1 client, p50 (lower is better)', bars: scenarios.filter((s) => s.thinkMs === thinkMs).map((s) => ratio(s, (x) => x.p50)) },
-      { label: `${FLOWS} flows, throughput (higher is better)`, bars: scenarios.filter((s) => s.thinkMs === thinkMs).map((s) => ratio(s, (x) => x.load.throughput)) },
+      {
+        label: `${FLOWS} flows, throughput (higher is better)`,
+        bars: scenarios.filter((s) => s.thinkMs === thinkMs).map((s) => ratio(s, (x) => x.load.throughput)),
+      },
     ],
   }));
   return { name: 'rounds', tables, charts, data: scenarios };

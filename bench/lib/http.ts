@@ -183,3 +183,55 @@ export class RawStdioClient {
     this.child.kill('SIGTERM');
   }
 }
+
+/**
+ * 2026-07-28 over stdio to a proxy it launches with `--stdio` (as a desktop client launches it):
+ * one JSON line per request with the `_meta` envelope, no initialize, any number in flight.
+ */
+export class ProxyStdioClient {
+  private readonly child: ChildProcess;
+  private readonly waiting = new Map<number, (m: Json) => void>();
+  constructor(
+    command: string,
+    args: string[],
+    env: NodeJS.ProcessEnv,
+    private readonly caps: Json = {},
+  ) {
+    this.child = spawn(command, args, { stdio: ['pipe', 'pipe', 'ignore'], env: { ...process.env, ...env } });
+    createInterface({ input: this.child.stdout! }).on('line', (line) => {
+      const m = JSON.parse(line) as Json;
+      if (typeof m['id'] !== 'number' || 'method' in m) return;
+      const w = this.waiting.get(m['id']);
+      this.waiting.delete(m['id']);
+      w?.(m);
+    });
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  async tool(name: string, args: Json, extra: Json = {}): Promise<Json> {
+    const id = ++seq;
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': NEW_PROTOCOL,
+      'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+      'io.modelcontextprotocol/clientCapabilities': this.caps,
+    };
+    const reply = await new Promise<Json>((resolve) => {
+      this.waiting.set(id, resolve);
+      this.child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, ...extra, _meta: meta } })}\n`);
+    });
+    if (reply['error']) throw new Error(`tools/call ${name}: ${JSON.stringify(reply['error'])}`);
+    return reply['result'] as Json;
+  }
+
+  /** Ends the proxy as its client does: stdin closes. */
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.child.exitCode !== null) return resolve();
+      this.child.once('exit', () => resolve());
+      this.child.stdin!.end();
+    });
+  }
+}
