@@ -165,6 +165,8 @@ export function handlerModule(flow: HandlerFlow, d: Declared | undefined, mod: s
   const resource = d?.resources.find((r) => r.uri === flow.name);
   const description = tool?.description ?? prompt?.description ?? resource?.description;
   const imports = ['finish', ...(c.choices.length ? ['choose'] : []), ...(c.sampling ? ['sampling_messages'] : [])];
+  const staticResource = flow.kind === 'resource' && !/\{[^}]+\}/.test(flow.name);
+  const mrtrImports = ['action_of', 'answered', 'ask', ...(staticResource ? ['asking_static_resource', 'finished'] : []), 'resume', 'taken'];
   let register: string[];
   if (flow.kind === 'tool') {
     const { sig, names, skipped } = parameters(tool?.inputSchema);
@@ -188,27 +190,31 @@ export function handlerModule(flow: HandlerFlow, d: Declared | undefined, mod: s
       '    del handler',
     ];
   } else {
-    const templated = /\{[^}]+\}/.test(flow.name);
-    register = [
-      ...(templated
-        ? []
-        : [
-            comment(
-              [
-                'mcp 2.3.0 gives a static resource no Context, so it cannot ask: this one answers finish() with no',
-                'answers. To keep its questions, serve it under a URI template or move the asking to a tool.',
-              ],
-              '    ',
-            ),
-          ]),
-      `    @server.resource(${JSON.stringify(flow.name)}${resource?.mimeType ? `, mime_type=${JSON.stringify(resource.mimeType)}` : ''})`,
-      templated ? '    async def handler(ctx: Context | None = None) -> Any:' : '    async def handler() -> Any:',
-      templated
-        ? `        return await flow({"uri": ${JSON.stringify(flow.name)}}, resume(ctx, ID))`
-        : `        return await finish({"uri": ${JSON.stringify(flow.name)}}, {})`,
-      '',
-      '    del handler',
-    ];
+    const decorator = `    @server.resource(${JSON.stringify(flow.name)}${resource?.mimeType ? `, mime_type=${JSON.stringify(resource.mimeType)}` : ''})`;
+    register = !staticResource
+      ? [
+          decorator,
+          '    async def handler(ctx: Context | None = None) -> Any:',
+          `        return await flow({"uri": ${JSON.stringify(flow.name)}}, resume(ctx, ID))`,
+          '',
+          '    del handler',
+        ]
+      : [
+          comment(
+            [
+              'A static resource gets no Context to ask with: the middleware asks on every read of the URI,',
+              'and the function below returns what finish() made of the answers (mrtr.py says how).',
+            ],
+            '    ',
+          ),
+          `    server.middleware.append(asking_static_resource(server, ${JSON.stringify(flow.name)}, ID, flow))`,
+          '',
+          decorator,
+          '    async def handler() -> Any:',
+          `        return finished(${JSON.stringify(flow.name)})`,
+          '',
+          '    del handler',
+        ];
   }
   const text = `${comment([
     `The ${flow.kind} ${JSON.stringify(flow.name)} of the legacy server, migrated to 2026-07-28: it asks what the legacy`,
@@ -221,7 +227,7 @@ from typing import Any
 from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult, InputRequiredResult
 
-from mrtr import action_of, answered, ask, resume, taken
+from mrtr import ${mrtrImports.join(', ')}
 
 from .${mod}_finish import ${imports.join(', ')}
 

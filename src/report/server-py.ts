@@ -1,7 +1,8 @@
 // The migrated Python server around the handlers: the helpers they share (the answers so far as
 // the request_state that MCPServer's RequestStateBoundary seals with AES-GCM on the way out and
-// verifies on the way back), server.py serving them over Streamable HTTP with the legacy server's
-// other tools listed as not migrated, and pyproject.toml. Pure: returns the files.
+// verifies on the way back; the middleware that lets a static resource ask), server.py serving
+// them over Streamable HTTP with the legacy server's other tools listed as not migrated, and
+// pyproject.toml. Pure: returns the files.
 import { fileNames, type HandlerFlow } from './handler-flow.js';
 import { comment, FOLDER, finishModule, handlerModule, moduleOf, py } from './handlers-py.js';
 import type { GeneratedFile } from './handlers-ts.js';
@@ -14,19 +15,27 @@ const MRTR = `# What every migrated handler shares: the answers so far travel as
 # SDK's InputRequiredResult; MCPServer's RequestStateBoundary seals it (AES-GCM) before it reaches
 # the client and verifies it on the way back, so a handler only reads state it minted.
 import json
+from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from typing import Any
 
-from mcp.server.mcpserver import Context
-from mcp_types import InputRequiredResult
+from mcp.server.context import CallNext, HandlerResult, ServerMiddleware, ServerRequestContext
+from mcp.server.mcpserver import Context, MCPServer
+from mcp_types import SERVER_INFO_META_KEY, Implementation, InputRequiredResult, InputResponseRequestParams, ReadResourceRequestParams
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+from pydantic import ValidationError
+
+Flow = Callable[[dict[str, Any], dict[str, Any]], Awaitable[Any]]
 
 
 def _plain(value: Any) -> Any:
     return value.model_dump(by_alias=True, exclude_none=True, mode="json") if hasattr(value, "model_dump") else value
 
 
-def resume(ctx: Context | None, id: str) -> dict[str, Any]:
+def resume(ctx: Context | InputResponseRequestParams | None, id: str) -> dict[str, Any]:
     """The answers so far: the state's (minted for this handler), plus this retry's responses to
-    the round it asked; responses to anything else are not taken."""
+    the round it asked; responses to anything else are not taken. A handler's Context and a
+    request's params carry the same two fields."""
     raw = ctx.request_state if ctx is not None else None
     if not raw:
         return {}
@@ -62,6 +71,64 @@ def action_of(answer: Any) -> str:
     if answer is None:
         return "unanswered"
     return answer.get("action", "accept") if isinstance(answer, dict) else "accept"
+
+
+# MCPServer calls a static resource's function without a Context, so the function cannot ask.
+# A middleware can: it runs inside the SDK's RequestStateBoundary (request_state arrives opened
+# and leaves sealed) and sees every read of the URI with its input_responses. A round that asks
+# is answered there; once finish() has answered, the read goes on to the SDK, whose call of the
+# resource's function is handed finish()'s value, so the ReadResourceResult is shaped as for any
+# static resource (text or blob, the registered MIME type).
+_finished: ContextVar[tuple[str, Any] | None] = ContextVar("mrtr_finished", default=None)
+
+
+def asking_static_resource(server: MCPServer, uri: str, id: str, flow: Flow) -> ServerMiddleware[Any]:
+    """The middleware that runs flow for every resources/read of uri; other requests pass."""
+
+    async def middleware(ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+        if ctx.method != "resources/read" or not ctx.params or ctx.params.get("uri") != uri:
+            return await call_next(ctx)
+        if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
+            # A client from before 2026-07-28 cannot be asked mid-call: finished() says so.
+            return await call_next(ctx)
+        try:
+            params = ReadResourceRequestParams.model_validate(ctx.params, by_name=False)
+        except ValidationError:
+            # Malformed params: the SDK refuses them as it does for any read.
+            return await call_next(ctx)
+        outcome = await flow({"uri": uri}, resume(params, id))
+        if isinstance(outcome, InputRequiredResult):
+            # The SDK stamps its serverInfo on the results it shapes; one answered here carries it too.
+            return outcome.model_copy(update={"meta": {SERVER_INFO_META_KEY: _server_info(server)}})
+        token = _finished.set((uri, outcome))
+        try:
+            return await call_next(ctx)
+        finally:
+            _finished.reset(token)
+
+    return middleware
+
+
+def _server_info(server: MCPServer) -> dict[str, Any]:
+    info = Implementation(
+        name=server.name,
+        version=server.version,
+        title=server.title,
+        description=server.description,
+        website_url=server.website_url,
+        icons=server.icons,
+    )
+    return info.model_dump(by_alias=True, exclude_none=True, mode="json")
+
+
+def finished(uri: str) -> Any:
+    """What finish() made of this read's answers, handed over by asking_static_resource. Reached
+    any other way (a client from before 2026-07-28, an in-process read_resource()), the resource
+    refuses: its answer needs the client's answers."""
+    done = _finished.get()
+    if done is None or done[0] != uri:
+        raise RuntimeError(f"{uri} asks the client before answering: only a 2026-07-28 resources/read can read it")
+    return done[1]
 
 `;
 

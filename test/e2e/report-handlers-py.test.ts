@@ -1,15 +1,15 @@
 // `report --handlers --lang py`: the migrated server for the official Python SDK (mcp 2.3.0), for
 // the test fixture and the demo server (server-everything's is in report-handlers-everything.test.ts):
 // every module py_compiles, the entry point imports and builds its MCPServer, it starts, answers
-// server/discover, and a shadow run shows the legacy server's question flow. Skipped loudly
-// without python3 or the wheels.
+// server/discover, and a shadow run shows the legacy server's question flow (the fixture's static
+// resource included: it asks from a middleware). Skipped loudly without python3 or the wheels.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { auditWithQuestions, checkPython, fillPythonStubs, generate, questionFlow, shadowAgainst, startPython } from '../support/migrated.js';
+import { auditWithQuestions, checkPython, fillPythonStubs, generate, questionFlow, shadowAgainst, startPython, STUB_TEXT } from '../support/migrated.js';
 import { DEMO_ASKING, DEMO_SERVER, driveDemo, driveFixture, FIXTURE_CALLS, FIXTURE_SERVER } from '../support/migration-drives.js';
 import type { Running } from '../support/processes.js';
 import { pythonWithMcp2 } from '../support/python.js';
-import { ALL_CAPS, inputRequired, rpc } from '../support/rpc.js';
+import { ALL_CAPS, inputRequired, post, rpc } from '../support/rpc.js';
 
 const env = pythonWithMcp2();
 const skip = 'skip' in env ? env.skip : false;
@@ -32,8 +32,7 @@ const CASES: Case[] = [
     name: 'the test fixture',
     server: FIXTURE_SERVER,
     drive: driveFixture,
-    // mcp 2.3.0 gives a static resource no context to ask with: fixture://secret is not compared.
-    shadow: { tools: fixtureAsking, methods: ['prompts/get'] },
+    shadow: { tools: fixtureAsking, methods: ['prompts/get', 'resources/read'] },
     flows: [
       'ask-all 1/1',
       'ask-if 0/0',
@@ -42,6 +41,7 @@ const CASES: Case[] = [
       'ask-twice 2/2',
       'ask-url 1/1',
       'elicit-then-sample 2/2',
+      'fixture://secret 1/1',
       'greet 1/1',
       'list-roots 1/1',
       'summarize 1/1',
@@ -86,25 +86,68 @@ for (const c of CASES) {
 }
 
 describe('report --handlers --lang py: rounds and keys', { skip }, () => {
-  it('asks ask-twice in two rounds under the keys first and second, the state sealed by the SDK', async () => {
+  let server: Running & { url: string };
+  before(async () => {
     const audit = await auditWithQuestions(FIXTURE_SERVER, driveFixture);
     const { dir } = generate(audit, FIXTURE_SERVER, 'py');
-    const server = await startPython(python, dir);
-    try {
-      const first = inputRequired(await rpc(server.url, 'tools/call', { name: 'ask-twice', arguments: {} }, { caps: ALL_CAPS }));
-      assert.deepEqual(Object.keys(first.inputRequests), ['first']);
-      assert.doesNotMatch(String(first.requestState), /answers/, 'sealed, not plain JSON');
-      const second = inputRequired(
-        await rpc(
-          server.url,
-          'tools/call',
-          { name: 'ask-twice', arguments: {}, requestState: first.requestState, inputResponses: { first: { action: 'accept', content: { first: 'a' } } } },
-          { caps: ALL_CAPS },
-        ),
-      );
-      assert.deepEqual(Object.keys(second.inputRequests), ['second']);
-    } finally {
-      await server.stop();
-    }
+    fillPythonStubs(dir);
+    server = await startPython(python, dir);
+  });
+  after(async () => {
+    await server?.stop();
+  });
+
+  it('asks ask-twice in two rounds under the keys first and second, the state sealed by the SDK', async () => {
+    const first = inputRequired(await rpc(server.url, 'tools/call', { name: 'ask-twice', arguments: {} }, { caps: ALL_CAPS }));
+    assert.deepEqual(Object.keys(first.inputRequests), ['first']);
+    assert.doesNotMatch(String(first.requestState), /answers/, 'sealed, not plain JSON');
+    const second = inputRequired(
+      await rpc(
+        server.url,
+        'tools/call',
+        { name: 'ask-twice', arguments: {}, requestState: first.requestState, inputResponses: { first: { action: 'accept', content: { first: 'a' } } } },
+        { caps: ALL_CAPS },
+      ),
+    );
+    assert.deepEqual(Object.keys(second.inputRequests), ['second']);
+  });
+
+  it('asks from a static resource (fixture://secret): its middleware asks, the SDK seals the state and shapes the answer, and it is still listed', async () => {
+    const uri = 'fixture://secret';
+    const first = inputRequired(await rpc(server.url, 'resources/read', { uri }, { caps: ALL_CAPS }));
+    assert.deepEqual(Object.keys(first.inputRequests), ['hint']);
+    assert.doesNotMatch(String(first.requestState), /answers/, 'sealed, not plain JSON');
+    const done = await rpc(
+      server.url,
+      'resources/read',
+      { uri, requestState: first.requestState, inputResponses: { hint: { action: 'accept', content: { hint: 'h' } } } },
+      { caps: ALL_CAPS },
+    );
+    assert.deepEqual(done.body.result?.['contents'], [{ uri, mimeType: 'text/plain', text: STUB_TEXT }], JSON.stringify(done.body));
+    const listed = await rpc(server.url, 'resources/list', {}, { caps: ALL_CAPS });
+    const resources = (listed.body.result?.['resources'] ?? []) as Array<{ uri: string }>;
+    assert.deepEqual(
+      resources.map((r) => r.uri),
+      [uri],
+    );
+  });
+
+  it('refuses the static resource to a client from before 2026-07-28, which cannot be asked mid-call', async () => {
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const init = await fetch(server.url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: { elicitation: {} }, clientInfo: { name: 'old', version: '1' } },
+      }),
+    });
+    await init.text();
+    const session = { ...headers, 'mcp-session-id': init.headers.get('mcp-session-id') ?? '', 'mcp-protocol-version': '2025-11-25' };
+    await post(server.url, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), session);
+    const read = await post(server.url, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'resources/read', params: { uri: 'fixture://secret' } }), session);
+    assert.equal(read.body.error?.code, -32603, JSON.stringify(read.body));
   });
 });

@@ -212,6 +212,34 @@ describe('pythonServer', () => {
     assert.match(handler, /"confirm": \{"method": "elicitation\/create", "params": \{"mode": "form", "message": "confirm\?"/);
   });
 
+  it('lets a static resource ask through a middleware, and a templated one from its Context', () => {
+    const read = (uri: string, field: string): AuditRecord => ({ ...call(uri, [form(1, field)]), method: 'resources/read' });
+    const resources = pythonServer(
+      'u',
+      { upstream: 'u', tools: [], prompts: [], resources: [{ uri: 'fixture://secret', mimeType: 'text/plain' }] },
+      handlerFlows([read('fixture://secret', 'hint'), read('notes://note/{id}', 'ok')]),
+    );
+    const text = (path: string) => resources.find((f) => f.path === path)!.text;
+    const secret = text('handlers/resources/secret.py');
+    assert.match(secret, /^from mrtr import .*\basking_static_resource, finished\b/m);
+    assert.match(secret, /\n {4}server\.middleware\.append\(asking_static_resource\(server, "fixture:\/\/secret", ID, flow\)\)\n/);
+    // Still registered, so resources/list lists it; its function only returns what the middleware finished.
+    assert.match(
+      secret,
+      /@server\.resource\("fixture:\/\/secret", mime_type="text\/plain"\)\n {4}async def handler\(\) -> Any:\n {8}return finished\("fixture:\/\/secret"\)\n/,
+    );
+    assert.match(secret, /"hint": \{"method": "elicitation\/create"/);
+    assert.doesNotMatch(secret, /cannot ask|with no\s+# answers|finish\(\{"uri"/);
+    const notes = text('handlers/resources/note_id.py');
+    assert.match(notes, /resume\(ctx, ID\)/);
+    assert.doesNotMatch(notes, /asking_static_resource|server\.middleware/);
+    const mrtr = text('mrtr.py');
+    assert.match(mrtr, /def asking_static_resource\(server: MCPServer, uri: str, id: str, flow: Flow\) -> ServerMiddleware\[Any\]:/);
+    assert.match(mrtr, /if ctx\.method != "resources\/read" or not ctx\.params or ctx\.params\.get\("uri"\) != uri:\n {12}return await call_next\(ctx\)/);
+    assert.match(mrtr, /outcome = await flow\(\{"uri": uri\}, resume\(params, id\)\)/);
+    assert.match(mrtr, /def finished\(uri: str\) -> Any:/);
+  });
+
   it('writes JSON as Python literals and module names of tool names', () => {
     assert.equal(py({ a: [true, false, null, 1, 'x'] }), '{"a": [True, False, None, 1, "x"]}');
     assert.equal(moduleOf('book-table'), 'book_table');
