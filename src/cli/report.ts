@@ -191,7 +191,7 @@ async function writeServers(
   records: Parameters<typeof handlerFlows>[0],
   roots: readonly RootsReading[],
 ): Promise<void> {
-  const flows = handlerFlows(records, roots);
+  const flows = handlerFlows(records, roots, declared);
   for (const d of declared) {
     const mine = flows.filter((f) => f.upstream === d.upstream);
     const where = declared.length === 1 ? dir : join(dir, d.upstream);

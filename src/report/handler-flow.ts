@@ -7,7 +7,9 @@ import type { AuditedRequest, AuditRecord, SamplingShape, SchemaShape } from '..
 import type { AuditedQuestion } from '../audit/question.js';
 import { baseKey, signatureOf, type ItemKind } from './migration.js';
 import { joinReplayRuns } from './replay-join.js';
+import type { Declared } from './model.js';
 import { type RootsReading, rootsKey, rootsWhy } from './roots-readers.js';
+import { resourceOf } from './uri-template.js';
 
 /** One question of a round, under the key the migrated handler asks it by. */
 export interface FlowQuestion {
@@ -50,6 +52,7 @@ export interface FlowEdge {
 export interface HandlerFlow {
   upstream: string;
   kind: ItemKind;
+  /** The tool or prompt name, the resource URI, or the declared template the audited URIs were read through. */
   name: string;
   calls: number;
   start: FlowEdge[];
@@ -97,21 +100,35 @@ class KeyAllocator {
   }
 }
 
+/** What an upstream declared of its resources, for telling which template an audited URI was read through. */
+export type DeclaredResources = Pick<Declared, 'upstream' | 'resources' | 'resourceTemplates'>;
+
 /**
  * The flow of every item the audit saw ask, and of every item judged to read the roots a server
  * asks for outside calls (`roots`, from rootsReading), which asks for them first; items that never
- * asked have no flow. In name order.
+ * asked have no flow. The reads of a declared template's URIs (`declared`) make one flow, named by
+ * the template. In name order.
  */
-export function handlerFlows(records: readonly AuditRecord[], roots: readonly RootsReading[] = []): HandlerFlow[] {
+export function handlerFlows(records: readonly AuditRecord[], roots: readonly RootsReading[] = [], declared: readonly DeclaredResources[] = []): HandlerFlow[] {
   const flows = new Map<string, HandlerFlow>();
   const keys = new Map<HandlerFlow, KeyAllocator>();
+  const nameOf = (upstream: string, kind: ItemKind, target: string): string => {
+    if (kind !== 'resource') return target;
+    const d = declared.find((x) => x.upstream === upstream);
+    return resourceOf(
+      target,
+      (d?.resources ?? []).map((r) => r.uri),
+      (d?.resourceTemplates ?? []).map((t) => t.uriTemplate),
+    );
+  };
   for (const r of joinReplayRuns(records)) {
     const kind = KIND_OF[r.method];
     if (!kind) continue;
-    const id = `${r.upstream}\u0000${kind}\u0000${r.target}`;
+    const name = nameOf(r.upstream, kind, r.target);
+    const id = `${r.upstream}\u0000${kind}\u0000${name}`;
     let flow = flows.get(id);
     if (!flow) {
-      flow = { upstream: r.upstream, kind, name: r.target, calls: 0, start: [], questionsAudited: true };
+      flow = { upstream: r.upstream, kind, name, calls: 0, start: [], questionsAudited: true };
       flows.set(id, flow);
       keys.set(flow, new KeyAllocator());
     }
@@ -120,7 +137,7 @@ export function handlerFlows(records: readonly AuditRecord[], roots: readonly Ro
   }
   for (const u of roots)
     for (const item of u.items) {
-      const id = `${u.upstream}\u0000${item.kind}\u0000${item.name}`;
+      const id = `${u.upstream}\u0000${item.kind}\u0000${nameOf(u.upstream, item.kind, item.name)}`;
       const flow = flows.get(id);
       if (item.reads && flow) flows.set(id, withRootsRound(flow, rootsWhy(item), u.roundCalls > 0));
     }

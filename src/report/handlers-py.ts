@@ -5,6 +5,8 @@ import { endingsOf, groupByWhen, type FlowEdge, type FlowQuestion, type FlowStep
 import type { ItemKind } from './migration.js';
 import { schemaFromShape } from './migration.js';
 import type { Declared } from './model.js';
+import { declaredResource } from './handlers-ts.js';
+import { isTemplate, templateVariables } from './uri-template.js';
 
 export const FOLDER: Record<ItemKind, string> = { tool: 'tools', prompt: 'prompts', resource: 'resources' };
 
@@ -162,11 +164,19 @@ export function handlerModule(flow: HandlerFlow, d: Declared | undefined, mod: s
   const body = point(flow.start, c, '    ', 'at the start');
   const tool = d?.tools.find((t) => t.name === flow.name);
   const prompt = d?.prompts.find((p) => p.name === flow.name);
-  const resource = d?.resources.find((r) => r.uri === flow.name);
+  const resource = declaredResource(d, flow);
   const description = tool?.description ?? prompt?.description ?? resource?.description;
   const imports = ['finish', ...(c.choices.length ? ['choose'] : []), ...(c.sampling ? ['sampling_messages'] : [])];
-  const staticResource = flow.kind === 'resource' && !/\{[^}]+\}/.test(flow.name);
-  const mrtrImports = ['action_of', 'answered', 'ask', ...(staticResource ? ['asking_static_resource', 'finished'] : []), 'resume', 'taken'];
+  const staticResource = flow.kind === 'resource' && !isTemplate(flow.name);
+  const mrtrImports = [
+    'action_of',
+    'answered',
+    'ask',
+    ...(staticResource ? ['asking_static_resource', 'finished'] : []),
+    ...(flow.kind === 'resource' && !staticResource ? ['read_uri'] : []),
+    'resume',
+    'taken',
+  ];
   let register: string[];
   if (flow.kind === 'tool') {
     const { sig, names, skipped } = parameters(tool?.inputSchema);
@@ -190,12 +200,26 @@ export function handlerModule(flow: HandlerFlow, d: Declared | undefined, mod: s
       '    del handler',
     ];
   } else {
-    const decorator = `    @server.resource(${JSON.stringify(flow.name)}${resource?.mimeType ? `, mime_type=${JSON.stringify(resource.mimeType)}` : ''})`;
+    // Listed under the legacy name (resources/list shows it), not the function's.
+    const meta = [
+      JSON.stringify(flow.name),
+      ...(resource?.name === undefined ? [] : [`name=${JSON.stringify(resource.name)}`]),
+      ...(description === undefined ? [] : [`description=${JSON.stringify(description)}`]),
+      ...(resource?.mimeType ? [`mime_type=${JSON.stringify(resource.mimeType)}`] : []),
+    ];
+    const decorator = `    @server.resource(${meta.join(', ')})`;
+    // The SDK hands a template's function its variables by name, and refuses to register one whose
+    // parameters differ from them; a {?query} variable may be left out of the URI read.
+    const variables = templateVariables(flow.name);
+    const sig = variables.map((v) => `${v.name}: ${v.explode ? 'list[str]' : 'str'}${v.query ? ' | None = None' : ''}`);
     register = !staticResource
       ? [
           decorator,
-          '    async def handler(ctx: Context | None = None) -> Any:',
-          `        return await flow({"uri": ${JSON.stringify(flow.name)}}, resume(ctx, ID))`,
+          `    async def handler(${[...sig, 'ctx: Context | None = None'].join(', ')}) -> Any:`,
+          `        variables = {${variables.map((v) => `${JSON.stringify(v.name)}: ${v.name}`).join(', ')}}`,
+          ...(variables.some((v) => v.query) ? ['        variables = {k: v for k, v in variables.items() if v is not None}'] : []),
+          `        uri = read_uri(ctx, ${JSON.stringify(flow.name)}, variables)`,
+          '        return await flow({"uri": uri, "variables": variables}, resume(ctx, ID))',
           '',
           '    del handler',
         ]
@@ -255,6 +279,7 @@ export function finishModule(flow: HandlerFlow, c: Ctx): string {
       `What the migrated ${flow.kind} ${JSON.stringify(flow.name)} does with the answers: yours to write.`,
       "'mrtr-proxy report --handlers' writes this file once and never replaces it. answers[key] is the",
       "client's response under that key (an elicitation's {action, content}, a sampling message, {roots}).",
+      ...(flow.kind === 'resource' && isTemplate(flow.name) ? [`args["uri"] is the URI read, args["variables"] its values of ${flow.name}'s variables.`] : []),
       '',
       'The legacy result as the audit saw it:',
       ...endingsOf(flow.start).map((e) => `  ${e}`),

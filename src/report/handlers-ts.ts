@@ -6,6 +6,7 @@ import type { Declared } from './model.js';
 import { endingsOf, groupByWhen, type FlowEdge, type FlowQuestion, type FlowStep, type HandlerFlow } from './handler-flow.js';
 import type { ItemKind } from './migration.js';
 import { schemaFromShape } from './migration.js';
+import { isTemplate } from './uri-template.js';
 
 /** A file to write: `author` files are the author's once written and never replaced. */
 export interface GeneratedFile {
@@ -197,12 +198,27 @@ function declaredSchema(d: Declared | undefined, flow: HandlerFlow): unknown {
   return undefined;
 }
 
+/** A templated resource's reads get the URI read and its template's variables; a static one's the URI. */
+const templated = (flow: HandlerFlow) => flow.kind === 'resource' && isTemplate(flow.name);
+
+function argsTypeOf(flow: HandlerFlow): string {
+  if (flow.kind !== 'resource') return 'Record<string, unknown>';
+  return templated(flow) ? '{ uri: string; variables: Variables }' : '{ uri: string }';
+}
+
+/** What the legacy server declared of a resource or template: its name, description and MIME type. */
+export function declaredResource(d: Declared | undefined, flow: HandlerFlow): { name?: string; description?: string; mimeType?: string } | undefined {
+  if (flow.kind !== 'resource') return undefined;
+  return isTemplate(flow.name) ? d?.resourceTemplates?.find((t) => t.uriTemplate === flow.name) : d?.resources.find((r) => r.uri === flow.name);
+}
+
 export function handlerFile(flow: HandlerFlow, d: Declared | undefined, slug: string): { text: string; c: Ctx } {
   const c: Ctx = { flow, choices: [], samplingKeys: [] };
   const body = renderPoint(flow.start, c, '  ', 'at the start');
   const tool = d?.tools.find((t) => t.name === flow.name);
   const prompt = d?.prompts.find((p) => p.name === flow.name);
-  const resource = d?.resources.find((r) => r.uri === flow.name);
+  const resource = declaredResource(d, flow);
+  const template = templated(flow);
   const description = tool?.description ?? prompt?.description ?? resource?.description;
   const head = [
     `The ${flow.kind} ${json(flow.name)} of the legacy server, migrated to 2026-07-28: it asks what the`,
@@ -213,11 +229,11 @@ export function handlerFile(flow: HandlerFlow, d: Declared | undefined, slug: st
     ...(flow.rootsFirst === undefined ? [] : [`It asks for the client's roots first (answers.roots): ${flow.rootsFirst}.`]),
   ];
   const imports = [
-    `import { type ${RESULT_TYPE[flow.kind]}, type InputRequiredResult, inputRequired, type McpServer, type ServerContext${flow.kind === 'tool' || flow.kind === 'prompt' ? ', fromJsonSchema' : ''} } from '@modelcontextprotocol/server';`,
+    `import { type ${RESULT_TYPE[flow.kind]}, type InputRequiredResult, inputRequired, type McpServer, type ServerContext${flow.kind === 'tool' || flow.kind === 'prompt' ? ', fromJsonSchema' : ''}${template ? ', ResourceTemplate, type Variables' : ''} } from '@modelcontextprotocol/server';`,
     `import { actionOf, answered, type Answers, ask, formSchema, resume${c.choices.length ? ', taken' : ''}${c.unsupported ? ', unsupported' : ''} } from '../mrtr.js';`,
     `import { ${['finish', ...(c.choices.length ? ['choose'] : []), ...(c.samplingKeys.length ? ['samplingMessages'] : [])].join(', ')} } from './${slug}.finish.js';`,
   ];
-  const argsType = flow.kind === 'resource' ? '{ uri: string }' : 'Record<string, unknown>';
+  const argsType = argsTypeOf(flow);
   const flowFn = [
     `/** The question flow; returns the next round's questions or what finish() makes of the answers. */`,
     `export async function flow(args: ${argsType}, answers: Answers, ctx: ServerContext): Promise<${RESULT_TYPE[flow.kind]} | InputRequiredResult> {`,
@@ -234,10 +250,22 @@ export function handlerFile(flow: HandlerFlow, d: Declared | undefined, slug: st
     register = `  server.registerPrompt(${json(flow.name)}, { ${meta}argsSchema: fromJsonSchema<Record<string, unknown>>(${json(declaredSchema(d, flow))} as never) }, async (args, ctx) =>
     flow(args, await resume(ctx, ID), ctx),
   );`;
-  else
-    register = `  server.registerResource(${json(slug)}, ${json(flow.name)}, { ${meta}${resource?.mimeType ? `mimeType: ${json(resource.mimeType)}` : ''} }, async (uri, ctx) =>
+  else {
+    // Listed under the legacy name (resources/list shows it); a file name only when none was declared.
+    const fields = [
+      ...(description === undefined ? [] : [`description: ${json(description)}`]),
+      ...(resource?.mimeType ? [`mimeType: ${json(resource.mimeType)}`] : []),
+    ];
+    const config = `{ ${fields.join(', ')} }`;
+    register = template
+      ? `  // The audit cannot tell which URIs the template would list: it lists none.
+  server.registerResource(${json(resource?.name ?? slug)}, new ResourceTemplate(${json(flow.name)}, { list: undefined }), ${config}, async (uri, variables, ctx) =>
+    flow({ uri: uri.href, variables }, await resume(ctx, ID), ctx),
+  );`
+      : `  server.registerResource(${json(resource?.name ?? slug)}, ${json(flow.name)}, ${config}, async (uri, ctx) =>
     flow({ uri: uri.href }, await resume(ctx, ID), ctx),
   );`;
+  }
   const text = [
     comment(head),
     ...imports,
@@ -260,7 +288,7 @@ export function handlerFile(flow: HandlerFlow, d: Declared | undefined, slug: st
 
 export function finishFile(flow: HandlerFlow, c: Ctx): string {
   const endings = endingsOf(flow.start);
-  const argsType = flow.kind === 'resource' ? '{ uri: string }' : 'Record<string, unknown>';
+  const argsType = argsTypeOf(flow);
   const lines = [
     comment([
       `What the migrated ${flow.kind} ${json(flow.name)} does with the answers: yours to write. 'mrtr-proxy report`,
@@ -269,12 +297,13 @@ export function finishFile(flow: HandlerFlow, c: Ctx): string {
       'The legacy result as the audit saw it:',
       ...endings.map((e) => `  ${e}`),
     ]),
-    `import type { ${RESULT_TYPE[flow.kind]}${c.samplingKeys.length ? ', SamplingMessage' : ''} } from '@modelcontextprotocol/server';`,
+    `import type { ${RESULT_TYPE[flow.kind]}${c.samplingKeys.length ? ', SamplingMessage' : ''}${templated(flow) ? ', Variables' : ''} } from '@modelcontextprotocol/server';`,
     `import type { Answers } from '../mrtr.js';`,
     '',
     comment([
       "answers[key] is the client's bare response to the question under that key: for an elicitation",
       "{ action, content }, for sampling the model's message, for roots { roots }.",
+      ...(templated(flow) ? [`args.uri is the URI read, args.variables its values of ${flow.name}'s variables.`] : []),
     ]),
     `export async function finish(args: ${argsType}, answers: Answers): Promise<${RESULT_TYPE[flow.kind]}> {`,
     '  void args;',

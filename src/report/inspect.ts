@@ -1,6 +1,7 @@
 // Asks a legacy upstream what it declares, as a client with every capability would see it (some
 // servers only list their asking tools to clients that can answer): tools with their annotations,
-// prompts and resources, every page. A modern upstream is not inspected; the audit still counts.
+// prompts, resources and resource templates, every page. A modern upstream is not inspected; the
+// audit still counts.
 import type { UpstreamConfig } from '../config/types.js';
 import { legacyCapabilitiesFor } from '../protocol/capabilities.js';
 import { isJsonObject, type JsonObject } from '../protocol/json.js';
@@ -53,6 +54,8 @@ export async function inspectUpstream(config: UpstreamConfig, log: Logger, clock
     const tools = caps['tools'] ? await listAll(upstream, 'tools/list', 'tools') : [];
     const prompts = caps['prompts'] ? await listAll(upstream, 'prompts/list', 'prompts') : [];
     const resources = caps['resources'] ? await listAll(upstream, 'resources/list', 'resources') : [];
+    // A server may declare resources without answering resources/templates/list: it then has none.
+    const templates = caps['resources'] ? await listAll(upstream, 'resources/templates/list', 'resourceTemplates').catch(() => []) : [];
     return {
       upstream: config.name,
       server: { name: String(info.serverInfo.name), version: String(info.serverInfo.version) },
@@ -68,6 +71,12 @@ export async function inspectUpstream(config: UpstreamConfig, log: Logger, clock
         ...(Array.isArray(p['arguments']) ? { arguments: p['arguments'].filter(isJsonObject).map(promptArgument) } : {}),
       })),
       resources: resources.map((r) => ({ uri: String(r['uri']), ...text(r, 'name'), ...text(r, 'description'), ...text(r, 'mimeType') })),
+      resourceTemplates: templates.map((t) => ({
+        uriTemplate: String(t['uriTemplate']),
+        ...text(t, 'name'),
+        ...text(t, 'description'),
+        ...text(t, 'mimeType'),
+      })),
     };
   } catch (err) {
     return { ...empty, error: `cannot list what the server declares: ${(err as Error).message}` };

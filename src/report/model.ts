@@ -25,6 +25,8 @@ export interface Declared {
   tools: Array<{ name: string; annotations?: ToolAnnotations; description?: string; inputSchema?: Record<string, unknown> }>;
   prompts: Array<{ name: string; description?: string; arguments?: Array<{ name: string; required?: boolean; description?: string }> }>;
   resources: Array<{ uri: string; name?: string; description?: string; mimeType?: string }>;
+  /** What resources/templates/list answered (absent: not asked). */
+  resourceTemplates?: Array<{ uriTemplate: string; name?: string; description?: string; mimeType?: string }>;
   /** Set when the upstream could not be listed (the report still uses the audit). */
   error?: string;
 }

@@ -22,6 +22,7 @@ from typing import Any
 from mcp.server.context import CallNext, HandlerResult, ServerMiddleware, ServerRequestContext
 from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import SERVER_INFO_META_KEY, Implementation, InputRequiredResult, InputResponseRequestParams, ReadResourceRequestParams
+from mcp.shared.uri_template import UriTemplate
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
@@ -71,6 +72,22 @@ def action_of(answer: Any) -> str:
     if answer is None:
         return "unanswered"
     return answer.get("action", "accept") if isinstance(answer, dict) else "accept"
+
+
+def read_uri(ctx: Context | None, template: str, variables: dict[str, Any]) -> str:
+    """The URI a templated resource's read asked for, which the SDK hands its function only as the
+    template's variables: the request's own URI when it is this read's (a read nested in another
+    request, or made in process, has none of its own), else the template expanded."""
+    parsed = UriTemplate.parse(template)
+    try:
+        params = ctx.request_context.params if ctx is not None else None
+    except ValueError:
+        # MCPServer.read_resource() in process: a Context without a request.
+        params = None
+    uri = params.get("uri") if params else None
+    if isinstance(uri, str) and parsed.match(uri) == variables:
+        return uri
+    return parsed.expand(variables)
 
 
 # MCPServer calls a static resource's function without a Context, so the function cannot ask.

@@ -2,11 +2,11 @@
 // the test fixture and the demo server (server-everything's is in report-handlers-everything.test.ts):
 // every module py_compiles, the entry point imports and builds its MCPServer, it starts, answers
 // server/discover, and a shadow run shows the legacy server's question flow (the fixture's static
-// resource included: it asks from a middleware). Skipped loudly without python3 or the wheels.
+// resource included, which asks from a middleware, and its templated one). Skipped loudly without python3 or the wheels.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { auditWithQuestions, checkPython, fillPythonStubs, generate, questionFlow, shadowAgainst, startPython, STUB_TEXT } from '../support/migrated.js';
-import { DEMO_ASKING, DEMO_SERVER, driveDemo, driveFixture, FIXTURE_CALLS, FIXTURE_SERVER } from '../support/migration-drives.js';
+import { DEMO_ASKING, DEMO_SERVER, driveDemo, driveFixture, FIXTURE_CALLS, FIXTURE_NOTES, FIXTURE_SERVER } from '../support/migration-drives.js';
 import type { Running } from '../support/processes.js';
 import { pythonWithMcp2 } from '../support/python.js';
 import { ALL_CAPS, inputRequired, post, rpc } from '../support/rpc.js';
@@ -41,6 +41,7 @@ const CASES: Case[] = [
       'ask-twice 2/2',
       'ask-url 1/1',
       'elicit-then-sample 2/2',
+      ...FIXTURE_NOTES.map((uri) => `${uri} 1/1`),
       'fixture://secret 1/1',
       'greet 1/1',
       'list-roots 1/1',
@@ -125,11 +126,32 @@ describe('report --handlers --lang py: rounds and keys', { skip }, () => {
     );
     assert.deepEqual(done.body.result?.['contents'], [{ uri, mimeType: 'text/plain', text: STUB_TEXT }], JSON.stringify(done.body));
     const listed = await rpc(server.url, 'resources/list', {}, { caps: ALL_CAPS });
-    const resources = (listed.body.result?.['resources'] ?? []) as Array<{ uri: string }>;
+    const resources = (listed.body.result?.['resources'] ?? []) as Array<{ uri: string; name: string }>;
     assert.deepEqual(
-      resources.map((r) => r.uri),
-      [uri],
+      resources.map((r) => `${r.uri} ${r.name}`),
+      [`${uri} secret`],
+      'under the legacy name, not the function name',
     );
+  });
+
+  it('asks from the templated resource (fixture://note/{id}), listed as a template under its legacy name, and hands finish the URI read and its variables', async () => {
+    const templates = await rpc(server.url, 'resources/templates/list', {}, { caps: ALL_CAPS });
+    const listed = (templates.body.result?.['resourceTemplates'] ?? []) as Array<Record<string, unknown>>;
+    assert.deepEqual(
+      listed.map((t) => [t['uriTemplate'], t['name'], t['description'], t['mimeType']]),
+      [['fixture://note/{id}', 'note', 'A note, read after a question.', 'text/plain']],
+      JSON.stringify(templates.body),
+    );
+    const uri = 'fixture://note/7';
+    const first = inputRequired(await rpc(server.url, 'resources/read', { uri }, { caps: ALL_CAPS }));
+    assert.deepEqual(Object.keys(first.inputRequests), ['who']);
+    const done = await rpc(
+      server.url,
+      'resources/read',
+      { uri, requestState: first.requestState, inputResponses: { who: { action: 'accept', content: { who: 'Ada' } } } },
+      { caps: ALL_CAPS },
+    );
+    assert.deepEqual(done.body.result?.['contents'], [{ uri, mimeType: 'text/plain', text: `${STUB_TEXT} id=7` }], JSON.stringify(done.body));
   });
 
   it('refuses the static resource to a client from before 2026-07-28, which cannot be asked mid-call', async () => {

@@ -1,5 +1,5 @@
-// From audit to migrated server: the test fixture's asking tools, prompt and resource are audited
-// with --audit-questions, `report --handlers --lang ts` writes their 2026-07-28 server, which
+// From audit to migrated server: the test fixture's asking tools, prompt and resources (a static
+// one and a template) are audited with --audit-questions, `report --handlers --lang ts` writes their 2026-07-28 server, which
 // builds with tsc strict, starts, answers server/discover and asks round by round under stable
 // keys; a second generation keeps the author's finish files.
 import { after, before, describe, it } from 'node:test';
@@ -16,7 +16,7 @@ import {
   shadowAgainst,
   startTypescript,
 } from '../support/migrated.js';
-import { driveFixture, FIXTURE_CALLS, FIXTURE_SERVER as SERVER } from '../support/migration-drives.js';
+import { driveFixture, FIXTURE_CALLS, FIXTURE_NOTES, FIXTURE_SERVER as SERVER } from '../support/migration-drives.js';
 import type { Running } from '../support/processes.js';
 import { ALL_CAPS, inputRequired, rpc } from '../support/rpc.js';
 
@@ -37,8 +37,9 @@ describe('report --handlers --lang ts over the test fixture', () => {
   });
 
   it('writes one handler per asking tool, prompt and resource, and says so', () => {
-    assert.match(stdout, /default: 10 migrated handler\(s\)/);
-    for (const f of ['tools/ask-name', 'tools/ask-if', 'tools/ask-all', 'prompts/greet', 'resources/secret'])
+    // The two reads of fixture://note/{id} make one handler, for the template.
+    assert.match(stdout, /default: 11 migrated handler\(s\)/);
+    for (const f of ['tools/ask-name', 'tools/ask-if', 'tools/ask-all', 'prompts/greet', 'resources/secret', 'resources/note-id'])
       assert.match(stdout, new RegExp(`wrote .*src/${f}\\.finish\\.ts`));
     assert.doesNotMatch(stdout, /placeholder/, 'every question was audited with its text');
   });
@@ -105,9 +106,32 @@ describe('report --handlers --lang ts over the test fixture', () => {
     assert.deepEqual(Object.keys(all.inputRequests).sort(), ['color', 'roots', 'sampling']);
   });
 
+  it('lists the resources under their legacy names, and the asking template as a template', async () => {
+    const listed = await rpc(server.url, 'resources/list', {}, { caps: ALL_CAPS });
+    const resources = (listed.body.result?.['resources'] ?? []) as Array<{ uri: string; name: string }>;
+    assert.deepEqual(resources.map((r) => `${r.uri} ${r.name}`).sort(), ['fixture://secret secret', 'fixture://static static']);
+    const templates = await rpc(server.url, 'resources/templates/list', {}, { caps: ALL_CAPS });
+    assert.deepEqual(templates.body.result?.['resourceTemplates'], [
+      { uriTemplate: 'fixture://note/{id}', name: 'note', description: 'A note, read after a question.', mimeType: 'text/plain' },
+    ]);
+  });
+
+  it('asks from the templated resource and hands finish the URI read and its variables', async () => {
+    const uri = 'fixture://note/7';
+    const first = inputRequired(await rpc(server.url, 'resources/read', { uri }, { caps: ALL_CAPS }));
+    assert.deepEqual(Object.keys(first.inputRequests), ['who']);
+    const done = await rpc(
+      server.url,
+      'resources/read',
+      { uri, requestState: first.requestState, inputResponses: { who: { action: 'accept', content: { who: 'Ada' } } } },
+      { caps: ALL_CAPS },
+    );
+    assert.deepEqual(done.body.result?.['contents'], [{ uri, text: `${STUB_TEXT} id=7` }], JSON.stringify(done.body));
+  });
+
   it('asks what the legacy server asked: a shadow run shows the same rounds and questions for every call', async () => {
     const asking = [...new Set(FIXTURE_CALLS.map(([name]) => name).filter((n) => n !== 'echo'))];
-    const expected = FIXTURE_CALLS.length - 1 + 2;
+    const expected = FIXTURE_CALLS.length - 1 + 2 + FIXTURE_NOTES.length;
     const { records, counts } = await shadowAgainst(SERVER, server.url, { tools: asking, methods: ['prompts/get', 'resources/read'] }, expected, driveFixture);
     assert.deepEqual(counts, { match: 0, differ: expected, candidate_error: 0, skipped: 0 }, 'every comparison differs in the stub content only');
     const flows = records.map(questionFlow);
@@ -123,7 +147,7 @@ describe('report --handlers --lang ts over the test fixture', () => {
       flows.map((f) => `${f.target} ${f.rounds}`).sort(),
       FIXTURE_CALLS.filter(([n]) => n !== 'echo')
         .map(([n, a]) => `${n} ${n === 'ask-if' && a['ask'] === false ? '0/0' : `${rounds[n] ?? 1}/${rounds[n] ?? 1}`}`)
-        .concat(['greet 1/1', 'fixture://secret 1/1'])
+        .concat(['greet 1/1', 'fixture://secret 1/1', ...FIXTURE_NOTES.map((uri) => `${uri} 1/1`)])
         .sort(),
     );
   });
@@ -132,7 +156,7 @@ describe('report --handlers --lang ts over the test fixture', () => {
     const elsewhere = join(dirname(audit), 'audit-tickets.jsonl');
     writeFileSync(elsewhere, readFileSync(audit, 'utf8').replaceAll('"upstream":"default"', '"upstream":"tickets"'));
     assert.match(readFileSync(elsewhere, 'utf8'), /"upstream":"tickets"/);
-    assert.match(generate(elsewhere, SERVER).stdout, /default: 10 migrated handler\(s\)/);
+    assert.match(generate(elsewhere, SERVER).stdout, /default: 11 migrated handler\(s\)/);
   });
 
   it('generates again without replacing a finish file the author wrote', () => {

@@ -40,6 +40,11 @@ export function generate(audit: string, server: string[], lang = 'ts', into?: st
   return { dir, stdout: r.stdout };
 }
 
+// A templated resource's stub names the variables it was handed (`stub finish id=7`), so a test
+// can tell that the read callback passed them on.
+const TS_VARIABLES = "Object.entries(args.variables).map(([k, v]) => k + '=' + String(v)).join(' ')";
+const PY_VARIABLES = '" ".join(f"{k}={v}" for k, v in sorted(args["variables"].items()))';
+
 /**
  * The test's finish: a fixed result, so that every shadow comparison differs in its content and
  * is recorded with its rounds; branch points the audit cannot explain go by the `ask` argument.
@@ -54,13 +59,17 @@ export function fillTypescriptStubs(dir: string): void {
     }
     for (const name of names.filter((n) => n.endsWith('.finish.ts'))) {
       const path = join(dir, 'src', folder, name);
-      const text = readFileSync(path, 'utf8')
+      const original = readFileSync(path, 'utf8');
+      const templated = original.includes('variables: Variables');
+      const text = original
         .replace(/ {2}return \{ content: \[\{ type: 'text', text: .*\}\], isError: true \};/, `  return { content: [{ type: 'text', text: '${STUB_TEXT}' }] };`)
         .replace(
           / {2}throw new Error\(.*\);/,
           folder === 'prompts'
             ? `  return { messages: [{ role: 'user', content: { type: 'text', text: '${STUB_TEXT}' } }] };`
-            : `  return { contents: [{ uri: args.uri, text: '${STUB_TEXT}' }] };`,
+            : templated
+              ? `  return { contents: [{ uri: args.uri, text: ${JSON.stringify(`${STUB_TEXT} `)} + ${TS_VARIABLES} }] };`
+              : `  return { contents: [{ uri: args.uri, text: '${STUB_TEXT}' }] };`,
         )
         .replace(/ {2}return 0;\n\}/, "  return args['ask'] === false ? options.indexOf('finish') : options.findIndex((o) => o !== 'finish');\n}");
       writeFileSync(path, text);
@@ -158,12 +167,14 @@ export function fillPythonStubs(dir: string): void {
     }
     for (const name of names.filter((n) => n.endsWith('_finish.py'))) {
       const path = join(dir, 'handlers', folder, name);
-      const text = readFileSync(path, 'utf8')
+      const original = readFileSync(path, 'utf8');
+      const templated = original.includes('args["variables"]');
+      const text = original
         .replace(
           / {4}return CallToolResult\.model_validate\(.*\)\n/,
           `    return CallToolResult.model_validate({"content": [{"type": "text", "text": "${STUB_TEXT}"}]})\n`,
         )
-        .replace(/ {4}raise NotImplementedError\(.*\)\n/, folder === 'prompts' ? `    return "${STUB_TEXT}"\n` : `    return "${STUB_TEXT}"\n`)
+        .replace(/ {4}raise NotImplementedError\(.*\)\n/, templated ? `    return "${STUB_TEXT} " + ${PY_VARIABLES}\n` : `    return "${STUB_TEXT}"\n`)
         .replace(
           / {4}return 0\n/,
           '    return options.index("finish") if args.get("ask") is False else next(i for i, o in enumerate(options) if o != "finish")\n',

@@ -29,12 +29,17 @@ export const FIXTURE_CALLS: Array<[string, Record<string, unknown>]> = [
   ['echo', { text: 'e' }],
 ];
 
+/** The URIs of the fixture's asking template (fixture://note/{id}) that driveFixture reads. */
+export const FIXTURE_NOTES = ['fixture://note/7', 'fixture://note/8'];
+
 export async function driveFixture(url: string): Promise<void> {
   const client = await connectClient(url);
   try {
     for (const [name, args] of FIXTURE_CALLS) await client.callTool({ name, arguments: args });
     await client.getPrompt({ name: 'greet', arguments: {} });
     await client.readResource({ uri: 'fixture://secret' });
+    // Two reads of one template: one handler, asked the same question for either URI.
+    for (const uri of FIXTURE_NOTES) await client.readResource({ uri });
   } finally {
     await client.close();
   }

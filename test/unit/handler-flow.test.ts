@@ -120,6 +120,20 @@ describe('handlerFlows', () => {
   });
 });
 
+const read = (uri: string, field: string): AuditRecord => ({ ...call(uri, [form(1, field)]), method: 'resources/read' });
+/** A static asking resource and two reads of one asking template, as the legacy server declared them. */
+const RESOURCE_READS = [read('fixture://secret', 'hint'), read('notes://note/1', 'ok'), read('notes://note/2', 'ok')];
+const DECLARED_RESOURCES = {
+  upstream: 'u',
+  tools: [],
+  prompts: [],
+  resources: [{ uri: 'fixture://secret', name: 'secret', mimeType: 'text/plain' }],
+  resourceTemplates: [
+    { uriTemplate: 'notes://other/{id}', name: 'other' },
+    { uriTemplate: 'notes://note/{id}', name: 'note', description: 'A note.' },
+  ],
+};
+
 describe('typescriptServer', () => {
   const declared = {
     upstream: 'u',
@@ -175,6 +189,23 @@ describe('typescriptServer', () => {
     );
   });
 
+  it('registers a templated resource as a template, under its legacy name, handing the flow the URI read and its variables', () => {
+    const files = typescriptServer('u', DECLARED_RESOURCES, handlerFlows(RESOURCE_READS, [], [DECLARED_RESOURCES]));
+    const text = (path: string) => files.find((f) => f.path === path)!.text;
+    assert.match(
+      text('src/resources/secret.ts'),
+      /server\.registerResource\("secret", "fixture:\/\/secret", \{ mimeType: "text\/plain" \}, async \(uri, ctx\) =>/,
+    );
+    const notes = text('src/resources/note-id.ts');
+    assert.match(
+      notes,
+      /server\.registerResource\("note", new ResourceTemplate\("notes:\/\/note\/\{id\}", \{ list: undefined \}\), \{ description: "A note\." \}, async \(uri, variables, ctx\) =>\n {4}flow\(\{ uri: uri\.href, variables \}, await resume\(ctx, ID\), ctx\),/,
+    );
+    assert.match(notes, /export async function flow\(args: \{ uri: string; variables: Variables \}/);
+    assert.match(text('src/resources/note-id.finish.ts'), /export async function finish\(args: \{ uri: string; variables: Variables \}, answers: Answers\)/);
+    assert.equal(files.filter((f) => f.path.startsWith('src/resources/')).length, 4, 'one handler and one finish per resource');
+  });
+
   it('makes file names of tool names and URIs', () => {
     assert.equal(slugOf('fixture://secret'), 'secret');
     assert.equal(slugOf('a b/c'), 'a-b-c');
@@ -212,13 +243,8 @@ describe('pythonServer', () => {
     assert.match(handler, /"confirm": \{"method": "elicitation\/create", "params": \{"mode": "form", "message": "confirm\?"/);
   });
 
-  it('lets a static resource ask through a middleware, and a templated one from its Context', () => {
-    const read = (uri: string, field: string): AuditRecord => ({ ...call(uri, [form(1, field)]), method: 'resources/read' });
-    const resources = pythonServer(
-      'u',
-      { upstream: 'u', tools: [], prompts: [], resources: [{ uri: 'fixture://secret', mimeType: 'text/plain' }] },
-      handlerFlows([read('fixture://secret', 'hint'), read('notes://note/{id}', 'ok')]),
-    );
+  it('lets a static resource ask through a middleware, and a templated one from its Context, each under its legacy name', () => {
+    const resources = pythonServer('u', DECLARED_RESOURCES, handlerFlows(RESOURCE_READS, [], [DECLARED_RESOURCES]));
     const text = (path: string) => resources.find((f) => f.path === path)!.text;
     const secret = text('handlers/resources/secret.py');
     assert.match(secret, /^from mrtr import .*\basking_static_resource, finished\b/m);
@@ -226,13 +252,25 @@ describe('pythonServer', () => {
     // Still registered, so resources/list lists it; its function only returns what the middleware finished.
     assert.match(
       secret,
-      /@server\.resource\("fixture:\/\/secret", mime_type="text\/plain"\)\n {4}async def handler\(\) -> Any:\n {8}return finished\("fixture:\/\/secret"\)\n/,
+      /@server\.resource\("fixture:\/\/secret", name="secret", mime_type="text\/plain"\)\n {4}async def handler\(\) -> Any:\n {8}return finished\("fixture:\/\/secret"\)\n/,
     );
     assert.match(secret, /"hint": \{"method": "elicitation\/create"/);
     assert.doesNotMatch(secret, /cannot ask|with no\s+# answers|finish\(\{"uri"/);
+    // The two audited URIs are one template's: one handler, whose function takes the template's
+    // variables (the SDK refuses to register it otherwise) and hands the flow the URI read.
+    assert.deepEqual(
+      resources.filter((f) => f.path.startsWith('handlers/resources/') && !f.path.endsWith('__init__.py')).map((f) => f.path),
+      ['handlers/resources/secret.py', 'handlers/resources/secret_finish.py', 'handlers/resources/note_id.py', 'handlers/resources/note_id_finish.py'],
+    );
     const notes = text('handlers/resources/note_id.py');
-    assert.match(notes, /resume\(ctx, ID\)/);
+    assert.match(
+      notes,
+      /@server\.resource\("notes:\/\/note\/\{id\}", name="note", description="A note\."\)\n {4}async def handler\(id: str, ctx: Context \| None = None\) -> Any:\n {8}variables = \{"id": id\}\n {8}uri = read_uri\(ctx, "notes:\/\/note\/\{id\}", variables\)\n {8}return await flow\(\{"uri": uri, "variables": variables\}, resume\(ctx, ID\)\)\n/,
+    );
+    assert.match(notes, /^from mrtr import .*\bread_uri\b/m);
     assert.doesNotMatch(notes, /asking_static_resource|server\.middleware/);
+    assert.match(text('handlers/resources/note_id_finish.py'), /args\["uri"\] is the URI read, args\["variables"\]/);
+    assert.match(text('mrtr.py'), /def read_uri\(ctx: Context \| None, template: str, variables: dict\[str, Any\]\) -> str:/);
     const mrtr = text('mrtr.py');
     assert.match(mrtr, /def asking_static_resource\(server: MCPServer, uri: str, id: str, flow: Flow\) -> ServerMiddleware\[Any\]:/);
     assert.match(mrtr, /if ctx\.method != "resources\/read" or not ctx\.params or ctx\.params\.get\("uri"\) != uri:\n {12}return await call_next\(ctx\)/);
