@@ -13,10 +13,11 @@ export interface Clock {
   /** Resolves after `ms` (or at once when `signal` aborts). */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   /**
-   * Resolves once the event loop has read pending I/O since the call: what had already arrived on a
-   * socket or pipe when it was called has been handled by then, wherever it is called from (a timer
-   * callback runs before the loop reads I/O that came in while the process waited for the CPU, and
-   * an I/O callback after the loop read the I/O it came with).
+   * Resolves in the event loop's check phase (setImmediate). Called from a timer or from the check
+   * phase, the loop polls I/O first: what had already arrived on a socket or pipe when it was called
+   * has been handled by then (a timer callback runs before the loop reads I/O that came in while
+   * the process waited for the CPU). Called from an I/O callback, it resolves after that same poll,
+   * before the next one.
    */
   turn(): Promise<void>;
 }
@@ -44,8 +45,7 @@ export const systemClock: Clock = {
       signal?.addEventListener('abort', done, { once: true });
     });
   },
-  // setImmediate runs in the check phase, after the poll phase of the same loop iteration; called
-  // from that poll phase (an I/O callback), the first runs before the loop polls again, the second
-  // after.
-  turn: () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve))),
+  // setImmediate runs in the check phase, after the poll phase of the same loop iteration; one
+  // scheduled from the check phase runs in the next iteration's.
+  turn: () => new Promise<void>((resolve) => setImmediate(resolve)),
 };

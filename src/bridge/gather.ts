@@ -4,9 +4,9 @@
 //   - a local child (stdio) waits when none of its threads runs and no line of its output is half
 //     read (upstream/child/process-running.ts). Seen waiting, it has written all it had; the loop
 //     then reads pending I/O once (Clock.turn), and a round that gained no request by then closes.
-//     Seen running, it is read again after an I/O turn, a few times. A process that keeps a thread
-//     busy beside its event loop never reads as waiting: after those turns its round is closed by
-//     timing, as below, once its main thread is not running;
+//     Seen running, it is read again after an I/O turn, a few times within the quiet period. A
+//     process that keeps a thread busy beside its event loop never reads as waiting: after those
+//     turns its round is closed by timing, as below, once its main thread is not running;
 //   - over HTTP and WebSocket nothing tells, so timing alone decides: the round closes once the
 //     session has been quiet for `quietMs` after its latest request (and the loop has read whatever
 //     had arrived by then). There a wait that ended late means the machine is short of CPU, and a
@@ -47,7 +47,7 @@ export interface GatherTimes {
   lateMs?: number | undefined;
 }
 
-/** A running process is read again after this many I/O turns at most; then timing decides. */
+/** A running process is read again after this many I/O turns at most (within the quiet period); then timing decides. */
 export const GATHER_RUNNING_TURNS = 8;
 
 /**
@@ -66,7 +66,10 @@ export function gatherDecision(t: GatherTimes): GatherDecision {
   if (t.upstreamRunning) {
     // Seen waiting and the loop has read what it had sent (or quiet, where it could not be read).
     if (t.settledLastAt === t.lastAt) return { kind: 'close' };
-    if ((t.runningReads ?? 0) < GATHER_RUNNING_TURNS) {
+    // Turns come back slowly on a busy proxy (each one polls every ready socket): past the quiet
+    // period they are no faster than timing, and the call keeps its runner slot all the while.
+    const reads = t.runningReads ?? 0;
+    if (reads === 0 || (reads < GATHER_RUNNING_TURNS && t.now < t.lastAt + t.quietMs)) {
       const running = t.upstreamRunning('all');
       if (running === false) return { kind: 'settle', waiting: true };
       if (running === true) return { kind: 'recheck' };

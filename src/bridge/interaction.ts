@@ -181,7 +181,16 @@ export class Interaction implements SessionHolder {
       if (this.pending.size > 0) {
         firstAt ??= now;
         const lastAt = Math.max(firstAt, this.lastRequestAt);
-        if (readsFor !== lastAt) [runningReads, readsFor] = [0, lastAt];
+        const localProcess = this.session?.localProcess === true;
+        if (readsFor !== lastAt) {
+          [runningReads, readsFor] = [0, lastAt];
+          // A request just read (an I/O callback): the process is read from the check phase, so
+          // that each turn after the read is a whole loop iteration that polls I/O again.
+          if (localProcess && opts.gatherMs > 0) {
+            await this.clock.turn();
+            continue;
+          }
+        }
         const gather = gatherDecision({
           firstAt,
           lastAt,
@@ -191,7 +200,7 @@ export class Interaction implements SessionHolder {
           settledLastAt,
           lateMs: now - wakeAt,
           runningReads,
-          upstreamRunning: this.session?.localProcess ? this.readProcess : undefined,
+          upstreamRunning: localProcess ? this.readProcess : undefined,
         });
         if (gather.kind === 'close') return { kind: 'input', pending: this.unanswered() };
         if (gather.kind === 'settle' || gather.kind === 'recheck') {

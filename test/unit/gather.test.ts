@@ -82,6 +82,14 @@ describe('gather decision with a local legacy process', () => {
     assert.deepEqual(at({ now: 1001, settledLastAt: 1000, runningReads: GATHER_RUNNING_TURNS, upstreamRunning: busy(false) }), { kind: 'close' });
   });
 
+  it('reads a running process again only within the quiet period: past it, timing decides', () => {
+    const busy = (threads: 'all' | 'main') => (threads === 'main' ? false : true);
+    assert.deepEqual(at({ now: 1000.5, runningReads: 1, upstreamRunning: busy }), { kind: 'recheck' });
+    assert.deepEqual(at({ now: 1001, runningReads: 1, upstreamRunning: busy }), { kind: 'settle' }, 'its main thread waits');
+    assert.deepEqual(at({ now: 1001, runningReads: 1, upstreamRunning: () => true }), { kind: 'wait', ms: 1 });
+    assert.deepEqual(at({ now: 1003, upstreamRunning: () => false }), { kind: 'settle', waiting: true }, 'the first read is always made');
+  });
+
   it('still closes at the window while the process runs', () => {
     assert.deepEqual(at({ now: 1024.5, runningReads: GATHER_RUNNING_TURNS, upstreamRunning: () => true }), { kind: 'wait', ms: 0.5 });
     assert.deepEqual(at({ now: 1025, upstreamRunning: () => true }), { kind: 'close' });
