@@ -29,7 +29,7 @@ export function childPids(line: string): number[] {
     .map(Number);
 }
 
-/** Room for any /proc stat line (the command name is at most 64 bytes); a longer file is read whole. */
+/** Room for any /proc stat line (a few hundred bytes); a longer file (a long children list) is read whole. */
 const READ_BUFFER = Buffer.alloc(4096);
 
 // One open, read and close: readFileSync would also fstat the file and read again to find its end,
