@@ -14,7 +14,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ProxyClient, ProxyStdioClient, type Json } from '../lib/http.js';
 import { closedLoop, type LoadResult } from '../lib/load.js';
-import { descendants, FIXTURE, isWatchdog, PROXY_BIN, rssOf, Scope, sleep, TEST_STATE_KEY } from '../lib/procs.js';
+import { FIXTURE, PROXY_BIN, peakOfTree, Scope, sleep, TEST_STATE_KEY } from '../lib/procs.js';
 import { fmt, median, pairedRatio, summarize } from '../lib/stats.js';
 import type { Bar, BarPanel } from '../lib/svg.js';
 import type { BenchOptions, CaseResult } from '../lib/types.js';
@@ -78,31 +78,6 @@ interface Scenario {
   native: Side[];
 }
 
-/** Peak process count and RSS of the proxy tree while `run` runs. */
-async function sampled<T>(pid: number, run: () => Promise<T>): Promise<{ value: T; processes: number; rssMiB: number }> {
-  let processes = 0;
-  let rss = 0;
-  let on = true;
-  const sampler = (async () => {
-    while (on) {
-      const kids = descendants(pid);
-      processes = Math.max(processes, 1 + kids.filter((p) => !isWatchdog(p)).length);
-      rss = Math.max(
-        rss,
-        [pid, ...kids].reduce((sum, p) => sum + (rssOf(p) || 0), 0),
-      );
-      await sleep(100);
-    }
-  })();
-  try {
-    const value = await run();
-    return { value, processes, rssMiB: rss / 2 ** 20 };
-  } finally {
-    on = false;
-    await sampler;
-  }
-}
-
 async function scenario(wire: Wire, thinkMs: number, opts: BenchOptions): Promise<Scenario> {
   const repeats = opts.quick ? 2 : 5;
   const sequential = thinkMs > 0 ? (opts.quick ? 10 : 20) : opts.quick ? 100 : 300;
@@ -157,12 +132,16 @@ async function scenario(wire: Wire, thinkMs: number, opts: BenchOptions): Promis
         }
       }
       const first = r % 2 === 0;
+      // Sampled every 100 ms: sixteen closed-loop clients leave this process little time to spare.
       const loadProxy = async () =>
-        sampled(proxyPid, () =>
-          closedLoop(
-            Array.from({ length: FLOWS }, () => viaProxy),
-            windowMs,
-          ),
+        peakOfTree(
+          proxyPid,
+          () =>
+            closedLoop(
+              Array.from({ length: FLOWS }, () => viaProxy),
+              windowMs,
+            ),
+          100,
         );
       const loadNative = () =>
         closedLoop(
@@ -178,7 +157,7 @@ async function scenario(wire: Wire, thinkMs: number, opts: BenchOptions): Promis
         ln = await loadNative();
         lp = await loadProxy();
       }
-      out.proxy.push({ p50: median(p), load: lp.value, ...(wire !== 'http' ? { processes: lp.processes, rssMiB: lp.rssMiB } : {}) });
+      out.proxy.push({ p50: median(p), load: lp.value, ...(wire !== 'http' ? { processes: lp.children + 1, rssMiB: lp.rss / 2 ** 20 } : {}) });
       out.native.push({ p50: median(d), load: ln });
     }
     return out;

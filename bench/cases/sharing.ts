@@ -5,7 +5,7 @@
 // its children, against one legacy server started alone plus an idle proxy.
 import { performance } from 'node:perf_hooks';
 import { ProxyClient, type Json } from '../lib/http.js';
-import { descendants, FIXTURE, isWatchdog, Scope, rssOf, sleep, type Running } from '../lib/procs.js';
+import { descendants, FIXTURE, isWatchdog, peakOfTree, Scope, rssOf, sleep, type Running } from '../lib/procs.js';
 import { fmt, fmtInt, summarize } from '../lib/stats.js';
 import type { BenchOptions, CaseResult } from '../lib/types.js';
 
@@ -15,8 +15,6 @@ async function sessionsOf(url: string): Promise<{ open: number; held: number; sh
   const body = (await (await fetch(new URL('/readyz', url))).json()) as Json;
   return body['upstreams']['default']['sessions'];
 }
-
-const treeRss = (pid: number) => [pid, ...descendants(pid)].reduce((sum, p) => sum + (rssOf(p) || 0), 0);
 
 interface InteractiveRun {
   calls: number;
@@ -89,28 +87,18 @@ async function stdioPassThrough(extra: string[], ms: number): Promise<StdioRun> 
     await sleep(300);
     const idleProxy = [pid, ...descendants(pid).filter(isWatchdog)].reduce((s, p) => s + rssOf(p), 0);
     const baseline = idleProxy + rssOf(alone.child.pid!);
-    let children = 0;
-    let rss = 0;
     let calls = 0;
     const until = performance.now() + ms;
-    let sampling = true;
-    const sampler = (async () => {
-      while (sampling) {
-        children = Math.max(children, descendants(pid).filter((p) => !isWatchdog(p)).length);
-        rss = Math.max(rss, treeRss(pid));
-        await sleep(50);
-      }
-    })();
-    await Promise.all(
-      Array.from({ length: 16 }, async () => {
-        while (performance.now() < until) {
-          await client.tool('echo', { text: 'x' });
-          calls++;
-        }
-      }),
+    const { children, rss } = await peakOfTree(pid, () =>
+      Promise.all(
+        Array.from({ length: 16 }, async () => {
+          while (performance.now() < until) {
+            await client.tool('echo', { text: 'x' });
+            calls++;
+          }
+        }),
+      ),
     );
-    sampling = false;
-    await sampler;
     return { children, rss, baseline, calls };
   } finally {
     await scope.close();

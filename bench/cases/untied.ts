@@ -9,7 +9,7 @@
 // answer for its session's runner slot (mrtr_runner_slot_wait_seconds).
 import { performance } from 'node:perf_hooks';
 import { ProxyClient, type Json } from '../lib/http.js';
-import { descendants, FIXTURE, isWatchdog, Scope, rssOf, sleep } from '../lib/procs.js';
+import { FIXTURE, peakOfTree, Scope } from '../lib/procs.js';
 import { fmt, fmtInt, summarize } from '../lib/stats.js';
 import type { BenchOptions, CaseResult } from '../lib/types.js';
 
@@ -32,44 +32,30 @@ async function stdioLoad(kind: 'interactive' | 'pass-through', extra: string[], 
     const proxy = await scope.proxy(['--suspend', 'hold', '--max-sessions', '32', ...extra, '--', process.execPath, FIXTURE]);
     const pid = proxy.child.pid!;
     const client = new ProxyClient(proxy.url, ELICIT);
-    let children = 0;
-    let rss = 0;
     let flows = 0;
     let wrong = 0;
-    let sampling = true;
-    const sampler = (async () => {
-      while (sampling) {
-        const kids = descendants(pid);
-        children = Math.max(children, kids.filter((p) => !isWatchdog(p)).length);
-        rss = Math.max(
-          rss,
-          [pid, ...kids].reduce((sum, p) => sum + (rssOf(p) || 0), 0),
-        );
-        await sleep(50);
-      }
-    })();
     const until = performance.now() + ms;
-    await Promise.all(
-      Array.from({ length: 16 }, async (_, c) => {
-        for (let i = 0; performance.now() < until; i++) {
-          const args = { greeting: `c${c}-${i}` };
-          if (kind === 'pass-through') {
-            await client.tool('echo', { text: 'x' });
-          } else {
-            const round = await client.tool('ask-name', args);
-            const key = Object.keys(round['inputRequests'] as Json)[0]!;
-            const done = await client.tool('ask-name', args, {
-              requestState: round['requestState'],
-              inputResponses: { [key]: { action: 'accept', content: { name: `n${c}-${i}` } } },
-            });
-            if (done['content']?.[0]?.text !== `c${c}-${i}, n${c}-${i}!`) wrong++;
+    const { children, rss } = await peakOfTree(pid, () =>
+      Promise.all(
+        Array.from({ length: 16 }, async (_, c) => {
+          for (let i = 0; performance.now() < until; i++) {
+            const args = { greeting: `c${c}-${i}` };
+            if (kind === 'pass-through') {
+              await client.tool('echo', { text: 'x' });
+            } else {
+              const round = await client.tool('ask-name', args);
+              const key = Object.keys(round['inputRequests'] as Json)[0]!;
+              const done = await client.tool('ask-name', args, {
+                requestState: round['requestState'],
+                inputResponses: { [key]: { action: 'accept', content: { name: `n${c}-${i}` } } },
+              });
+              if (done['content']?.[0]?.text !== `c${c}-${i}, n${c}-${i}!`) wrong++;
+            }
+            flows++;
           }
-          flows++;
-        }
-      }),
+        }),
+      ),
     );
-    sampling = false;
-    await sampler;
     return { children, rss, flows, wrong };
   } finally {
     await scope.close();

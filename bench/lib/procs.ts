@@ -96,3 +96,32 @@ export function isWatchdog(pid: number): boolean {
 }
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/**
+ * Runs `run` while sampling the process tree of `pid` every `everyMs`: the most legacy children
+ * seen (the watchdog not counted) and the most RSS of `pid` and all its descendants, in bytes.
+ */
+export async function peakOfTree<T>(pid: number, run: () => Promise<T>, everyMs = 50): Promise<{ value: T; children: number; rss: number }> {
+  let children = 0;
+  let rss = 0;
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      const kids = descendants(pid);
+      children = Math.max(children, kids.filter((p) => !isWatchdog(p)).length);
+      rss = Math.max(
+        rss,
+        [pid, ...kids].reduce((sum, p) => sum + (rssOf(p) || 0), 0),
+      );
+      await sleep(everyMs);
+    }
+  })();
+  let value: T;
+  try {
+    value = await run();
+  } finally {
+    sampling = false;
+    await sampler;
+  }
+  return { value, children, rss };
+}
