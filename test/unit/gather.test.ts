@@ -2,6 +2,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { GATHER_RUNNING_TURNS, gatherDecision } from '../../src/bridge/gather.js';
 
+/** A process with a thread always running beside its main thread, which runs or waits as `main` says. */
+const busy = (main: boolean) => (threads: 'all' | 'main') => threads !== 'main' || main;
+
 const at = (over: Partial<Parameters<typeof gatherDecision>[0]>) =>
   gatherDecision({ firstAt: 1000, lastAt: 1000, now: 1000, windowMs: 25, quietMs: 1, ...over });
 
@@ -69,7 +72,6 @@ describe('gather decision with a local legacy process', () => {
   });
 
   it('reads a running process again after I/O turns, then lets timing and its main thread decide', () => {
-    const busy = (main: boolean) => (threads: 'all' | 'main') => (threads === 'main' ? main : true);
     assert.deepEqual(at({ upstreamRunning: busy(false) }), { kind: 'recheck' });
     assert.deepEqual(at({ runningReads: GATHER_RUNNING_TURNS - 1, upstreamRunning: busy(false) }), { kind: 'recheck' });
     assert.deepEqual(at({ runningReads: GATHER_RUNNING_TURNS, upstreamRunning: busy(false) }), { kind: 'wait', ms: 1 }, 'the quiet period first');
@@ -83,9 +85,8 @@ describe('gather decision with a local legacy process', () => {
   });
 
   it('reads a running process again only within the quiet period: past it, timing decides', () => {
-    const busy = (threads: 'all' | 'main') => (threads === 'main' ? false : true);
-    assert.deepEqual(at({ now: 1000.5, runningReads: 1, upstreamRunning: busy }), { kind: 'recheck' });
-    assert.deepEqual(at({ now: 1001, runningReads: 1, upstreamRunning: busy }), { kind: 'settle' }, 'its main thread waits');
+    assert.deepEqual(at({ now: 1000.5, runningReads: 1, upstreamRunning: busy(false) }), { kind: 'recheck' });
+    assert.deepEqual(at({ now: 1001, runningReads: 1, upstreamRunning: busy(false) }), { kind: 'settle' }, 'its main thread waits');
     assert.deepEqual(at({ now: 1001, runningReads: 1, upstreamRunning: () => true }), { kind: 'wait', ms: 1 });
     assert.deepEqual(at({ now: 1003, upstreamRunning: () => false }), { kind: 'settle', waiting: true }, 'the first read is always made');
   });
