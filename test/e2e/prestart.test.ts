@@ -40,8 +40,9 @@ describe('prestarted legacy children', () => {
     assert.equal(takePrestarted(sleeper('c')), undefined, 'forgotten');
   });
 
-  it('a transport taking a child that already exited reports how it exited', async () => {
-    const target = { command: process.execPath, args: ['-e', 'process.exit(7)'] };
+  /** Prestarts `node -e script`, lets it exit, hands it to a transport and returns the transport's exit report once it saw the end. */
+  async function reportOfExitedPrestart(script: string): Promise<string | undefined> {
+    const target = { command: process.execPath, args: ['-e', script] };
     prestartChild(target);
     await sleep(500);
     const transport = new StdioTransport(target, createLogger('error'), resources);
@@ -49,19 +50,18 @@ describe('prestarted legacy children', () => {
     transport.onclose = () => (closed = true);
     await transport.start();
     await until(() => closed, 5000, 'the transport to see the child end');
-    assert.equal(transport.exitReport(), 'exited with code 7');
+    return transport.exitReport();
+  }
+
+  it('a transport taking a child that already exited reports how it exited', async () => {
+    assert.equal(await reportOfExitedPrestart('process.exit(7)'), 'exited with code 7');
   });
 
   it('a transport taking a child that already exited quotes what it wrote to stderr', async () => {
-    const target = { command: process.execPath, args: ['-e', "console.error('BOOM: missing DATABASE_URL'); process.exit(1)"] };
-    prestartChild(target);
-    await sleep(500);
-    const transport = new StdioTransport(target, createLogger('error'), resources);
-    let closed = false;
-    transport.onclose = () => (closed = true);
-    await transport.start();
-    await until(() => closed, 5000, 'the transport to see the child end');
-    assert.equal(transport.exitReport(), 'exited with code 1; its last stderr lines: BOOM: missing DATABASE_URL');
+    assert.equal(
+      await reportOfExitedPrestart("console.error('BOOM: missing DATABASE_URL'); process.exit(1)"),
+      'exited with code 1; its last stderr lines: BOOM: missing DATABASE_URL',
+    );
   });
 
   it('closing the transport of a command that does not exist resolves at once', async () => {
