@@ -45,11 +45,14 @@ export class Children {
   private tell(line: string): void {
     let watchdog = this.watchdog;
     if (!watchdog || watchdog.exitCode !== null || watchdog.signalCode !== null) {
-      // A shell where there is one (watchdog-sh.ts: it starts much faster than a second node).
+      // A shell where there is one (watchdog-sh.ts: it starts much faster than a second node), in
+      // a session of its own: a SIGKILL to the proxy's whole process group (a supervisor's kill -9
+      // of the group) must not take the watchdog with it, or children that ignore their stdin
+      // closing would outlive the proxy.
       watchdog =
         process.platform === 'win32'
           ? spawn(process.execPath, [WATCHDOG], { stdio: ['pipe', 'ignore', 'inherit'] })
-          : spawn('/bin/sh', ['-c', WATCHDOG_SCRIPT, WATCHDOG_NAME], { stdio: ['pipe', 'ignore', 'inherit'] });
+          : spawn('/bin/sh', ['-c', WATCHDOG_SCRIPT, WATCHDOG_NAME], { stdio: ['pipe', 'ignore', 'inherit'], detached: true });
       // Neither the watchdog nor its pipe keeps the proxy running.
       watchdog.unref();
       (watchdog.stdin as unknown as { unref(): void }).unref();
