@@ -1,9 +1,11 @@
 // Starting a legacy child (a session's server, the era probe, the modern stdio relay): with the
-// minimal environment (child-environment.ts), in a process group of its own, and registered with
+// minimal environment (child-environment.ts), as the configured user if there is one, in a process
+// group of its own, and registered with
 // the proxy instance's watchdog (watchdog.ts), so the child and anything it started end with the
 // proxy even when the proxy is SIGKILLed and cannot close them.
 import { type ChildProcess, spawn, type StdioOptions } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { ChildUser } from '../../config/child-user.js';
 import { childEnvironment } from './child-environment.js';
 import { WATCHDOG_NAME, WATCHDOG_SCRIPT } from './watchdog-sh.js';
 
@@ -12,6 +14,8 @@ export interface ChildTarget {
   args: readonly string[];
   cwd?: string;
   env?: Record<string, string>;
+  /** Run as this user instead of the proxy's (the proxy runs as root). */
+  user?: ChildUser;
 }
 
 const WATCHDOG = fileURLToPath(new URL('./watchdog.js', import.meta.url));
@@ -26,6 +30,8 @@ export class Children {
       stdio,
       detached: true,
       ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
+      // libuv also drops the proxy's supplementary groups when it switches the user.
+      ...(target.user === undefined ? {} : { uid: target.user.uid, gid: target.user.gid }),
     });
     const pid = child.pid;
     if (pid !== undefined) {
