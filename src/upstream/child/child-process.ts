@@ -1,8 +1,7 @@
 // Starting a legacy child (a session's server, the era probe, the modern stdio relay): with the
 // minimal environment (child-environment.ts), as the configured user if there is one, in a process
-// group of its own, and registered with
-// the proxy instance's watchdog (watchdog.ts), so the child and anything it started end with the
-// proxy even when the proxy is SIGKILLed and cannot close them.
+// group of its own, and registered with the proxy instance's watchdog (watchdog.ts), so the child
+// and anything it started end with the proxy even when the proxy is SIGKILLed and cannot close them.
 import { type ChildProcess, spawn, type StdioOptions } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { ChildUser } from '../../config/child-user.js';
