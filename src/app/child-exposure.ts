@@ -5,6 +5,7 @@
 // keeps them out (config/child-user.ts). A child of another user still reads what is readable by
 // all: a world-readable key or configuration file, the command line.
 import { readFileSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import type { ChildUser } from '../config/child-user.js';
 import { STATE_KEY_ENV } from '../config/child-env.js';
 import { INTROSPECTION_CLIENT_SECRET_ENV as AUTH_SECRET_ENV } from '../config/http-front.js';
@@ -28,11 +29,28 @@ export interface Exposure {
   upstreams: string[];
 }
 
-/** Whether `user` may read a file with this owner, group and mode (supplementary groups aside: libuv drops them). */
-export function readableBy(file: { uid: number; gid: number; mode: number }, user: ChildUser): boolean {
-  if (file.uid === user.uid) return (file.mode & 0o400) !== 0;
-  if (file.gid === user.gid) return (file.mode & 0o040) !== 0;
-  return (file.mode & 0o004) !== 0;
+type FileStat = NonNullable<ReturnType<ExposureFacts['stat']>>;
+
+/** Whether `user` has the permission `bit` (4 read, 1 search) on a file (supplementary groups aside: libuv drops them). */
+function permits(file: FileStat, user: ChildUser, bit: 4 | 1): boolean {
+  if (file.uid === user.uid) return (file.mode & (bit << 6)) !== 0;
+  if (file.gid === user.gid) return (file.mode & (bit << 3)) !== 0;
+  return (file.mode & bit) !== 0;
+}
+
+/**
+ * Whether `user` can read the file at the absolute `path`: the file readable by it and every
+ * directory above searchable. A directory that cannot be looked at counts as searchable (warn
+ * rather than miss one).
+ */
+export function readableBy(path: string, user: ChildUser, stat: ExposureFacts['stat']): boolean {
+  const file = stat(path);
+  if (file === undefined || !permits(file, user, 4)) return false;
+  for (let dir = dirname(path); ; dir = dirname(dir)) {
+    const s = stat(dir);
+    if (s !== undefined && !permits(s, user, 1)) return false;
+    if (dirname(dir) === dir) return true;
+  }
 }
 
 /** The warnings to log at start: none when no stdio child can read a secret of the proxy's. */
@@ -49,9 +67,7 @@ export function childExposures(config: ProxyConfig, facts: ExposureFacts): Expos
     ...(config.configFile === undefined ? [] : [{ what: 'the configuration file', path: config.configFile }]),
   ];
   for (const { what, path } of files) {
-    const stat = facts.stat(path);
-    if (stat === undefined) continue;
-    const readers = stdio.filter((c) => c.user !== undefined && readableBy(stat, c.user)).map((c) => c.name);
+    const readers = stdio.filter((c) => c.user !== undefined && readableBy(resolve(path), c.user, facts.stat)).map((c) => c.name);
     if (readers.length > 0)
       out.push({
         message: `${what} ${path} is readable by the user a legacy server runs as: make it readable by the proxy's user only (chmod 600)`,

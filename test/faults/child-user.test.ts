@@ -47,8 +47,6 @@ describe('what a stdio child can read of the proxy', () => {
         '    stdio:',
         `      command: ${JSON.stringify(process.execPath)}`,
         `      args: [${JSON.stringify(FIXTURE)}, --probe-secrets, ${JSON.stringify(`${keyFile},${configFile}`)}]`,
-        // The child's working directory must be one its user may enter.
-        `      cwd: ${JSON.stringify(tmpdir())}`,
         extra,
       ]
         .filter(Boolean)

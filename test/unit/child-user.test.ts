@@ -113,12 +113,12 @@ describe('what the proxy says at start about its stdio children', () => {
 
   it('says when the key file is readable by the user a child runs as, or the key is on the command line', () => {
     const c = asUser({ ...config(['--', 'srv']), stateKey: { ...config(['--', 'srv']).stateKey, from: { file: '/etc/mrtr/key' } } }, 65534);
-    const open = childExposures(c, facts({ euid: 0, stat: () => ({ uid: 0, gid: 0, mode: 0o100644 }) }));
+    const open = childExposures(c, facts({ euid: 0, stat: (p) => ({ uid: 0, gid: 0, mode: p === '/etc/mrtr/key' ? 0o100644 : 0o40755 }) }));
     assert.deepEqual(
       open.map((e) => e.message),
       ["the state key file /etc/mrtr/key is readable by the user a legacy server runs as: make it readable by the proxy's user only (chmod 600)"],
     );
-    assert.deepEqual(childExposures(c, facts({ euid: 0, stat: () => ({ uid: 0, gid: 0, mode: 0o100600 }) })), []);
+    assert.deepEqual(childExposures(c, facts({ euid: 0, stat: (p) => ({ uid: 0, gid: 0, mode: p === '/etc/mrtr/key' ? 0o100600 : 0o40755 }) })), []);
     const argv = asUser(config(['--state-key', KEY, '--', 'srv']), 65534);
     assert.match(
       childExposures(argv, facts({ euid: 0 }))[0]!.message,
@@ -126,13 +126,19 @@ describe('what the proxy says at start about its stdio children', () => {
     );
   });
 
-  it('reads a file as its owner, its group or anyone else', () => {
+  it('reads a file as its owner, its group or anyone else, through directories it may search', () => {
     const user = { uid: 7, gid: 8 };
-    assert.equal(readableBy({ uid: 7, gid: 0, mode: 0o400 }, user), true);
-    assert.equal(readableBy({ uid: 7, gid: 8, mode: 0o044 }, user), false);
-    assert.equal(readableBy({ uid: 0, gid: 8, mode: 0o640 }, user), true);
-    assert.equal(readableBy({ uid: 0, gid: 8, mode: 0o604 }, user), false);
-    assert.equal(readableBy({ uid: 0, gid: 0, mode: 0o604 }, user), true);
-    assert.equal(readableBy({ uid: 0, gid: 0, mode: 0o600 }, user), false);
+    const open = { uid: 0, gid: 0, mode: 0o40755 };
+    const readable = (file: { uid: number; gid: number; mode: number }, dir = open) =>
+      readableBy('/etc/mrtr/key', user, (p) => (p === '/etc/mrtr/key' ? file : p === '/etc/mrtr' ? dir : open));
+    assert.equal(readable({ uid: 7, gid: 0, mode: 0o400 }), true);
+    assert.equal(readable({ uid: 7, gid: 8, mode: 0o044 }), false);
+    assert.equal(readable({ uid: 0, gid: 8, mode: 0o640 }), true);
+    assert.equal(readable({ uid: 0, gid: 8, mode: 0o604 }), false);
+    assert.equal(readable({ uid: 0, gid: 0, mode: 0o604 }), true);
+    assert.equal(readable({ uid: 0, gid: 0, mode: 0o600 }), false);
+    // A world-readable file in a directory only root may enter (/root) is out of reach.
+    assert.equal(readable({ uid: 0, gid: 0, mode: 0o644 }, { uid: 0, gid: 0, mode: 0o40700 }), false);
+    assert.equal(readable({ uid: 0, gid: 0, mode: 0o644 }, { uid: 0, gid: 8, mode: 0o40710 }), true);
   });
 });
