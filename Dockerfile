@@ -9,6 +9,10 @@
 # configuration: mount it and pass --config, with --auth-issuer (or clientAuth in the file), e.g.
 #   docker run -v "$PWD/proxy.yaml:/etc/mrtr-proxy/proxy.yaml:ro" mrtr-proxy --config /etc/mrtr-proxy/proxy.yaml --host 0.0.0.0 --auth-issuer https://idp.example.com
 # The state key comes from MRTR_STATE_KEY in the environment (give every instance the same one).
+# Stdio legacy servers run as `node` like the proxy, so they can read its environment, files and
+# memory (the proxy warns at start); to run them as another user, run the container as root:
+#   docker run --user root ... mrtr-proxy --config ... --child-user nobody
+# (docs/operations.md, "Container").
 
 # Stage 1: build the package exactly as `npm pack` of a clean checkout does (prepack builds it).
 FROM node:22-bookworm-slim AS build

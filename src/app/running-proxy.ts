@@ -19,6 +19,7 @@ import { type ConsumedLedger, MemoryLedger } from '../state/ledger.js';
 import type { TaskStore } from '../state/task-store.js';
 import { localUserPrincipal } from '../state/principal.js';
 import { createSealer } from '../state/seal.js';
+import { childExposures, systemExposureFacts } from './child-exposure.js';
 import type { Logger } from '../telemetry/logger.js';
 import { type Observability, startObservability } from './observability.js';
 import { ProxyApp } from './proxy-app.js';
@@ -58,6 +59,7 @@ export async function startProxy(config: ProxyConfig, log: Logger, options: Star
   if (config.stateKey.generated) {
     log.warn('no --state-key or MRTR_STATE_KEY: generated a key for this process; retries must come back to this process');
   }
+  for (const { message, upstreams } of childExposures(config, systemExposureFacts())) log.warn(message, { upstreams });
   if (config.defaultUpstream === undefined && config.upstreams.length > 1) {
     log.warn('no `default:` upstream in the configuration file: /mcp answers 404; clients use /servers/NAME/mcp', {
       upstreams: config.upstreams.map((u) => u.name),

@@ -90,6 +90,9 @@ Options:
   --env NAME[=VALUE]        pass the proxy's variable NAME (or set NAME=VALUE) to the legacy
                             stdio server (repeatable); it otherwise gets only HOME, LOGNAME,
                             PATH, SHELL, TERM and USER. The state key is never passed
+  --child-user USER[:GROUP] run every stdio legacy server as this user (the proxy runs as
+                            root): a child of the proxy's own user can read the proxy's
+                            environment, memory and files, its state key included
   --advertise-url URL       this instance's base URL as the other instances reach it
                             (http://HOST:PORT); held calls name it so that a retry reaching
                             another instance is forwarded here (default: unset, one instance)

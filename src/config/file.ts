@@ -13,6 +13,7 @@ import { interpolateEnv } from './interpolate.js';
 import { mergeClientAuth, OAUTH_SCOPE } from './client-auth.js';
 import { ConfigFileError, limits, withClientAuth, type ConfigSource, type FileConfig } from './file-config.js';
 import { envFromFile, secretNames } from './child-env.js';
+import { type ChildUser, parseChildUser, systemUserDatabase } from './child-user.js';
 import { resolveShadow, shadowProblem, shadowSchema } from './shadow.js';
 import { resolveHeaders, upstreamOAuth } from './upstream-credentials.js';
 import { LIMIT_ROWS, type LimitKey } from './limits.js';
@@ -62,6 +63,8 @@ const upstreamSchema = z
         // A literal value, or `{ env: NAME }`: the proxy's variable NAME.
         env: z.record(z.string(), z.union([z.string(), z.strictObject({ env: z.string().min(1) })])).optional(),
         cwd: z.string().optional(),
+        // USER[:GROUP]: run the server as this user (the proxy runs as root; config/child-user.ts).
+        user: z.string().min(1).optional(),
       })
       .optional(),
     http: z.strictObject({ url: httpUrl }).optional(),
@@ -264,12 +267,18 @@ function target(
       args: u.stdio.args ?? [],
       ...(u.stdio.env ? { env: collect(problems, {}, () => envFromFile(u.stdio!.env!, env, `${where}.stdio.env`, secrets)) } : {}),
       cwd: resolve(baseDir, u.stdio.cwd ?? '.'),
+      ...(u.stdio.user === undefined ? {} : childUser(problems, u.stdio.user, `${where}.stdio.user`)),
     };
   }
   const headers = resolveHeaders(u.headers ?? {}, env, where, problems);
   if (u.http) return { kind: 'http', url: new URL(u.http.url), headers, ...collect(problems, {}, () => upstreamOAuth(u.auth, env, where)) };
   if (u.sse) return { kind: 'sse', url: new URL(u.sse.url), headers };
   return { kind: 'websocket', url: new URL(u.websocket!.url), headers };
+}
+
+function childUser(problems: string[], spec: string, where: string): { user?: ChildUser } {
+  const user = collect(problems, undefined, () => parseChildUser(spec, where, systemUserDatabase()));
+  return user === undefined ? {} : { user };
 }
 
 /** Runs a check that throws ConfigError; its problem is collected and `fallback` stands in. */

@@ -18,18 +18,18 @@ export function stateKeys(flags: string[] | undefined, fromEnv: string | undefin
     if (flags.some((f) => f === '')) throw new ConfigError(`--state-key: empty; ${KEY_FORMAT}, or leave the option out`);
     keys = flags.map((raw, i) => parseKey(raw, flags.length === 1 ? '--state-key' : `--state-key (#${i + 1})`));
   } else {
-    if (fromEnv === undefined || fromEnv === '') return { bytes: new Uint8Array(randomBytes(32)), keys: [], generated: true };
+    if (fromEnv === undefined || fromEnv === '') return { bytes: new Uint8Array(randomBytes(32)), keys: [], generated: true, from: 'generated' };
     const parts = fromEnv.split(',').map((p) => p.trim());
     keys = parts.map((raw, i) => parseKey(raw, parts.length === 1 ? keyEnv : `${keyEnv} (key #${i + 1})`));
   }
-  return { bytes: keys[0]!, keys, generated: false };
+  return { bytes: keys[0]!, keys, generated: false, from: flags !== undefined ? 'argv' : { env: keyEnv } };
 }
 
 /**
  * The keys in a `--state-key-file`: one per line (or comma-separated), the first seals. An empty
  * file is a mistake, not a request for a throw-away key.
  */
-export function stateKeysFromFile(text: string): ProxyConfig['stateKey'] {
+export function stateKeysFromFile(text: string): Omit<ProxyConfig['stateKey'], 'from'> {
   const parts = text
     .split(/[\n,]/)
     .map((p) => p.trim())

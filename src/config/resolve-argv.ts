@@ -13,6 +13,7 @@ import { checkExposure, FRONT_OPTIONS, resolveHttpFront, withFlagClientAuth } fr
 import { buildLimits, LIMIT_ROWS, scaleOf, type LimitOption } from './limits.js';
 import { checkDashValues, parserMessage } from './argv-messages.js';
 import { readKeyFile } from './state-key.js';
+import { type ChildUser, parseChildUser, systemUserDatabase } from './child-user.js';
 import { logFormat, logLevel } from './logging.js';
 import type { AuditConfig, LegacyClients, ProxyConfig, Root, SuspendMode, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
 
@@ -34,6 +35,7 @@ const OPTIONS = {
   'state-key': { type: 'string', multiple: true },
   'state-key-file': { type: 'string' },
   env: { type: 'string', multiple: true },
+  'child-user': { type: 'string' },
   suspend: { type: 'string' },
   'state-store': { type: 'string' },
   'advertise-url': { type: 'string' },
@@ -139,6 +141,7 @@ export function resolveConfig(
     throw new ConfigError(`--stdio: the caller is the local user; clientAuth of upstream '${defaultUpstream}' applies to the HTTP front`);
   }
   if (v.env) addFlagEnv(upstreams, defaultUpstream, envFromFlags(v.env, env, secretNames(file?.stateKeyEnv)));
+  if (v['child-user'] !== undefined) setChildUser(upstreams, parseChildUser(v['child-user'], '--child-user', systemUserDatabase()));
   const keyEnv = file?.stateKeyEnv ?? STATE_KEY_ENV;
   if (v['state-key'] !== undefined && v['state-key-file'] !== undefined) throw new ConfigError('give either --state-key or --state-key-file, not both');
   const keyFlag = v['state-key-file'] !== undefined ? '--state-key-file' : v['state-key'] !== undefined ? '--state-key' : undefined;
@@ -157,7 +160,10 @@ export function resolveConfig(
     legacyClients: legacyClients(v['legacy-clients'] ?? file?.legacyClients),
     host,
     port: integer('--port', v.port, file?.port ?? D.DEFAULT_PORT, 0, 65535),
-    stateKey: v['state-key-file'] !== undefined ? stateKeysFromFile(readKeyFile(v['state-key-file'])) : stateKeys(v['state-key'], env[keyEnv], keyEnv),
+    stateKey:
+      v['state-key-file'] !== undefined
+        ? { ...stateKeysFromFile(readKeyFile(v['state-key-file'])), from: { file: v['state-key-file'] } }
+        : stateKeys(v['state-key'], env[keyEnv], keyEnv),
     logLevel: logLevel(v['log-level'] ?? file?.logLevel),
     ...logFormat(v['log-format'], env, file?.logFormat),
     ...advertiseUrl(v['advertise-url']),
@@ -245,6 +251,14 @@ function addFlagEnv(upstreams: UpstreamConfig[], defaultUpstream: string | undef
   if (u?.target.kind !== 'stdio')
     throw new ConfigError('--env: applies to a legacy server the proxy starts over stdio (-- COMMAND, or stdio: for the default upstream)');
   u.target = { ...u.target, env: { ...u.target.env, ...add } };
+}
+
+/** `--child-user` runs every stdio legacy server as that user, over the file's `user:`. */
+function setChildUser(upstreams: UpstreamConfig[], user: ChildUser): void {
+  const stdio = upstreams.filter((u) => u.target.kind === 'stdio');
+  if (stdio.length === 0)
+    throw new ConfigError('--child-user: applies to legacy servers the proxy starts over stdio (-- COMMAND, or stdio: in the file), and none is');
+  for (const u of stdio) u.target = { ...(u.target as Extract<UpstreamTarget, { kind: 'stdio' }>), user };
 }
 
 function rootFromFlag(raw: string): Root {

@@ -1,12 +1,13 @@
 import type { Root } from '../protocol/json.js';
 import type { LogFormat, LogLevel } from '../telemetry/logger.js';
 import type { TracingPlan } from '../telemetry/otel-env.js';
+import type { ChildUser } from './child-user.js';
 import type { LimitValues } from './limits.js';
 import type { ShadowConfig } from './shadow.js';
 
 /** How the proxy reaches one upstream server. Headers are resolved values: never log them. */
 export type UpstreamTarget =
-  | { kind: 'stdio'; command: string; args: string[]; env?: Record<string, string>; cwd?: string }
+  | { kind: 'stdio'; command: string; args: string[]; env?: Record<string, string>; cwd?: string; user?: ChildUser }
   | { kind: 'http'; url: URL; headers: Record<string, string>; oauth?: UpstreamOAuth }
   | { kind: 'sse'; url: URL; headers: Record<string, string> }
   | { kind: 'websocket'; url: URL; headers: Record<string, string> };
@@ -126,6 +127,13 @@ export interface AuditConfig {
   questions: boolean;
 }
 
+/**
+ * Where the state keys came from: the variable that held them (which /proc/PID/environ shows), the
+ * file, the command line, or nowhere (generated). What a child of the proxy's own user could read
+ * them from (app/child-exposure.ts).
+ */
+export type StateKeySource = { env: string } | { file: string } | 'argv' | 'generated';
+
 /** The resolved configuration: validated once at the edge and passed down through constructors. */
 export interface ProxyConfig {
   /** Serve 2026-07-28 on stdin/stdout instead of HTTP. */
@@ -137,7 +145,7 @@ export interface ProxyConfig {
    * 32-byte AEAD keys for requestState: `bytes` seals, every one of `keys` opens (`bytes` is
    * `keys[0]`); `generated` (and `keys` empty) when the operator configured none.
    */
-  stateKey: { bytes: Uint8Array; keys: Uint8Array[]; generated: boolean };
+  stateKey: { bytes: Uint8Array; keys: Uint8Array[]; generated: boolean; from: StateKeySource };
   logLevel: LogLevel;
   /** json or pretty as the operator chose (flag, MRTR_LOG_FORMAT, file); absent: pretty on a terminal, else json. */
   logFormat?: LogFormat;

@@ -20,6 +20,19 @@ describe('legacy children', () => {
     await until(() => !pids.some(alive), 5000, `children ${pids.join(', ')} gone after the proxy was SIGKILLed`);
   });
 
+  it("do not outlive a SIGKILL to the proxy's whole process group, even when they ignore their stdin closing", async () => {
+    // The proxy leads a process group of its own, as under a supervisor that kills the group: the
+    // signal reaches the proxy and everything in its group at once, and nothing of the test.
+    const proxy = await startProxy(['--log-level', 'debug', '--', process.execPath, FIXTURE, '--linger'], {}, { detached: true });
+    await until(() => /fixture ready on stdio \(pid \d+\)/.test(proxy.stderr()), 5000, 'a started child');
+    const pids = [...proxy.stderr().matchAll(/fixture ready on stdio \(pid (\d+)\)/g)].map((m) => Number(m[1]));
+    assert.ok(pids.every(alive), 'the children run');
+    const exited = once(proxy.child, 'exit');
+    process.kill(-proxy.child.pid!, 'SIGKILL');
+    await exited;
+    await until(() => !pids.some(alive), 5000, `children ${pids.join(', ')} gone after the proxy's process group was SIGKILLed`);
+  });
+
   it('report the exit code and the last stderr lines of a command that exits at once', () => {
     const r = spawnSync(process.execPath, [PROXY_BIN, '--port', '0', '--', process.execPath, FIXTURE, '--exit-at-once'], {
       encoding: 'utf8',

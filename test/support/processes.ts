@@ -36,9 +36,15 @@ export async function startProcess(
   command: string,
   args: string[],
   ready: RegExp,
-  opts: { env?: NodeJS.ProcessEnv; timeoutMs?: number; cwd?: string } = {},
+  opts: { env?: NodeJS.ProcessEnv; timeoutMs?: number; cwd?: string; detached?: boolean } = {},
 ): Promise<Running> {
-  const child = spawn(command, args, { env: { ...process.env, ...opts.env }, stdio: ['pipe', 'pipe', 'pipe'], ...(opts.cwd ? { cwd: opts.cwd } : {}) });
+  const child = spawn(command, args, {
+    env: { ...process.env, ...opts.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+    ...(opts.cwd ? { cwd: opts.cwd } : {}),
+    // A process group of its own, which a test may signal whole.
+    ...(opts.detached ? { detached: true } : {}),
+  });
   children.add(child);
   child.once('exit', () => children.delete(child));
   let err = '';
@@ -90,7 +96,7 @@ export interface ProxyProcess extends Running {
 export async function startProxy(
   args: string[],
   env: NodeJS.ProcessEnv = {},
-  opts: { cwd?: string; bin?: string; node?: string; nodeArgs?: string[] } = {},
+  opts: { cwd?: string; bin?: string; node?: string; nodeArgs?: string[]; detached?: boolean } = {},
 ): Promise<ProxyProcess> {
   const p = await startProcess(
     opts.node ?? process.execPath,
@@ -99,6 +105,7 @@ export async function startProxy(
     {
       env: { MRTR_STATE_KEY: TEST_STATE_KEY, ...env },
       ...(opts.cwd ? { cwd: opts.cwd } : {}),
+      ...(opts.detached ? { detached: true } : {}),
     },
   );
   // The listener's /mcp: without a default upstream the start line names /servers/NAME/mcp first.

@@ -1,11 +1,13 @@
 // The environment of every legacy child the proxy starts (sessions, the era probe, the modern
 // stdio relay): the v1 SDK's default (HOME, LOGNAME, PATH, SHELL, TERM, USER) plus the variables
-// the configuration resolved for it. Nothing else of the proxy's environment, its state key
-// included, reaches a child.
+// the configuration resolved for it (a child run as another user gets that user's HOME, USER and
+// LOGNAME). Nothing else of the proxy's environment, its state key included, reaches a child;
+// what a child of the proxy's own user can read of it elsewhere is app/child-exposure.ts's.
 //
 // The default is the v1 SDK's `getDefaultEnvironment()` (client/stdio.js, pinned 1.32.2), written
 // out here: importing that module loads the SDK's schemas, which would delay starting the first
 // children (upstream/child/prestart.ts). test/unit/child-env.test.ts checks the two agree.
+import type { ChildUser } from '../../config/child-user.js';
 
 /** The SDK's DEFAULT_INHERITED_ENV_VARS. */
 const INHERITED =
@@ -37,6 +39,15 @@ export function defaultEnvironment(): Record<string, string> {
   return env;
 }
 
-export function childEnvironment(target: { env?: Record<string, string> }): Record<string, string> {
-  return { ...defaultEnvironment(), ...target.env };
+/** A child run as another user gets that user's HOME, USER and LOGNAME, not the proxy's. */
+function identity(user: ChildUser | undefined): Record<string, string> {
+  if (user?.name === undefined) return {};
+  return { HOME: user.home ?? '/', USER: user.name, LOGNAME: user.name };
+}
+
+export function childEnvironment(target: { env?: Record<string, string>; user?: ChildUser }): Record<string, string> {
+  const env = { ...defaultEnvironment(), ...identity(target.user), ...target.env };
+  // A user with no passwd entry (a numeric id) has no home of its own; the proxy's is not its.
+  if (target.user !== undefined && target.user.name === undefined && target.env?.['HOME'] === undefined) delete env['HOME'];
+  return env;
 }

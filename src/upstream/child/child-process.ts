@@ -1,9 +1,10 @@
 // Starting a legacy child (a session's server, the era probe, the modern stdio relay): with the
-// minimal environment (child-environment.ts), in a process group of its own, and registered with
-// the proxy instance's watchdog (watchdog.ts), so the child and anything it started end with the
-// proxy even when the proxy is SIGKILLed and cannot close them.
+// minimal environment (child-environment.ts), as the configured user if there is one, in a process
+// group of its own, and registered with the proxy instance's watchdog (watchdog.ts), so the child
+// and anything it started end with the proxy even when the proxy is SIGKILLed and cannot close them.
 import { type ChildProcess, spawn, type StdioOptions } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { ChildUser } from '../../config/child-user.js';
 import { childEnvironment } from './child-environment.js';
 import { WATCHDOG_NAME, WATCHDOG_SCRIPT } from './watchdog-sh.js';
 
@@ -12,6 +13,8 @@ export interface ChildTarget {
   args: readonly string[];
   cwd?: string;
   env?: Record<string, string>;
+  /** Run as this user instead of the proxy's (the proxy runs as root). */
+  user?: ChildUser;
 }
 
 const WATCHDOG = fileURLToPath(new URL('./watchdog.js', import.meta.url));
@@ -26,6 +29,8 @@ export class Children {
       stdio,
       detached: true,
       ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
+      // libuv also drops the proxy's supplementary groups when it switches the user.
+      ...(target.user === undefined ? {} : { uid: target.user.uid, gid: target.user.gid }),
     });
     const pid = child.pid;
     if (pid !== undefined) {
@@ -45,11 +50,14 @@ export class Children {
   private tell(line: string): void {
     let watchdog = this.watchdog;
     if (!watchdog || watchdog.exitCode !== null || watchdog.signalCode !== null) {
-      // A shell where there is one (watchdog-sh.ts: it starts much faster than a second node).
+      // A shell where there is one (watchdog-sh.ts: it starts much faster than a second node), in
+      // a session of its own: a SIGKILL to the proxy's whole process group (a supervisor's kill -9
+      // of the group) must not take the watchdog with it, or children that ignore their stdin
+      // closing would outlive the proxy.
       watchdog =
         process.platform === 'win32'
           ? spawn(process.execPath, [WATCHDOG], { stdio: ['pipe', 'ignore', 'inherit'] })
-          : spawn('/bin/sh', ['-c', WATCHDOG_SCRIPT, WATCHDOG_NAME], { stdio: ['pipe', 'ignore', 'inherit'] });
+          : spawn('/bin/sh', ['-c', WATCHDOG_SCRIPT, WATCHDOG_NAME], { stdio: ['pipe', 'ignore', 'inherit'], detached: true });
       // Neither the watchdog nor its pipe keeps the proxy running.
       watchdog.unref();
       (watchdog.stdin as unknown as { unref(): void }).unref();

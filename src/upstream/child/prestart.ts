@@ -20,7 +20,7 @@ export interface Prestarted {
 }
 
 function keyOf(target: ChildTarget): string {
-  return JSON.stringify([target.command, target.args, target.cwd ?? null, target.env ?? null]);
+  return JSON.stringify([target.command, target.args, target.cwd ?? null, target.env ?? null, target.user ?? null]);
 }
 
 /** The children one proxy instance started before it loaded, by target. */
