@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { ConfigError } from '../protocol/errors.js';
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from '../telemetry/log-levels.js';
 import { interpolateEnv } from './interpolate.js';
+import { formatOf, fromDesktopFormat } from './desktop-format.js';
 import { mergeClientAuth, OAUTH_SCOPE } from './client-auth.js';
 import { ConfigFileError, limits, withClientAuth, type ConfigSource, type FileConfig } from './file-config.js';
 import { envFromFile, passedEnvironment, secretNames, withheldNames } from './child-env.js';
@@ -192,7 +193,9 @@ export function loadConfigFile(path: string, env: Record<string, string | undefi
   const { value, problems, variables } = interpolateEnv(raw ?? {}, env, secretNames(typeof keyEnv === 'string' ? keyEnv : undefined));
   // A variable written into a header or client credentials is a secret: --pass-environment withholds it.
   const credentials = variables.filter((v) => v.path.includes('headers') || v.path.includes('auth')).map((v) => v.name);
-  return validateConfig(value, env, { source: path, baseDir: dirname(resolve(path)) }, problems, credentials);
+  const format = formatOf(value);
+  const mapped = format === 'native' ? { value, problems: [] } : fromDesktopFormat(value as Record<string, unknown>, format);
+  return validateConfig(mapped.value, env, { source: path, baseDir: dirname(resolve(path)) }, [...problems, ...mapped.problems], credentials);
 }
 
 /**

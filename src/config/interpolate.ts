@@ -12,7 +12,7 @@ const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const EDITOR_VARIABLES: Readonly<Record<string, string>> = {
   workspaceFolder: 'a path relative to the configuration file (a stdio cwd defaults to its directory)',
   workspaceFolderBasename: 'the folder name itself',
-  userHome: '${HOME}',
+  userHome: '$HOME',
   pathSeparator: '/',
   '/': '/',
 };
