@@ -45,7 +45,7 @@ const REFUSED: Readonly<Record<string, string>> = {
   logEnabled: 'logging is set for the whole proxy: logLevel: or --log-level',
   oauth: "the proxy's own client credentials for an HTTP upstream are auth: in the native format (docs/configuration.md)",
   auth: "the proxy's own client credentials for an HTTP upstream are auth: in the native format (docs/configuration.md)",
-  envFile: "name each variable in env: (values may be ${VAR} from the proxy's environment)",
+  envFile: "name each variable in env: (values may be $VAR from the proxy's environment)",
 };
 
 /** Keys a server may hold, for "did you mean". */
