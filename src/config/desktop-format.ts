@@ -219,6 +219,13 @@ function server(entry: unknown, where: string, problems: string[]): Record<strin
   } else {
     for (const k of ['args', 'env', 'cwd'] as const)
       if (entry[k] !== undefined) problems.push(`${where}.${k}: only applies to a command server; this one has a url`);
+    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(String(entry['url']))?.[1]?.toLowerCase();
+    const schemes = kind === 'websocket' ? ['ws', 'wss'] : ['http', 'https'];
+    if (scheme === undefined || !schemes.includes(scheme)) {
+      problems.push(
+        `${where}.url: ${kind === 'websocket' ? 'a websocket server needs a ws:// or wss://' : `${kind === 'sse' ? 'an sse' : 'an http'} server needs an http:// or https://`} URL`,
+      );
+    }
     upstream[kind] = { url: entry['url'] };
     if (entry['headers'] !== undefined) upstream['headers'] = entry['headers'];
   }

@@ -195,7 +195,9 @@ export function loadConfigFile(path: string, env: Record<string, string | undefi
   const credentials = variables.filter((v) => v.path.includes('headers') || v.path.includes('auth')).map((v) => v.name);
   const format = formatOf(value);
   const mapped = format === 'native' ? { value, problems: [] } : fromDesktopFormat(value as Record<string, unknown>, format);
-  return validateConfig(mapped.value, env, { source: path, baseDir: dirname(resolve(path)) }, [...problems, ...mapped.problems], credentials);
+  // A server that could not be mapped is left out: the native checks would only echo that.
+  if (mapped.problems.length > 0) throw new ConfigFileError([...problems, ...mapped.problems].map((p) => `${path}: ${p}`).join('\n'));
+  return validateConfig(mapped.value, env, { source: path, baseDir: dirname(resolve(path)) }, problems, credentials);
 }
 
 /**

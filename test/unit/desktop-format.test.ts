@@ -69,6 +69,8 @@ describe('desktop configuration format', () => {
         d: { args: [] },
         'e f': { command: 'x' },
         g: { command: 'x', url: 'http://h' },
+        h: { url: 'ftp://h/x' },
+        i: { url: 'http://h/x', type: 'ws' },
       },
     });
     assert.deepEqual(problems, [
@@ -83,7 +85,17 @@ describe('desktop configuration format', () => {
       'servers.d: needs either command (a server the proxy starts) or url (a server it connects to)',
       "servers: 'e f': upstream names are letters, digits, - and _ (used in /servers/NAME/mcp): rename it",
       'servers.g: needs either command (a server the proxy starts) or url (a server it connects to), not both',
+      'servers.h.url: an http server needs an http:// or https:// URL',
+      'servers.i.url: a websocket server needs a ws:// or wss:// URL',
     ]);
+  });
+
+  it('reports only the mapping problems when a server cannot be mapped, each once', () => {
+    const path = writeConfig(JSON.stringify({ mcpServers: { a: { url: 'ftp://h/x' } } }));
+    assert.throws(
+      () => loadConfigFile(path, {}),
+      (err: Error) => err.message === `${path}: mcpServers.a.url: an http server needs an http:// or https:// URL`,
+    );
   });
 
   it('loads a Claude Desktop file as a configuration: one server is the default upstream', () => {
