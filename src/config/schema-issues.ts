@@ -31,7 +31,8 @@ function unionLines(issue: Extract<Issue, { code: 'invalid_union' }>, schema: z.
   const fitting = issue.errors.find((branch) => !wrongShape(branch));
   if (fitting) return issueLines(fitting, schema, path);
   const where = path.length ? path.join('.') : '(top level)';
-  return [`${where}: ${issue.message}`];
+  const expected = issue.errors.map((branch) => (branch[0] as { expected?: string } | undefined)?.expected).filter((e) => e !== undefined);
+  return [`${where}: ${expected.length ? `expected ${[...new Set(expected)].join(' or ')}` : issue.message}`];
 }
 
 /** The keys an object at `path` of `schema` may hold (through optionals, records, unions, pipes). */

@@ -71,12 +71,13 @@ upstreams:
   });
 
   it('answers a wrong shorthand in its own terms, not with "expected object"', () => {
-    const path = writeConfig('upstreams:\n  a: { stdio: { command: srv }, suspend: hodl }\n  b: { http: "ftp://x" }\n');
+    const path = writeConfig('upstreams:\n  a: { stdio: { command: srv }, suspend: hodl }\n  b: { http: "ftp://x" }\n  c: { sse: 5 }\n');
     assert.throws(
       () => run(['--config', path]),
       (err: Error) =>
         /upstreams\.a\.suspend: Invalid option: expected one of "auto"\|"hold"\|"replay"/.test(err.message) &&
         /upstreams\.b\.http: must be an http:\/\/ or https:\/\/ URL/.test(err.message) &&
+        /upstreams\.c\.sse: expected string or object/.test(err.message) &&
         !/expected object/.test(err.message),
     );
   });
