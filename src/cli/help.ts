@@ -76,9 +76,14 @@ Options:
   --fast-lane on|off        serve plain tools/call requests without the official front's
                             per-request server (same answers, less CPU; default ${D.DEFAULT_FAST_LANE})
   --config FILE             several upstreams from a YAML file (see config/proxy.yaml; \${VAR}
-                            in it reads the environment); flags override it; saving the file
-                            or SIGHUP reloads it
-  --upstream URL            the legacy server's Streamable HTTP endpoint
+                            in it reads the environment), or a desktop client's mcpServers /
+                            servers JSON as it is; flags override it; saving the file or
+                            SIGHUP reloads it
+  --upstream URL            the legacy server's endpoint: Streamable HTTP for http(s)://,
+                            WebSocket for ws(s)://
+  --upstream-transport T    how --upstream is reached: http (or streamable-http), sse (the
+                            2024-11-05 HTTP+SSE transport) or websocket (or ws)
+  --cwd DIR                 the directory the legacy stdio server (-- COMMAND) starts in
   --state-key-file FILE     read the base64url 32-byte key sealing requestState from FILE (one
                             key per line for rotation: the first seals, every one opens). Give
                             the key this way or in env MRTR_STATE_KEY (a comma-separated list):
@@ -93,6 +98,9 @@ Options:
   --child-user USER[:GROUP] run every stdio legacy server as this user (the proxy runs as
                             root): a child of the proxy's own user can read the proxy's
                             environment, memory and files, its state key included
+  --pass-environment        pass the proxy's whole environment to every stdio server, but for
+                            its secrets (the state key, MRTR_AUTH_CLIENT_*, the variables the
+                            configuration reads headers and client secrets from)
   --advertise-url URL       this instance's base URL as the other instances reach it
                             (http://HOST:PORT); held calls name it so that a retry reaching
                             another instance is forwarded here (default: unset, one instance)

@@ -1,7 +1,9 @@
 // What a stdio child's environment holds beyond the v1 SDK's minimal default (HOME, LOGNAME, PATH,
 // SHELL, TERM, USER): the variables the operator names with `--env NAME` / `--env NAME=VALUE` or
-// `env:` in the configuration file, never the proxy's own secrets. Resolved once, at configuration.
+// `env:` in the configuration file, or the whole environment with --pass-environment (or
+// `passEnvironment: true`), never the proxy's own secrets. Resolved once, at configuration.
 import { ConfigError } from '../protocol/errors.js';
+import { INTROSPECTION_CLIENT_ID_ENV, INTROSPECTION_CLIENT_SECRET_ENV } from './http-front.js';
 
 /** The variable the state key is read from unless the file names another (`stateKeyEnv`). */
 export const STATE_KEY_ENV = 'MRTR_STATE_KEY';
@@ -11,6 +13,24 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** The proxy's own secrets by variable name: the default key variable and the configured one. */
 export function secretNames(stateKeyEnv: string | undefined): ReadonlySet<string> {
   return new Set([STATE_KEY_ENV, ...(stateKeyEnv === undefined ? [] : [stateKeyEnv])]);
+}
+
+/**
+ * Every variable the proxy reads a secret from, which the whole-environment pass withholds: the
+ * state key's, the introspection client's credentials, and `credentials`, the variables the
+ * configuration reads headers and client secrets from.
+ */
+export function withheldNames(stateKeyEnv: string | undefined, credentials: readonly string[]): ReadonlySet<string> {
+  return new Set([...secretNames(stateKeyEnv), INTROSPECTION_CLIENT_ID_ENV, INTROSPECTION_CLIENT_SECRET_ENV, ...credentials]);
+}
+
+/** The proxy's whole environment but for `withheld` (and names that are not variable names). */
+export function passedEnvironment(env: Record<string, string | undefined>, withheld: ReadonlySet<string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== undefined && NAME.test(name) && !withheld.has(name)) out[name] = value;
+  }
+  return out;
 }
 
 /** Refuses a variable name that is not one, or that is one of the proxy's secrets. */

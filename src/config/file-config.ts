@@ -37,6 +37,8 @@ export interface FileConfig {
   /** Each upstream's own `clientAuth`, by name. */
   upstreamClientAuth: Record<string, ClientAuthShape | undefined>;
   upstreams: UpstreamConfig[];
+  /** The variables the file reads headers and client secrets from: --pass-environment withholds them. */
+  credentialEnv: string[];
 }
 
 /** Reads, validates and resolves a configuration file (file.ts's loadConfigFile). */

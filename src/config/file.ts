@@ -10,14 +10,16 @@ import { z } from 'zod';
 import { ConfigError } from '../protocol/errors.js';
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from '../telemetry/log-levels.js';
 import { interpolateEnv } from './interpolate.js';
+import { formatOf, fromDesktopFormat } from './desktop-format.js';
 import { mergeClientAuth, OAUTH_SCOPE } from './client-auth.js';
 import { ConfigFileError, limits, withClientAuth, type ConfigSource, type FileConfig } from './file-config.js';
-import { envFromFile, secretNames } from './child-env.js';
 import { type ChildUser, parseChildUser, systemUserDatabase } from './child-user.js';
+import { envFromFile, passedEnvironment, secretNames, withheldNames } from './child-env.js';
 import { resolveShadow, shadowProblem, shadowSchema } from './shadow.js';
 import { resolveHeaders, upstreamOAuth } from './upstream-credentials.js';
 import { LIMIT_ROWS, type LimitKey } from './limits.js';
-import type { Era, HostedTasksConfig, Root, UpstreamTarget } from './types.js';
+import { issueLines } from './schema-issues.js';
+import type { Era, HostedTasksConfig, Root, SuspendMode, UpstreamTarget } from './types.js';
 
 export { ConfigFileError, limits, withClientAuth, type ConfigSource, type FileConfig } from './file-config.js';
 
@@ -37,7 +39,14 @@ const wsUrl = z.url({ protocol: /^wss?$/, error: 'must be a ws:// or wss:// URL'
 /** A header value: literal, or taken from an environment variable (with an optional prefix). */
 const headerValue = z.union([z.string(), z.strictObject({ env: z.string().min(1), prefix: z.string().optional() })]);
 const toolNames = z.array(z.string().min(1));
-const suspend = z.strictObject({ default: z.enum(['auto', 'hold', 'replay']).optional(), replay: toolNames.optional(), hold: toolNames.optional() });
+const suspendMode = z.enum(['auto', 'hold', 'replay']);
+/** `suspend: hold` is short for `suspend: { default: hold }`. */
+const suspend = z.union([
+  suspendMode.transform((mode): { default?: SuspendMode; replay?: string[]; hold?: string[] } => ({ default: mode })),
+  z.strictObject({ default: suspendMode.optional(), replay: toolNames.optional(), hold: toolNames.optional() }),
+]);
+/** `http: URL` (and sse, websocket) is short for `http: { url: URL }`. */
+const endpoint = (url: typeof httpUrl) => z.union([url.transform((u) => ({ url: u })), z.strictObject({ url })]);
 /** Seconds: how long a proxy-hosted task lives, and how often its client polls. */
 const hostedTasks = z.strictObject({
   tools: toolNames.optional(),
@@ -65,11 +74,13 @@ const upstreamSchema = z
         cwd: z.string().optional(),
         // USER[:GROUP]: run the server as this user (the proxy runs as root; config/child-user.ts).
         user: z.string().min(1).optional(),
+        // The proxy's whole environment, but for its secrets (child-env.ts's passedEnvironment).
+        passEnvironment: z.boolean().optional(),
       })
       .optional(),
-    http: z.strictObject({ url: httpUrl }).optional(),
-    sse: z.strictObject({ url: httpUrl }).optional(),
-    websocket: z.strictObject({ url: wsUrl }).optional(),
+    http: endpoint(httpUrl).optional(),
+    sse: endpoint(httpUrl).optional(),
+    websocket: endpoint(wsUrl).optional(),
     headers: z.record(z.string().regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, 'is not a valid header name'), headerValue).optional(),
     roots: z.array(root).optional(),
     suspend: suspend.optional(),
@@ -127,13 +138,20 @@ const fileSchema = z
     logFormat: z.enum(LOG_FORMATS as [LogFormat, ...LogFormat[]]).optional(),
     stateKeyEnv: z.string().min(1).optional(),
     stateStore: z.string().min(1).optional(),
+    // `audit: FILE` is short for `audit: { file: FILE }`.
     audit: z
-      .strictObject({
-        file: z.string().min(1),
-        maxBytes: z.number().int().min(1024).optional(),
-        content: z.boolean().optional(),
-        questions: z.boolean().optional(),
-      })
+      .union([
+        z
+          .string()
+          .min(1)
+          .transform((file): { file: string; maxBytes?: number; content?: boolean; questions?: boolean } => ({ file })),
+        z.strictObject({
+          file: z.string().min(1),
+          maxBytes: z.number().int().min(1024).optional(),
+          content: z.boolean().optional(),
+          questions: z.boolean().optional(),
+        }),
+      ])
       .optional(),
     clientAuth: clientAuthSchema.optional(),
     resourceUrl: httpUrl.optional(),
@@ -175,34 +193,42 @@ export function loadConfigFile(path: string, env: Record<string, string | undefi
     throw new ConfigFileError(`${path}: not valid YAML: ${(err as Error).message.split('\n')[0]}`);
   }
   const keyEnv = (raw as { stateKeyEnv?: unknown } | null)?.stateKeyEnv;
-  const { value, problems } = interpolateEnv(raw ?? {}, env, secretNames(typeof keyEnv === 'string' ? keyEnv : undefined));
-  return validateConfig(value, env, { source: path, baseDir: dirname(resolve(path)) }, problems);
+  const { value, problems, variables } = interpolateEnv(raw ?? {}, env, secretNames(typeof keyEnv === 'string' ? keyEnv : undefined));
+  // A variable written into a header or client credentials is a secret: --pass-environment withholds it.
+  const credentials = variables.filter((v) => v.path.includes('headers') || v.path.includes('auth')).map((v) => v.name);
+  const format = formatOf(value);
+  const mapped = format === 'native' ? { value, problems: [] } : fromDesktopFormat(value as Record<string, unknown>, format);
+  // A server that could not be mapped is left out: the native checks would only echo that.
+  if (mapped.problems.length > 0) throw new ConfigFileError([...problems, ...mapped.problems].map((p) => `${path}: ${p}`).join('\n'));
+  return validateConfig(mapped.value, env, { source: path, baseDir: dirname(resolve(path)) }, problems, credentials);
 }
 
 /**
  * Validates a configuration object (the parsed file, or a library caller's object) and resolves it.
  * Every problem is reported at once, one `SOURCE: field: message` line each.
  */
-export function validateConfig(raw: unknown, env: Record<string, string | undefined>, from: ConfigSource, earlier: readonly string[] = []): FileConfig {
+export function validateConfig(
+  raw: unknown,
+  env: Record<string, string | undefined>,
+  from: ConfigSource,
+  earlier: readonly string[] = [],
+  credentials: readonly string[] = [],
+): FileConfig {
   const problems = [...earlier];
   const parsed = fileSchema.safeParse(raw ?? {});
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      const where = issue.path.length ? issue.path.join('.') : '(top level)';
-      // A bad record key carries the reason (the key's own check) one level down.
-      const inner = issue.code === 'invalid_key' ? issue.issues[0]?.message : undefined;
-      problems.push(`${where}: ${inner ? `'${String(issue.path.at(-1))}': ${inner}` : issue.message}`);
-    }
-  }
-  const config = parsed.success ? fromFile(parsed.data, env, from, problems) : undefined;
+  if (!parsed.success) problems.push(...issueLines(parsed.error.issues, fileSchema));
+  const config = parsed.success ? fromFile(parsed.data, env, from, problems, credentials) : undefined;
   if (problems.length > 0 || !config) throw new ConfigFileError(problems.map((p) => `${from.source}: ${p}`).join('\n'));
   return config;
 }
 
-function fromFile(f: FileShape, env: Record<string, string | undefined>, from: ConfigSource, problems: string[]): FileConfig {
+function fromFile(f: FileShape, env: Record<string, string | undefined>, from: ConfigSource, problems: string[], interpolated: readonly string[]): FileConfig {
   const names = Object.keys(f.upstreams);
   const secrets = secretNames(f.stateKeyEnv);
+  const credentialEnv = [...interpolated, ...Object.values(f.upstreams).flatMap(credentialVariables)];
+  const withheld = withheldNames(f.stateKeyEnv, credentialEnv);
   return {
+    credentialEnv,
     ...(f.listen?.host === undefined ? {} : { host: f.listen.host }),
     ...(f.listen?.port === undefined ? {} : { port: f.listen.port }),
     ...(f.listen?.metricsPort === undefined ? {} : { metricsPort: f.listen.metricsPort }),
@@ -224,7 +250,7 @@ function fromFile(f: FileShape, env: Record<string, string | undefined>, from: C
     upstreams: Object.entries(f.upstreams).map(([name, u]) => ({
       name,
       era: (u.era ?? 'legacy') as Era,
-      target: target(u, env, `upstreams.${name}`, from.baseDir, secrets, problems),
+      target: target(u, env, `upstreams.${name}`, from.baseDir, { secrets, withheld }, problems),
       roots: (u.roots ?? []).map((r) => (r.name === undefined ? { uri: r.uri } : { uri: r.uri, name: r.name })) as Root[],
       suspend: { default: u.suspend?.default ?? 'auto', replay: u.suspend?.replay ?? [], hold: u.suspend?.hold ?? [] },
       ...(u.tasks ? { tasks: hostedTasksConfig(u.tasks) } : {}),
@@ -252,20 +278,28 @@ function stripUndefined<T extends object>(o: T): Partial<T> {
 
 type UpstreamShape = z.infer<typeof upstreamSchema>;
 
+/** The variables an upstream reads its headers and client secret from. */
+function credentialVariables(u: UpstreamShape): string[] {
+  const fromHeaders = Object.values(u.headers ?? {}).flatMap((h) => (typeof h === 'string' ? [] : [h.env]));
+  return [...fromHeaders, ...(u.auth ? [u.auth.clientSecretEnv] : [])];
+}
+
 function target(
   u: UpstreamShape,
   env: Record<string, string | undefined>,
   where: string,
   baseDir: string,
-  secrets: ReadonlySet<string>,
+  names: { secrets: ReadonlySet<string>; withheld: ReadonlySet<string> },
   problems: string[],
 ): UpstreamTarget {
   if (u.stdio) {
+    const passed = u.stdio.passEnvironment ? passedEnvironment(env, names.withheld) : {};
+    const own = u.stdio.env ? collect(problems, {}, () => envFromFile(u.stdio!.env!, env, `${where}.stdio.env`, names.secrets)) : undefined;
     return {
       kind: 'stdio',
       command: u.stdio.command,
       args: u.stdio.args ?? [],
-      ...(u.stdio.env ? { env: collect(problems, {}, () => envFromFile(u.stdio!.env!, env, `${where}.stdio.env`, secrets)) } : {}),
+      ...(own || u.stdio.passEnvironment ? { env: { ...passed, ...own } } : {}),
       cwd: resolve(baseDir, u.stdio.cwd ?? '.'),
       ...(u.stdio.user === undefined ? {} : childUser(problems, u.stdio.user, `${where}.stdio.user`)),
     };

@@ -5,13 +5,13 @@
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../protocol/errors.js';
 import { tracingPlan, TracingEnvError } from '../telemetry/otel-env.js';
-import { envFromFlags, secretNames, STATE_KEY_ENV } from './child-env.js';
+import { envFromFlags, passedEnvironment, secretNames, STATE_KEY_ENV, withheldNames } from './child-env.js';
 import * as D from './defaults.js';
 import { ConfigFileError, type FileConfig, limits, type LoadConfigFile } from './file-config.js';
 import { advertiseUrl, stateKeys, stateKeysFromFile, stateStore } from './instances.js';
 import { checkExposure, FRONT_OPTIONS, resolveHttpFront, withFlagClientAuth } from './http-front.js';
 import { buildLimits, LIMIT_ROWS, scaleOf, type LimitOption } from './limits.js';
-import { checkDashValues, parserMessage } from './argv-messages.js';
+import { checkDashValues, parserMessage, positionalMessage } from './argv-messages.js';
 import { readKeyFile } from './state-key.js';
 import { type ChildUser, parseChildUser, systemUserDatabase } from './child-user.js';
 import { logFormat, logLevel } from './logging.js';
@@ -32,6 +32,9 @@ const OPTIONS = {
   'access-log': { type: 'string' },
   'fast-lane': { type: 'string' },
   upstream: { type: 'string' },
+  'upstream-transport': { type: 'string' },
+  cwd: { type: 'string' },
+  'pass-environment': { type: 'boolean' },
   'state-key': { type: 'string', multiple: true },
   'state-key-file': { type: 'string' },
   env: { type: 'string', multiple: true },
@@ -74,9 +77,7 @@ export function resolveArgv(argv: readonly string[], env: Record<string, string 
   }
   if (values.help) return { action: 'help' };
   if (values.version) return { action: 'version' };
-  if (positionals.length > 0) {
-    throw new ConfigError(`unexpected argument '${positionals[0]}' (put the legacy server's command after --)`);
-  }
+  if (positionals.length > 0) throw new ConfigError(positionalMessage(own, positionals[0]!));
   if (values.config !== undefined && load === undefined) throw new Error('internal: --config given, but no configuration file loader');
   const file = values.config === undefined ? undefined : load!(values.config, env);
   return { action: 'run', config: resolveConfig(values, command, env, file) };
@@ -118,7 +119,7 @@ export function resolveConfig(
     ] as const
   ).find((k) => v[k] !== undefined);
   if (v.stdio && httpOnly) throw new ConfigError(`--stdio: the caller is the local user; --${httpOnly} applies to the HTTP front`);
-  const flagTarget = upstreamTarget(v.upstream, command, file !== undefined);
+  const flagTarget = upstreamTarget(v, command, file !== undefined);
   const upstreams = withFlagClientAuth(
     file
       ? overrideUpstreams(file, v, flagTarget)
@@ -140,6 +141,7 @@ export function resolveConfig(
   if (v.stdio && upstreams.some((u) => u.name === defaultUpstream && u.clientAuth)) {
     throw new ConfigError(`--stdio: the caller is the local user; clientAuth of upstream '${defaultUpstream}' applies to the HTTP front`);
   }
+  if (v['pass-environment']) passEnvironment(upstreams, passedEnvironment(env, withheldNames(file?.stateKeyEnv, file?.credentialEnv ?? [])));
   if (v.env) addFlagEnv(upstreams, defaultUpstream, envFromFlags(v.env, env, secretNames(file?.stateKeyEnv)));
   if (v['child-user'] !== undefined) setChildUser(upstreams, parseChildUser(v['child-user'], '--child-user', systemUserDatabase()));
   const keyEnv = file?.stateKeyEnv ?? STATE_KEY_ENV;
@@ -221,28 +223,59 @@ function overrideUpstreams(file: FileConfig, v: Values, flagTarget: UpstreamTarg
   }));
 }
 
-function upstreamTarget(url: string | undefined, command: readonly string[], optional: boolean): UpstreamTarget | undefined {
+function upstreamTarget(v: Values, command: readonly string[], optional: boolean): UpstreamTarget | undefined {
+  const url = v.upstream;
   if (url !== undefined && command.length > 0) {
     throw new ConfigError('give either --upstream URL or -- COMMAND, not both');
   }
-  if (url !== undefined) {
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      throw new ConfigError(`--upstream: '${url}' is not a URL`);
-    }
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-      throw new ConfigError(`--upstream: only http and https URLs are supported, got '${parsed.protocol}'`);
-    }
-    return { kind: 'http', url: parsed, headers: {} };
-  }
+  if (v['upstream-transport'] !== undefined && url === undefined) throw new ConfigError('--upstream-transport: applies to --upstream URL');
+  if (v.cwd !== undefined && command.length === 0) throw new ConfigError('--cwd: applies to the legacy server the proxy starts (-- COMMAND)');
+  if (url !== undefined) return networkTarget(url, v['upstream-transport']);
   const [cmd, ...args] = command;
   if (cmd === undefined || cmd === '') {
     if (optional) return undefined;
     throw new ConfigError('no legacy server: give --upstream URL, -- COMMAND [ARGS...] or --config FILE');
   }
-  return { kind: 'stdio', command: cmd, args };
+  if (v.cwd === '') throw new ConfigError('--cwd: empty directory name');
+  return { kind: 'stdio', command: cmd, args, ...(v.cwd === undefined ? {} : { cwd: v.cwd }) };
+}
+
+/** The names --upstream-transport takes, the desktop clients' spellings included. */
+const TRANSPORTS: Readonly<Record<string, 'http' | 'sse' | 'websocket'>> = {
+  http: 'http',
+  'streamable-http': 'http',
+  sse: 'sse',
+  websocket: 'websocket',
+  ws: 'websocket',
+};
+
+/** --upstream URL: Streamable HTTP for http(s), WebSocket for ws(s), unless --upstream-transport says otherwise. */
+function networkTarget(url: string, transport: string | undefined): UpstreamTarget {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError(`--upstream: '${url}' is not a URL`);
+  }
+  const web = parsed.protocol === 'http:' || parsed.protocol === 'https:';
+  const socket = parsed.protocol === 'ws:' || parsed.protocol === 'wss:';
+  if (!web && !socket) throw new ConfigError(`--upstream: only http, https, ws and wss URLs are supported, got '${parsed.protocol}'`);
+  const kind = transport === undefined ? (socket ? 'websocket' : 'http') : TRANSPORTS[transport];
+  if (kind === undefined) throw new ConfigError(`--upstream-transport: expected http (or streamable-http), sse or websocket (or ws), got '${transport}'`);
+  if (socket !== (kind === 'websocket')) {
+    throw new ConfigError(
+      `--upstream-transport ${transport}: needs ${kind === 'websocket' ? 'a ws:// or wss://' : 'an http:// or https://'} URL, got '${parsed.protocol}'`,
+    );
+  }
+  return { kind, url: parsed, headers: {} };
+}
+
+/** --pass-environment: every stdio child gets the proxy's environment (but for its secrets) under its own `env`. */
+function passEnvironment(upstreams: UpstreamConfig[], passed: Record<string, string>): void {
+  if (!upstreams.some((u) => u.target.kind === 'stdio')) throw new ConfigError('--pass-environment: applies to legacy servers the proxy starts over stdio');
+  for (const u of upstreams) {
+    if (u.target.kind === 'stdio') u.target = { ...u.target, env: { ...passed, ...u.target.env } };
+  }
 }
 
 /** `--env` adds to the default upstream's child environment; only a stdio child has one. */

@@ -20,6 +20,9 @@ describe('command line', () => {
       '--host',
       '--port',
       '--upstream',
+      '--upstream-transport',
+      '--cwd',
+      '--pass-environment',
       '--state-key',
       '--interaction-ttl',
       '--max-sessions',
@@ -68,7 +71,7 @@ describe('command line', () => {
     ['a negative limit', ['--max-sessions', '-3', '--upstream', 'http://127.0.0.1:1/mcp'], /--max-sessions: -3 is out of range \(1 to 100000\)/],
     ['a bad port', ['--port', 'eighty', '--upstream', 'http://127.0.0.1:1/mcp'], /--port: expected a whole number/],
     ['an out-of-range TTL', ['--interaction-ttl', '0', '--upstream', 'http://127.0.0.1:1/mcp'], /--interaction-ttl: 0 is out of range/],
-    ['a non-http upstream', ['--upstream', 'ftp://example.com/x'], /only http and https/],
+    ['a non-http upstream', ['--upstream', 'ftp://example.com/x'], /only http, https, ws and wss/],
     [
       'a short state key',
       ['--state-key', 'c2hvcnQ', '--upstream', 'http://127.0.0.1:1/mcp'],

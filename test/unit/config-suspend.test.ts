@@ -51,3 +51,34 @@ upstreams:
     assert.throws(() => run(['--config', unknown]), /upstreams\.a\.suspend/);
   });
 });
+
+describe('string shorthands in the file', () => {
+  it('takes suspend: MODE, http: URL, sse: URL, websocket: URL and audit: FILE', () => {
+    const path = writeConfig(`
+audit: /tmp/audit.jsonl
+upstreams:
+  a: { stdio: { command: srv }, suspend: hold }
+  b: { http: "http://127.0.0.1:1/mcp", suspend: replay }
+  c: { sse: "http://127.0.0.1:1/sse" }
+  d: { websocket: "ws://127.0.0.1:1/ws" }
+`);
+    const config = run(['--config', path]);
+    const [a, b, c, d] = config.upstreams;
+    assert.deepEqual(a!.suspend, { default: 'hold', replay: [], hold: [] });
+    assert.deepEqual(b!.suspend, { default: 'replay', replay: [], hold: [] });
+    assert.deepEqual([b!.target.kind, c!.target.kind, d!.target.kind], ['http', 'sse', 'websocket']);
+    assert.equal(config.audit?.file, '/tmp/audit.jsonl');
+  });
+
+  it('answers a wrong shorthand in its own terms, not with "expected object"', () => {
+    const path = writeConfig('upstreams:\n  a: { stdio: { command: srv }, suspend: hodl }\n  b: { http: "ftp://x" }\n  c: { sse: 5 }\n');
+    assert.throws(
+      () => run(['--config', path]),
+      (err: Error) =>
+        /upstreams\.a\.suspend: Invalid option: expected one of "auto"\|"hold"\|"replay"/.test(err.message) &&
+        /upstreams\.b\.http: must be an http:\/\/ or https:\/\/ URL/.test(err.message) &&
+        /upstreams\.c\.sse: expected string or object/.test(err.message) &&
+        !/expected object/.test(err.message),
+    );
+  });
+});

@@ -29,7 +29,8 @@ describe('interpolateEnv', () => {
   });
 
   it('reads $${ as a literal ${', () => {
-    assert.deepEqual(interpolateEnv({ a: 'cost: $${PRICE} and ${X}' }, { X: '1' }), { value: { a: 'cost: ${PRICE} and 1' }, problems: [] });
+    const { value, problems } = interpolateEnv({ a: 'cost: $${PRICE} and ${X}' }, { X: '1' });
+    assert.deepEqual({ value, problems }, { value: { a: 'cost: ${PRICE} and 1' }, problems: [] });
   });
 
   it('names the field of every unset variable or malformed reference, never a value', () => {
@@ -76,5 +77,32 @@ upstreams:
         /headers\.A: environment variable T1/.test(err.message) &&
         /headers\.B: environment variable T2/.test(err.message),
     );
+  });
+});
+
+describe('$VAR, ${env:VAR} and $$', () => {
+  it('reads $VAR and ${env:VAR} as ${VAR}, and $$ as a literal $', () => {
+    const { value, problems } = interpolateEnv({ a: '$HOST:$PORT/x', b: '${env:HOST}', c: 'pa$$word $$HOST', d: 'cost 5$ and $1' }, { HOST: 'h', PORT: '80' });
+    assert.deepEqual(problems, []);
+    assert.deepEqual(value, { a: 'h:80/x', b: 'h', c: 'pa$word $HOST', d: 'cost 5$ and $1' });
+  });
+
+  it('names an unset $VAR, and editor variables with what to write instead', () => {
+    const { problems } = interpolateEnv(
+      { a: '$NOPE', b: '${input:api-key}', c: '${workspaceFolder}/x', d: '${userHome}', e: '$MRTR_STATE_KEY' },
+      {},
+      new Set(['MRTR_STATE_KEY']),
+    );
+    assert.deepEqual(problems, [
+      'a: environment variable NOPE is not set (write $$ for a literal $)',
+      'b: ${input:api-key} is an input VS Code prompts for; the proxy cannot prompt: set an environment variable and write ${NAME}',
+      "c: ${workspaceFolder} is an editor's variable; write a path relative to the configuration file (a stdio cwd defaults to its directory)",
+      "d: ${userHome} is an editor's variable; write $HOME",
+      "e: ${MRTR_STATE_KEY} is the proxy's state key, which is never written into the configuration",
+    ]);
+  });
+
+  it('reports the variables it read with where they went', () => {
+    assert.deepEqual(interpolateEnv({ h: { A: 'Bearer $T' } }, { T: 't' }).variables, [{ name: 'T', path: ['h', 'A'] }]);
   });
 });

@@ -105,8 +105,8 @@ describe('resolveCli', () => {
 
     it('a non-URL or a non-http URL is an error', () => {
       configError(['--upstream', 'not a url'], /^--upstream: 'not a url' is not a URL$/);
-      configError(['--upstream', 'localhost:3000'], /^--upstream: only http and https/);
-      configError(['--upstream', 'ftp://example.com/x'], /^--upstream: only http and https URLs are supported, got 'ftp:'$/);
+      configError(['--upstream', 'localhost:3000'], /^--upstream: only http, https, ws and wss/);
+      configError(['--upstream', 'ftp://example.com/x'], /^--upstream: only http, https, ws and wss URLs are supported, got 'ftp:'$/);
       configError(['--upstream', 'file:///tmp/sock'], /got 'file:'/);
     });
 
@@ -260,7 +260,7 @@ describe('resolveCli', () => {
     it('an unknown option is a ConfigError', () => {
       configError(['--bogus', ...CMD], /^unknown option '--bogus'$/);
       configError(['-x', ...CMD], /^unknown option '-x'$/);
-      const msg = configError(['--state-kye=secret-value', ...CMD], /^unknown option '--state-kye'$/);
+      const msg = configError(['--state-kye=secret-value', ...CMD], /^unknown option '--state-kye' \(did you mean --state-key\?\)$/);
       assert.ok(!msg.includes('secret-value'));
     });
 
