@@ -68,7 +68,7 @@ export async function startProxy(config: ProxyConfig, log: Logger, options: Star
 }
 
 /** The HTTP front's socket, or a StartError saying why not and what to do. */
-export function bindFront(host: string, port: number): Promise<ListenSocket> {
+function bindFront(host: string, port: number): Promise<ListenSocket> {
   return bindListenSocket(host, port).catch((err: NodeJS.ErrnoException) => {
     throw new StartError(listenFailure(host, port, err));
   });

@@ -5,8 +5,9 @@
 //
 // Only what reading the command line needs is imported up front: the HTTP front's port is bound
 // (front/listen-socket.ts), then the first child of each stdio legacy upstream is started
-// (app/prestart.ts) before the rest of the proxy loads, so the two start-ups overlap. Without --config that is not even zod (config/resolve-argv.ts): file.ts and
-// its schemas load only for a configuration file.
+// (app/prestart.ts) before the rest of the proxy loads, so the two start-ups overlap. Without
+// --config that is not even zod (config/resolve-argv.ts): file.ts and its schemas load only for a
+// configuration file.
 import { prestartLegacyChildren, type UpstreamResources } from '../app/prestart.js';
 import { ConfigFileError, type LoadConfigFile } from '../config/file-config.js';
 import { type CliAction, namesConfigFile, resolveArgv } from '../config/resolve-argv.js';

@@ -5,6 +5,8 @@
 
 /** The part of a server's text an error repeats. */
 export const QUOTED_BODY_CHARS = 200;
+/** The part of a status line's reason phrase an error repeats (the server's text too). */
+const REASON_CHARS = 60;
 
 export interface HttpRejection {
   url: URL;
@@ -22,7 +24,8 @@ export function isHtml(contentType: string | undefined, body: string): boolean {
 
 /** One line for the log and the client: `HTTP 404 Not Found from URL ...` and, for a wrong URL, the fix. */
 export function describeHttpRejection(r: HttpRejection): string {
-  const status = `HTTP ${r.status}${r.statusMessage ? ` ${r.statusMessage}` : ''} from POST ${r.url.href}`;
+  const reason = oneLine(r.statusMessage ?? '', REASON_CHARS);
+  const status = `HTTP ${r.status}${reason ? ` ${reason}` : ''} from POST ${r.url.href}`;
   const html = isHtml(r.contentType, r.body);
   const wrongUrl = html || (!r.inSession && (r.status === 404 || r.status === 405));
   if (!wrongUrl) {
@@ -48,7 +51,7 @@ function withPath(url: URL, path: string): string {
   return u.href;
 }
 
-function oneLine(text: string): string {
+function oneLine(text: string, max = QUOTED_BODY_CHARS): string {
   const flat = text.replace(/[\s\p{Cc}]+/gu, ' ').trim();
-  return flat.length > QUOTED_BODY_CHARS ? `${flat.slice(0, QUOTED_BODY_CHARS)}…` : flat;
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }
