@@ -8,8 +8,8 @@
 // were it writing to our stderr rather than to the pipe we read. The guide goes to stdout once the
 // proxy is listening. Ctrl-C (SIGINT), SIGTERM or SIGHUP is passed on to the proxy, which stops the
 // demo server and exits; this script then exits with the proxy's exit code. So does the end of
-// the process that started it (npm's shell, which a signal to npm ends).
-import { spawn } from 'node:child_process';
+// the process that started it, or of npm above it (a SIGTERM or SIGHUP to npm's pid).
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { constants } from 'node:os';
 import { createInterface } from 'node:readline';
@@ -68,13 +68,16 @@ for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   });
 }
 
-// `npm start` runs us under `sh -c`; npm passes a SIGTERM or SIGHUP it gets (a process manager,
-// `kill` of its pid) to that shell only, which dies without passing it on, and we are left
-// running with the proxy on its port. A new parent means the one that started us is gone: stop
-// as for SIGTERM. (Ctrl-C reaches us directly: the terminal signals its whole foreground group.)
+// `npm start` runs us under `sh -c`. npm passes only SIGINT and SIGTERM on, to that shell, which
+// dies without passing them further; a SIGHUP kills npm itself and leaves the shell running. Either
+// way we would be left running with the proxy on its port. So we watch who started us: a new
+// parent means our shell is gone, and a gone grandparent (when our parent is the shell npm runs
+// scripts in) means npm is: stop as for SIGTERM. (Ctrl-C reaches us directly: the terminal
+// signals its whole foreground group.)
 const parent = process.ppid;
+const npm = process.env.npm_lifecycle_event ? npmAbove(parent) : undefined;
 const orphaned = setInterval(() => {
-  if (process.ppid === parent) return;
+  if (process.ppid === parent && (npm === undefined || running(npm))) return;
   clearInterval(orphaned);
   if (signals > 0 || proxy.exitCode !== null || proxy.signalCode !== null) return;
   signals += 1;
@@ -82,6 +85,27 @@ const orphaned = setInterval(() => {
   proxy.kill('SIGTERM');
 }, 250);
 orphaned.unref();
+
+/** npm's pid when `pid` is the shell npm ran our script in (ps: Linux and macOS), else undefined. */
+function npmAbove(pid) {
+  try {
+    const [ppid, command] = execFileSync('ps', ['-o', 'ppid=,comm=', '-p', String(pid)], { encoding: 'utf8' })
+      .trim()
+      .split(/\s+/);
+    return /(^|\/)(sh|bash|dash|zsh|ksh|ash)$/.test(command ?? '') && Number(ppid) > 1 ? Number(ppid) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function running(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
+}
 
 // Being in its own group, the proxy would outlive us if we crashed: take it down on any exit.
 process.on('exit', () => {

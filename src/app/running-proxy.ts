@@ -12,6 +12,7 @@ import { TokenVerifier } from '../auth/token-verifier.js';
 import type { ProxyConfig } from '../config/types.js';
 import { createFrontDoor, type FrontDoor } from '../front/front-door.js';
 import { type HttpFront, startHttpListener } from '../front/http.js';
+import { bindListenSocket, type ListenSocket, listenFailure } from '../front/listen-socket.js';
 import { startStdioFront } from '../front/stdio.js';
 import { systemClock } from '../clock.js';
 import { forwardKey } from '../state/forward-auth.js';
@@ -32,6 +33,8 @@ export interface StartOptions {
   traceSdk?: boolean;
   /** What the instance reaches its servers with, if the caller made it already (the CLI prestarts children in it); closed with the proxy. */
   resources?: UpstreamResources;
+  /** The HTTP front's socket, if the caller bound it already (the CLI, before it prestarts children); else it is bound first thing. */
+  listenSocket?: ListenSocket;
 }
 
 /** The proxy could not start; the message says why and what to do. */
@@ -55,6 +58,24 @@ export interface RunningProxy {
 }
 
 export async function startProxy(config: ProxyConfig, log: Logger, options: StartOptions = {}): Promise<RunningProxy> {
+  // The port before anything else: one that is taken fails the start before any legacy child runs.
+  const socket = config.stdio ? undefined : (options.listenSocket ?? (await bindFront(config.host, config.port)));
+  try {
+    return await startOn(socket, config, log, options);
+  } catch (err) {
+    socket?.close();
+    throw err;
+  }
+}
+
+/** The HTTP front's socket, or a StartError saying why not and what to do. */
+function bindFront(host: string, port: number): Promise<ListenSocket> {
+  return bindListenSocket(host, port).catch((err: NodeJS.ErrnoException) => {
+    throw new StartError(listenFailure(host, port, err));
+  });
+}
+
+async function startOn(socket: ListenSocket | undefined, config: ProxyConfig, log: Logger, options: StartOptions): Promise<RunningProxy> {
   const instance = randomUUID();
   if (config.stateKey.generated) {
     log.warn('no --state-key or MRTR_STATE_KEY: generated a key for this process; retries must come back to this process');
@@ -145,7 +166,8 @@ export async function startProxy(config: ProxyConfig, log: Logger, options: Star
     warmIssuers(config, verifier, log);
     try {
       door = createFrontDoor(config.host, config.http, app.table, verifier, log);
-      http = await startHttpListener(config.host, config.port, app.table, log, door, observability.front, live ? { live, table: app.table, log } : undefined);
+      // Bound by startProxy whenever the front is HTTP.
+      http = await startHttpListener(socket!, app.table, log, door, observability.front, live ? { live, table: app.table, log } : undefined);
     } catch (err) {
       await closeUpstreams();
       throw new StartError(listenFailure(config.host, config.port, err as NodeJS.ErrnoException));
@@ -210,16 +232,6 @@ async function openStateStore(config: ProxyConfig, log: Logger): Promise<{ ledge
 /** The start line's addresses as fields of their own, for a log collector. */
 function urls(at: StartAddresses): Partial<Record<keyof StartAddresses, string>> {
   return Object.fromEntries(Object.entries(at).filter(([, v]) => v !== undefined));
-}
-
-/** The listen error in words, with what to do for the usual causes. */
-export function listenFailure(host: string, port: number, err: NodeJS.ErrnoException): string {
-  const where = `cannot listen on ${host}:${port}`;
-  if (err.code === 'EADDRINUSE')
-    return `${where}: the port is in use (another mrtr-proxy, or another program); choose another with --port N (npm start: PORT=N npm start), or --port 0 for any free port`;
-  if (err.code === 'EACCES') return `${where}: permission denied (ports below 1024 need privileges); choose a port of 1024 or above`;
-  if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') return `${where}: no such local address; check --host`;
-  return `${where}: ${err.message}`;
 }
 
 /**

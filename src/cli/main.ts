@@ -3,16 +3,18 @@
 // Everything the proxy runs (audit, dashboard, metrics, authentication) is started by startProxy,
 // the library's core; the CLI adds the trace SDK, the file watch and the signals.
 //
-// Only what reading the command line needs is imported up front: the first child of each stdio
-// legacy upstream is started (app/prestart.ts) before the rest of the proxy loads, so the two
-// start-ups overlap. Without --config that is not even zod (config/resolve-argv.ts): file.ts and
-// its schemas load only for a configuration file.
+// Only what reading the command line needs is imported up front: the HTTP front's port is bound
+// (front/listen-socket.ts), then the first child of each stdio legacy upstream is started
+// (app/prestart.ts) before the rest of the proxy loads, so the two start-ups overlap. Without
+// --config that is not even zod (config/resolve-argv.ts): file.ts and its schemas load only for a
+// configuration file.
 import { prestartLegacyChildren, type UpstreamResources } from '../app/prestart.js';
 import { ConfigFileError, type LoadConfigFile } from '../config/file-config.js';
 import { type CliAction, namesConfigFile, resolveArgv } from '../config/resolve-argv.js';
 import type { ProxyConfig } from '../config/types.js';
 import { watchConfigFile } from '../config/watch.js';
 import { ConfigError } from '../protocol/errors.js';
+import { bindListenSocket, type ListenSocket, listenFailure } from '../front/listen-socket.js';
 import { VERSION } from '../version.js';
 import { HELP } from './help.js';
 
@@ -41,14 +43,28 @@ export async function main(argv: readonly string[], env: Record<string, string |
     process.stdout.write(`${VERSION}\n`);
     return;
   }
-  const resources = prestartLegacyChildren(parsed.config);
-  await run(parsed.config, resolveCli, resources, env);
+  const { config } = parsed;
+  // The port before the children: one that is taken fails the start before any legacy child runs.
+  const socket = config.stdio ? undefined : await bindListenSocket(config.host, config.port).catch((err: NodeJS.ErrnoException) => err);
+  if (socket instanceof Error) {
+    const { proxyLogger } = await import('../app/proxy-logger.js');
+    proxyLogger(config, env).error(listenFailure(config.host, config.port, socket));
+    process.exit(1);
+  }
+  const resources = prestartLegacyChildren(config);
+  await run(config, resolveCli, resources, socket, env);
 }
 
-async function run(config: ProxyConfig, reread: () => CliAction, resources: UpstreamResources, env: Record<string, string | undefined>): Promise<void> {
+async function run(
+  config: ProxyConfig,
+  reread: () => CliAction,
+  resources: UpstreamResources,
+  listenSocket: ListenSocket | undefined,
+  env: Record<string, string | undefined>,
+): Promise<void> {
   const [{ proxyLogger }, { StartError, startProxy }] = await Promise.all([import('../app/proxy-logger.js'), import('../app/running-proxy.js')]);
   const log = proxyLogger(config, env);
-  const starting = startProxy(config, log, { traceSdk: true, resources });
+  const starting = startProxy(config, log, { traceSdk: true, resources, ...(listenSocket ? { listenSocket } : {}) });
   // Reloads run one at a time, after the start.
   let reloading: Promise<unknown> = starting.catch(() => undefined);
   function reload(why: string): void {

@@ -1,6 +1,7 @@
 // The HTTP listener's front-door settings from flags and the file: the canonical resource URL and
 // (per upstream) client authentication. Flags override the file.
 import { accessSync, constants } from 'node:fs';
+import { BlockList, isIP } from 'node:net';
 import { ConfigError } from '../protocol/errors.js';
 import { clientAuthFlags, mergeClientAuth, urlFlag, type ClientAuthShape } from './client-auth.js';
 import { type FileConfig, withClientAuth } from './file-config.js';
@@ -90,8 +91,16 @@ export function checkExposure(host: string, upstreams: UpstreamConfig[], insecur
   );
 }
 
+/** 127.0.0.0/8 and ::1 (an IPv4-mapped 127.x.y.z too): the addresses only this machine reaches. */
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
 export function isLoopback(host: string): boolean {
-  return host === '127.0.0.1' || host === 'localhost' || host === '::1' || host === '[::1]';
+  if (host === 'localhost') return true;
+  const address = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+  const family = isIP(address);
+  return family !== 0 && LOOPBACK.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 
 function tls(cert: string | undefined, key: string | undefined): Pick<HttpFrontConfig, 'tls'> {

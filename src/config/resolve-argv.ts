@@ -9,7 +9,7 @@ import { envFromFlags, passedEnvironment, secretNames, STATE_KEY_ENV, withheldNa
 import * as D from './defaults.js';
 import { ConfigFileError, type FileConfig, limits, type LoadConfigFile } from './file-config.js';
 import { advertiseUrl, stateKeys, stateKeysFromFile, stateStore } from './instances.js';
-import { checkExposure, FRONT_OPTIONS, resolveHttpFront, withFlagClientAuth } from './http-front.js';
+import { checkExposure, FRONT_OPTIONS, isLoopback, resolveHttpFront, withFlagClientAuth } from './http-front.js';
 import { buildLimits, LIMIT_ROWS, scaleOf, type LimitOption } from './limits.js';
 import { checkDashValues, parserMessage, positionalMessage } from './argv-messages.js';
 import { readKeyFile } from './state-key.js';
@@ -20,7 +20,6 @@ import type { AuditConfig, LegacyClients, ProxyConfig, Root, SuspendMode, Upstre
 /** One string option per row of the limits table: `--interaction-ttl`, `--max-sessions`, ... */
 const LIMIT_OPTIONS = Object.fromEntries(LIMIT_ROWS.map((r) => [r.option, { type: 'string' }])) as { [O in LimitOption]: { type: 'string' } };
 
-const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '::1'];
 
 const OPTIONS = {
   config: { type: 'string' },
@@ -152,8 +151,8 @@ export function resolveConfig(
   }
   const host = v.host ?? file?.host ?? D.DEFAULT_HOST;
   if (v.dashboard && v.stdio) throw new ConfigError('--dashboard is served on the HTTP listener: it does not apply with --stdio');
-  if (v.dashboard && !LOOPBACK_HOSTS.includes(host)) {
-    throw new ConfigError(`--dashboard has no authentication yet, so it is served on a loopback --host only (127.0.0.1, localhost or ::1), not on '${host}'`);
+  if (v.dashboard && !isLoopback(host)) {
+    throw new ConfigError(`--dashboard has no authentication yet, so it is served on a loopback --host only (127.0.0.0/8, localhost or ::1), not on '${host}'`);
   }
   if (!v.stdio) checkExposure(host, upstreams, v['insecure-no-auth'] ?? false);
   return {

@@ -52,12 +52,14 @@ export function createFrontDoor(host: string, config: HttpFrontConfig, table: Ro
  */
 function hostChecks(host: string, config: HttpFrontConfig, log: Logger): RequestHandler[] {
   const loopback = isLoopback(host);
-  const hosts = [...(loopback ? localhostAllowedHostnames() : []), ...config.allowedHosts];
+  // The listening address names itself: 127.0.0.2 is loopback, and not among the SDK's names.
+  const self = loopback ? [host.includes(':') && !host.startsWith('[') ? `[${host}]` : host] : [];
+  const hosts = [...(loopback ? localhostAllowedHostnames() : []), ...self, ...config.allowedHosts];
   const extraOrigins = [...config.allowedOrigins, ...config.corsOrigins].map((o) => {
     const h = new URL(o).hostname;
     return h.includes(':') ? `[${h}]` : h;
   });
-  const origins = [...(loopback ? localhostAllowedOrigins() : []), ...extraOrigins];
+  const origins = [...(loopback ? localhostAllowedOrigins() : []), ...self, ...extraOrigins];
   const checks: RequestHandler[] = [];
   if (hosts.length > 0) checks.push(hostHeaderValidation(hosts));
   if (origins.length > 0) checks.push(originValidation(origins));

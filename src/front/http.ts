@@ -16,6 +16,7 @@ import type { Route, RouteTable } from '../routing/route.js';
 import type { DashboardDeps } from './dashboard.js';
 import type { FrontDoor } from './front-door.js';
 import { type BodyResult, InflightBytes, readBody } from './body-reader.js';
+import type { ListenSocket } from './listen-socket.js';
 
 export const MCP_PATH = '/mcp';
 
@@ -27,8 +28,7 @@ export interface HttpFront {
 }
 
 export async function startHttpListener(
-  host: string,
-  port: number,
+  socket: ListenSocket,
   table: RouteTable,
   log: Logger,
   door: FrontDoor,
@@ -106,13 +106,15 @@ export async function startHttpListener(
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => answerError(err, req, res));
 
   const server = door.createServer(app);
+  // The socket was bound before the proxy started anything (listen-socket.ts): serve on it.
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => {
+    server.listen(socket.server, () => {
       server.off('error', reject);
       resolve();
     });
   });
+  socket.handOver((early) => server.emit('connection', early));
   // Long interactive calls must not be cut by Node's own request timeouts.
   server.requestTimeout = 0;
   server.headersTimeout = 60_000;

@@ -57,7 +57,7 @@ export type StateFailure = 'malformed' | 'unauthentic' | 'expired' | 'version' |
 const MESSAGES: Record<StateFailure, string> = {
   malformed: 'requestState is malformed',
   unauthentic:
-    'requestState failed authentication: it was tampered with, or sealed with a key this proxy does not hold (after a key rotation, keep the old key listed after the new one until its states expire)',
+    'requestState failed authentication: it was altered, or sealed with a key this proxy does not hold (every proxy instance needs the same --state-key; after a key rotation, keep the old key listed after the new one until its states expire)',
   expired: 'requestState has expired',
   version: 'requestState has an unsupported format version',
   foreign_instance:
@@ -66,10 +66,23 @@ const MESSAGES: Record<StateFailure, string> = {
   wrong_principal: 'requestState belongs to a different principal',
 };
 
+/**
+ * `unauthentic` for a key id this proxy does not know: most often a second instance that was given
+ * no key (each generated its own) or another one, else a key dropped too early after a rotation.
+ */
+const UNKNOWN_KEY_MESSAGE =
+  'requestState failed authentication: it was sealed with a key this proxy does not hold. Every proxy instance that may receive the retry needs the same --state-key (or MRTR_STATE_KEY); after a key rotation, keep the old key listed after the new one until its states expire';
+
+/** `unauthentic` for a key this proxy holds: the token was changed after it was sealed. */
+const ALTERED_MESSAGE = 'requestState failed authentication: it was altered after it was sealed';
+
 export class StateError extends Error {
   override readonly name = 'StateError';
-  constructor(readonly reason: StateFailure) {
-    super(MESSAGES[reason]);
+  constructor(
+    readonly reason: StateFailure,
+    message: string = MESSAGES[reason],
+  ) {
+    super(message);
   }
 }
 
@@ -151,7 +164,7 @@ export function createSealer(keys: Uint8Array | readonly Uint8Array[], now: () =
       const kid = await keyIdOf(token, undefined);
       // A state without a key id predates rotation support: only the sealing key can have made it.
       const key = kid === undefined ? sealing : typeof kid === 'string' ? byId.get(kid) : undefined;
-      if (key === undefined) throw new StateError('unauthentic');
+      if (key === undefined) throw new StateError('unauthentic', UNKNOWN_KEY_MESSAGE);
       let payload: Record<string, unknown>;
       try {
         ({ payload } = await jwtDecrypt(token, await cryptoKey(key), {
@@ -161,7 +174,8 @@ export function createSealer(keys: Uint8Array | readonly Uint8Array[], now: () =
           requiredClaims: ['exp'],
         }));
       } catch (err) {
-        throw new StateError(failureOf(err, errors));
+        const reason = failureOf(err, errors);
+        throw new StateError(reason, reason === 'unauthentic' && kid !== undefined ? ALTERED_MESSAGE : undefined);
       }
       if (payload['v'] !== STATE_FORMAT_VERSION) throw new StateError('version');
       return claimsOf(payload);
@@ -176,12 +190,12 @@ export function createSealer(keys: Uint8Array | readonly Uint8Array[], now: () =
       const { compactDecrypt } = await jose();
       const kid = await keyIdOf(token, RECORD_TYPE);
       const key = typeof kid === 'string' ? byId.get(kid) : undefined;
-      if (key === undefined) throw new StateError('unauthentic');
+      if (key === undefined) throw new StateError('unauthentic', UNKNOWN_KEY_MESSAGE);
       let plaintext: Uint8Array;
       try {
         ({ plaintext } = await compactDecrypt(token, await cryptoKey(key), { keyManagementAlgorithms: ['dir'], contentEncryptionAlgorithms: ['A256GCM'] }));
       } catch {
-        throw new StateError('unauthentic');
+        throw new StateError('unauthentic', ALTERED_MESSAGE);
       }
       try {
         const record: unknown = JSON.parse(new TextDecoder().decode(plaintext));

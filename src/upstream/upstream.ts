@@ -16,6 +16,7 @@ import { LegacySession, type SessionHooks, type UpstreamInfo } from './session.j
 import type { UpstreamResources } from './resources.js';
 import { createSseTransport } from './transport/sse-transport.js';
 import { createStdioTransport, StdioTransport } from './transport/stdio-transport.js';
+import { minimalEnvironmentHint } from './child/child-environment.js';
 import { createHttpTransport } from './transport/streamable-http-transport.js';
 import { ToolSchemas } from './tool-schemas.js';
 import { startIdleSweeper } from './pool/idle-sweep.js';
@@ -310,8 +311,11 @@ export class Upstream {
     const transport = this.transport(config.target);
     const session = await LegacySession.connect(transport, caps, own, this.log, config.connectTimeoutMs).catch((err: Error) => {
       // A stdio child that exited says how, and what it last wrote, instead of "Connection closed".
+      // One that exited by itself before speaking may lack a variable it needs: say what it gets.
       const exit = transport instanceof StdioTransport ? transport.exitReport() : undefined;
-      throw exit === undefined ? err : new Error(`the legacy server ${exit} (${err.message})`);
+      if (exit === undefined || !(transport instanceof StdioTransport)) throw err;
+      const hint = transport.exitedBeforeSpeaking() ? `; ${minimalEnvironmentHint()}` : '';
+      throw new Error(`the legacy server ${exit} (${err.message})${hint}`);
     });
     if (caps.roots) await answers.settle(() => session.request('ping', undefined));
     if (config === this.config) this.described = session.info;

@@ -2,12 +2,27 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createProxy, StartError } from '../../src/index.js';
 import { FIXTURE, PROXY_BIN, ROOT, startProcess, startProxy } from '../support/processes.js';
 import { until } from '../support/wait.js';
 
 const run = (args: string[], env: NodeJS.ProcessEnv = {}) =>
   spawnSync(process.execPath, [PROXY_BIN, ...args], { encoding: 'utf8', timeout: 20_000, env: { ...process.env, ...env } });
+
+/** A configuration file listening on `port` in front of `server`. */
+function portConfig(dir: string, port: string, server: string): string {
+  const file = join(dir, 'proxy.yaml');
+  writeFileSync(
+    file,
+    `listen: { host: 127.0.0.1, port: ${port} }\nupstreams:\n  m:\n    stdio: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(server)}] }\n`,
+  );
+  return file;
+}
 
 describe('command line', () => {
   it('documents every option in --help', () => {
@@ -121,15 +136,38 @@ describe('command line', () => {
     assert.doesNotMatch(r.stderr, /upstream server stderr/);
   });
 
-  it('exits 1 when the port is taken, and leaves no legacy child behind', async () => {
+  it('exits 1 when the port is taken, before starting any legacy child', async () => {
     const blocker = createServer().listen(0, '127.0.0.1');
     await new Promise((r) => blocker.once('listening', r));
     const port = String((blocker.address() as { port: number }).port);
+    // A legacy server that leaves a mark when it starts, and then serves the fixture.
+    const dir = mkdtempSync(join(tmpdir(), 'mrtr-port-taken-'));
+    const marker = join(dir, 'started');
+    const marking = join(dir, 'marking.mjs');
+    writeFileSync(
+      marking,
+      `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(marker)}, 'started');\nawait import(${JSON.stringify(pathToFileURL(FIXTURE).href)});\n`,
+    );
     try {
-      const r = run(['--port', port, '--', process.execPath, FIXTURE]);
-      assert.equal(r.status, 1);
-      assert.match(r.stderr, /cannot listen on 127\.0\.0\.1:\d+: the port is in use[^\n]*--port N \(npm start: PORT=N npm start\)[^\n]*--port 0/);
-      assert.match(r.stderr, /legacy session closed/);
+      for (const args of [
+        ['--port', port, '--', process.execPath, marking],
+        ['--config', portConfig(dir, port, marking)],
+      ]) {
+        const r = run(args);
+        assert.equal(r.status, 1, r.stderr);
+        assert.match(r.stderr, /cannot listen on 127\.0\.0\.1:\d+: the port is in use[^\n]*--port N \(npm start: PORT=N npm start\)[^\n]*--port 0/);
+        assert.ok(!existsSync(marker), `no legacy child started (${args.join(' ')})`);
+      }
+      const library = createProxy(
+        { listen: { host: '127.0.0.1', port: Number(port) }, logLevel: 'error', upstreams: { m: { stdio: { command: process.execPath, args: [marking] } } } },
+        { env: {} },
+      );
+      await assert.rejects(library, (err: Error) => err instanceof StartError && /the port is in use/.test(err.message));
+      assert.ok(!existsSync(marker), 'no legacy child started by createProxy');
+      // The same server starts when the port is free: the marker is the server's.
+      const proxy = await startProxy(['--', process.execPath, marking]);
+      await proxy.stop();
+      assert.ok(existsSync(marker));
     } finally {
       blocker.close();
     }

@@ -1,10 +1,11 @@
 // What a new user meets first: the sample configuration as the README shows it, relative paths in
 // a configuration file, two upstreams without `default:`, ${VAR} in the file, every problem of a
-// bad file at once, and a file that is saved again while the proxy runs.
+// bad file at once, a file that is saved again while the proxy runs, and git leaving out what
+// `npm pack` leaves in the checkout.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { FIXTURE, PROXY_BIN, ROOT, startProxy } from '../support/processes.js';
@@ -16,6 +17,12 @@ const node = JSON.stringify(process.execPath);
 const echo = async (url: string) => (await rpc(url, 'tools/call', { name: 'echo', arguments: { text: 'hi' } })).body.result?.['content'];
 
 describe('first run', () => {
+  it('leaves the tarball `npm pack` writes into the checkout out of git', () => {
+    const { name, version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+    const r = spawnSync('git', ['check-ignore', '--no-index', `${name}-${version}.tgz`], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(r.status, 0, `git check-ignore: ${r.status} ${r.stderr}`);
+  });
+
   it('runs the sample configuration as the README shows it: no MRTR_STATE_KEY, from any directory', async () => {
     const proxy = await startProxy(['--config', join(ROOT, 'config/proxy.yaml')], { MRTR_STATE_KEY: '' }, { cwd: tmpdir() });
     try {

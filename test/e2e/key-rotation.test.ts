@@ -1,5 +1,6 @@
 // Key rotation across real proxy processes: a replay state sealed before the rotation still opens
-// after it, new states use the new key, and dropping the old key invalidates only its states.
+// after it, new states use the new key, and dropping the old key invalidates only its states;
+// instances that do not share a key are told to.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { FIXTURE, startProxy, type ProxyProcess } from '../support/processes.js';
@@ -13,7 +14,7 @@ const lookup = (url: string, extra: Record<string, unknown> = {}) => rpc(url, 't
 
 describe('state key rotation', () => {
   const running: ProxyProcess[] = [];
-  const start = async (keys: string) => {
+  const start = async (keys: string | undefined) => {
     const p = await startProxy(['--', process.execPath, FIXTURE], { MRTR_STATE_KEY: keys });
     running.push(p);
     return p;
@@ -49,5 +50,19 @@ describe('state key rotation', () => {
     assert.equal(stale.body.error?.code, -32602);
     assert.match(stale.body.error!.message, /key rotation/);
     assert.equal((stale.body.error!.data as { reason: string }).reason, 'unauthentic');
+  });
+
+  it('tells a retry that reaches another instance without the same key that every instance needs it', async () => {
+    // No key given: each instance generates its own, as two replicas started without one would.
+    const a = await start(undefined);
+    const b = await start(undefined);
+    const first = inputRequired(await lookup(a.url));
+    const retry = await lookup(b.url, {
+      requestState: first.requestState,
+      inputResponses: { 'elicitation-1': { action: 'accept', content: { city: 'Oslo' } } },
+    });
+    assert.equal(retry.body.error?.code, -32602);
+    assert.equal((retry.body.error!.data as { reason: string }).reason, 'unauthentic');
+    assert.match(retry.body.error!.message, /Every proxy instance that may receive the retry needs the same --state-key/);
   });
 });

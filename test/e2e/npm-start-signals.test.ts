@@ -1,7 +1,8 @@
-// `npm start` stopped the way a process manager stops it: SIGTERM to npm's pid, and SIGHUP to the
-// shell npm runs the script in. Either ends that shell without the signal reaching the launcher
-// (examples/start-demo.mjs); the launcher must still stop the proxy and the demo server, or the
-// next `npm start` finds the port in use.
+// `npm start` stopped the way a process manager stops it: SIGTERM or SIGHUP to npm's pid, and
+// SIGHUP to the shell npm runs the script in. None of them reaches the launcher
+// (examples/start-demo.mjs): npm passes on only SIGINT and SIGTERM, to its shell, and dies of a
+// SIGHUP leaving that shell running. The launcher must still stop the proxy and the demo server,
+// or the next `npm start` finds the port in use.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -53,6 +54,12 @@ describe('npm start, stopped by a process manager', () => {
   it('leaves nothing running after SIGTERM to npm', async () => {
     const { wrapper, tree, log } = await launch('npm', ['start']);
     wrapper.kill('SIGTERM');
+    await allGone(tree, log);
+  });
+
+  it('leaves nothing running after SIGHUP to npm', async () => {
+    const { wrapper, tree, log } = await launch('npm', ['start']);
+    wrapper.kill('SIGHUP');
     await allGone(tree, log);
   });
 

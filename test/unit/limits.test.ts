@@ -1,5 +1,6 @@
-// The limits table drives the file schema, the flags, the defaults and the --help rows; the README
-// and the annotated example quote it. Every test here loops over the table, so a new row is covered.
+// The limits table drives the file schema, the flags, the defaults and the --help rows; the option
+// table of docs/configuration.md and the annotated example quote it. Every test here loops over
+// the table, so a new row is covered.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -171,11 +172,11 @@ describe('--help and the documentation', () => {
     }
   });
 
-  it('the README option table and config/proxy.yaml quote every row with its default', () => {
-    const readme = repoFile('README.md');
+  it('the option table of docs/configuration.md and config/proxy.yaml quote every row with its default', () => {
+    const table = repoFile('docs/configuration.md');
     const example = repoFile('config/proxy.yaml');
     for (const r of LIMIT_ROWS) {
-      assert.ok(readme.includes(`| \`${r.flag} ${metavarOf(r)}\` | \`${r.default}\` |`), `README documents ${r.flag} (default ${r.default})`);
+      assert.ok(table.includes(`| \`${r.flag} ${metavarOf(r)}\` | \`${r.default}\` |`), `docs/configuration.md documents ${r.flag} (default ${r.default})`);
       // A default that depends on the transport is shown commented out: set, it would apply to every upstream.
       const listed = r.stdioDefault === undefined ? `^  ${r.key}: ${r.default}\\b` : `^  # ${r.key}: ${r.default}\\b.*\n.*${r.stdioDefault} for stdio`;
       assert.match(example, new RegExp(listed, 'm'), `config/proxy.yaml lists ${r.key}: ${r.default}`);

@@ -40,6 +40,23 @@ describe('state key rotation', () => {
     assert.deepEqual(await dropped.open(current, EXPECT), CLAIMS);
   });
 
+  it('tells a state from an instance with another key (every instance needs the same key) from an altered one', async () => {
+    const elsewhere = await createSealer([OLD], () => T0).seal(CLAIMS, T0 + 60_000);
+    await assert.rejects(createSealer([NEW], () => T0).open(elsewhere, EXPECT), (err: unknown) => {
+      assert.ok(err instanceof StateError && err.reason === 'unauthentic');
+      assert.match(err.message, /sealed with a key this proxy does not hold\. Every proxy instance .* needs the same --state-key/);
+      return true;
+    });
+    const mine = await createSealer([NEW], () => T0).seal(CLAIMS, T0 + 60_000);
+    const [head, , iv, text, tag] = mine.split('.');
+    const altered = [head, '', iv, `${text!.slice(0, -2)}${text!.endsWith('AA') ? 'BB' : 'AA'}`, tag].join('.');
+    await assert.rejects(createSealer([NEW], () => T0).open(altered, EXPECT), (err: unknown) => {
+      assert.ok(err instanceof StateError && err.reason === 'unauthentic');
+      assert.equal(err.message, 'requestState failed authentication: it was altered after it was sealed');
+      return true;
+    });
+  });
+
   it('gives key ids that name no key material and differ between keys', () => {
     assert.notEqual(keyId(OLD), keyId(NEW));
     assert.equal(keyId(OLD), keyId(new Uint8Array(OLD)));

@@ -51,3 +51,11 @@ export function childEnvironment(target: { env?: Record<string, string>; user?: 
   if (target.user !== undefined && target.user.name === undefined && target.env?.['HOME'] === undefined) delete env['HOME'];
   return env;
 }
+
+/**
+ * Said when a stdio server exits as it starts: a server that needs a variable (an API key, a
+ * database URL) often fails that way, with its own message, and nothing else says why it lacks it.
+ */
+export function minimalEnvironmentHint(): string {
+  return `a stdio server gets only ${INHERITED.join(', ')} of the proxy's environment: if it needs another variable, pass it with --env NAME (or NAME=VALUE), \`env:\` on the upstream in the configuration file, or --pass-environment`;
+}

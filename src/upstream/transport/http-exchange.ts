@@ -122,3 +122,21 @@ export function readText(res: http.IncomingMessage): Promise<string> {
     res.once('error', reject);
   });
 }
+
+/** At most the first `maxBytes` of a response as text; the rest is not read (the response is destroyed). */
+export function readTextPrefix(res: http.IncomingMessage, maxBytes: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    const done = () => resolve(Buffer.concat(chunks).toString('utf8'));
+    res.on('data', (chunk: Buffer) => {
+      chunks.push(chunk.subarray(0, maxBytes - bytes));
+      bytes += chunk.length;
+      if (bytes < maxBytes) return;
+      res.destroy();
+      done();
+    });
+    res.once('end', done);
+    res.once('error', reject);
+  });
+}

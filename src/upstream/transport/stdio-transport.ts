@@ -34,6 +34,8 @@ export class StdioTransport implements Transport {
   private readonly lines = new LineReader();
   private readonly tail = new StderrTail(STDERR_TAIL_LINES);
   private exit: string | undefined;
+  /** The child ended by itself (an exit code, no signal), having started. */
+  private exitedByItself = false;
   private spoken = false;
 
   /** `resources`: the proxy instance's children and the ones it prestarted. */
@@ -99,6 +101,8 @@ export class StdioTransport implements Transport {
         void Promise.race([stderrRead, held]).then(() => {
           clearTimeout(grace);
           this.exit = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+          // A spawn that failed (ENOENT) reports a negative code.
+          this.exitedByItself = signal === null && code !== null && code >= 0;
           this.child = undefined;
           this.onclose?.();
         });
@@ -115,6 +119,11 @@ export class StdioTransport implements Transport {
     if (this.exit === undefined) return undefined;
     const lines = this.tail.quote();
     return lines.length === 0 ? this.exit : `${this.exit}; its last stderr lines: ${lines.join(' | ')}`;
+  }
+
+  /** Whether the child exited by itself before it spoke MCP: what a missing variable looks like. */
+  exitedBeforeSpeaking(): boolean {
+    return this.exitedByItself && !this.spoken;
   }
 
   send(message: JSONRPCMessage): Promise<void> {

@@ -11,7 +11,8 @@ import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/
 import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { asMessage, isRequest, parseMessage } from './jsonrpc-message.js';
 import { mediaTypeEssence } from '@modelcontextprotocol/sdk/shared/mediaType.js';
-import { type HttpAgents, HttpExchanger, readText } from './http-exchange.js';
+import { type HttpAgents, HttpExchanger, readText, readTextPrefix } from './http-exchange.js';
+import { describeHttpRejection, isHtml } from './http-rejection.js';
 import { readSseStream, type SseReadOptions, type SseStreamEnd, type SseStreamOwner } from './sse-stream.js';
 import { errorBody, JSONRPC } from '../../protocol/errors.js';
 import { classifyNetworkError, StreamGoneError } from './stream-gone.js';
@@ -28,6 +29,9 @@ interface StreamOptions extends SseReadOptions {
   /** The request whose response stream this is: what its server requests and notifications relate to. */
   related?: RequestId;
 }
+
+/** How much of a refusing answer's body is read: enough to tell an HTML page and quote a line. */
+const REJECTION_BODY_BYTES = 4096;
 
 /** An HTTP answer of the legacy server's that is not a usable MCP answer. */
 export class StreamableHttpError extends Error {
@@ -191,8 +195,7 @@ export class StreamableHttpTransport implements Transport {
     if (typeof sessionId === 'string' && sessionId) this.sessionId = sessionId;
     const status = response.statusCode ?? 0;
     if (status < 200 || status >= 300) {
-      const text = await readText(response).catch(() => '');
-      throw new StreamableHttpError(status, `Error POSTing to endpoint: ${text || response.statusMessage || status}`);
+      throw new StreamableHttpError(status, await this.rejection(response, status));
     }
     if (status === 202) {
       response.resume();
@@ -213,10 +216,19 @@ export class StreamableHttpTransport implements Transport {
     } else if (type === 'application/json') {
       const data = JSON.parse(await readText(response)) as unknown;
       for (const m of Array.isArray(data) ? data : [data]) this.onmessage?.(asMessage(m));
+    } else if (isHtml(response.headers['content-type'], '')) {
+      throw new StreamableHttpError(status, await this.rejection(response, status));
     } else {
       response.resume();
       throw new StreamableHttpError(-1, `Unexpected content type: ${response.headers['content-type'] ?? '(none)'}`);
     }
+  }
+
+  /** What a POST's answer that is not MCP says: its status and, for a wrong URL, the fix (never the page). */
+  private async rejection(response: http.IncomingMessage, status: number): Promise<string> {
+    const body = await readTextPrefix(response, REJECTION_BODY_BYTES).catch(() => '');
+    const contentType = response.headers['content-type'];
+    return describeHttpRejection({ url: this.url, status, statusMessage: response.statusMessage, contentType, body, inSession: this.sessionId !== undefined });
   }
 
   /**
