@@ -1,7 +1,8 @@
 // The live view: GET /dashboard serves one page (no build step, nothing fetched), and
 // /dashboard/ws feeds it snapshots over WebSocket: upstreams and their health, interactive calls
 // in flight, waiting interactions, recent rounds. Loopback only (there is no authentication yet):
-// the configuration refuses --dashboard on another --host, and the socket refuses foreign Origins.
+// the configuration refuses --dashboard on another --host, and the socket is opened only by the
+// page itself: a page on another loopback port is another origin, and may not read the live view.
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Express } from 'express';
@@ -25,13 +26,16 @@ export interface DashboardDeps {
 
 const LOOPBACK_HOST = /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/;
 
-/** Only pages served from this loopback listener may open the socket (no DNS rebinding, no other site). */
-function allowed(req: IncomingMessage): boolean {
-  if (!LOOPBACK_HOST.test(req.headers.host ?? '')) return false;
-  const origin = req.headers.origin;
+/**
+ * Whether an upgrade may open the socket: its Host names loopback (no DNS rebinding) and its Origin,
+ * when it has one, is the origin the page is served from (`scheme`, the Host's name and port). A
+ * browser always sends Origin; a request without one comes from a program, not from a web page.
+ */
+export function dashboardSocketAllowed(scheme: 'http' | 'https', host: string | undefined, origin: string | undefined): boolean {
+  if (host === undefined || !LOOPBACK_HOST.test(host)) return false;
   if (origin === undefined) return true;
   try {
-    return LOOPBACK_HOST.test(new URL(origin).host);
+    return new URL(origin).origin === new URL(`${scheme}://${host}`).origin;
   } catch {
     return false;
   }
@@ -44,8 +48,8 @@ export function mountDashboard(app: Express): void {
   });
 }
 
-/** Serves the socket on `server`; returns a function that closes every open socket. */
-export function attachDashboardSocket(server: HttpServer, deps: DashboardDeps): () => void {
+/** Serves the socket on `server` (of `scheme`); returns a function that closes every open socket. */
+export function attachDashboardSocket(server: HttpServer, scheme: 'http' | 'https', deps: DashboardDeps): () => void {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 });
   let health: Record<string, unknown> = {};
   let healthTimer: NodeJS.Timeout | undefined;
@@ -75,7 +79,7 @@ export function attachDashboardSocket(server: HttpServer, deps: DashboardDeps): 
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (new URL(req.url ?? '/', 'http://x').pathname !== SOCKET_PATH) return;
-    if (!allowed(req)) {
+    if (!dashboardSocketAllowed(scheme, req.headers.host, req.headers.origin)) {
       socket.end('HTTP/1.1 403 Forbidden\r\nconnection: close\r\n\r\n');
       return;
     }

@@ -118,7 +118,7 @@ export async function startHttpListener(
   // Long interactive calls must not be cut by Node's own request timeouts.
   server.requestTimeout = 0;
   server.headersTimeout = 60_000;
-  const closeDashboard = live && dashboard ? live.attachDashboardSocket(server, dashboard) : () => {};
+  const closeDashboard = live && dashboard ? live.attachDashboardSocket(server, door.scheme, dashboard) : () => {};
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `${door.scheme}://${shownHost}:${address.port}${MCP_PATH}`;

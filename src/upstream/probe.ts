@@ -2,13 +2,13 @@
 // rules: send a modern request first; a DiscoverResult or a recognized modern error means modern,
 // anything else (another error, silence, a legacy 4xx) means legacy. A stdio server is probed in a
 // throw-away process, because some legacy stdio servers exit on any request before initialize.
-import { createInterface } from 'node:readline';
 import type { UpstreamTarget } from '../config/types.js';
 import { MODERN_ONLY_CODES } from '../protocol/errors.js';
 import { CLIENT_INFO } from '../version.js';
 import { headerSourceFor } from './client-credentials.js';
 import { signalChild } from './child/child-process.js';
 import type { UpstreamResources } from './resources.js';
+import { LineReader } from './transport/line-reader.js';
 
 export type Era = 'modern' | 'legacy';
 
@@ -97,12 +97,22 @@ function probeStdio(target: Extract<UpstreamTarget, { kind: 'stdio' }>, timeoutM
     const timer = setTimeout(() => done('legacy'), timeoutMs);
     child.once('error', () => done('legacy'));
     child.once('exit', () => done('legacy'));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
+    // Framed within the size of one message: a line past it is no answer (and is not kept).
+    const reader = new LineReader();
+    child.stdout!.on('data', (chunk: Buffer) => {
+      let lines: string[];
       try {
-        const m = JSON.parse(line) as { id?: unknown; result?: unknown; error?: { code?: number } };
-        if (m.id === DISCOVER.id) done(isModernReply(m) ? 'modern' : 'legacy');
+        lines = reader.push(chunk);
       } catch {
-        /* not JSON: not a modern server */
+        return done('legacy');
+      }
+      for (const line of lines) {
+        try {
+          const m = JSON.parse(line) as { id?: unknown; result?: unknown; error?: { code?: number } };
+          if (m.id === DISCOVER.id) return done(isModernReply(m) ? 'modern' : 'legacy');
+        } catch {
+          /* not JSON: not a modern server */
+        }
       }
     });
     child.stdin!.on('error', () => {});

@@ -60,15 +60,44 @@ describe('--dashboard', { skip }, () => {
     assert.match(recent, /answered/);
     assert.match(recent, /ended/);
   });
+});
 
-  it('refuses the socket to pages of another origin', async () => {
+// Without a browser: the socket's upgrade as a page of each origin would send it.
+describe('--dashboard socket origins', () => {
+  let proxy: ProxyProcess;
+  before(async () => {
+    proxy = await startProxy(['--dashboard', '--', process.execPath, join(ROOT, 'dist/test/fixtures/legacy-server.js')]);
+  });
+  after(async () => {
+    await proxy?.stop();
+  });
+
+  /** The upgrade's status (101 once open) and, when open, the first frame's upstream names. */
+  const upgrade = (origin: string | undefined) => {
     const url = proxy.url.replace(/^http/, 'ws').replace(/\/mcp$/, '/dashboard/ws');
-    const status = await new Promise<number>((resolve) => {
-      const ws = new WebSocket(url, { headers: { origin: 'http://evil.example' } });
-      ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
-      ws.on('open', () => resolve(101));
+    return new Promise<{ status: number; upstreams?: string[] }>((resolve) => {
+      const ws = new WebSocket(url, origin === undefined ? {} : { headers: { origin } });
+      ws.on('unexpected-response', (_req, res) => resolve({ status: res.statusCode ?? 0 }));
+      ws.once('message', (data) => {
+        const frame = JSON.parse(String(data)) as { upstreams: { name: string }[] };
+        resolve({ status: 101, upstreams: frame.upstreams.map((u) => u.name) });
+        ws.close();
+      });
       ws.on('error', () => {});
     });
-    assert.equal(status, 403);
+  };
+
+  it("opens for the page's own origin, and for a program that sends none", async () => {
+    const own = new URL(proxy.url).origin;
+    assert.deepEqual(await upgrade(own), { status: 101, upstreams: ['default'] });
+    assert.deepEqual(await upgrade(undefined), { status: 101, upstreams: ['default'] });
+  });
+
+  it('refuses pages of another origin: another site, another loopback port, another scheme', async () => {
+    const own = new URL(proxy.url);
+    const otherPort = String(Number(own.port) === 65535 ? 1 : Number(own.port) + 1);
+    for (const origin of ['http://evil.example', `http://${own.hostname}:${otherPort}`, `http://localhost:${otherPort}`, `https://${own.host}`, 'null']) {
+      assert.deepEqual(await upgrade(origin), { status: 403 }, origin);
+    }
   });
 });

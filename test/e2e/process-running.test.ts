@@ -2,10 +2,29 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { childPids, processTreeRunning, statState } from '../../src/upstream/child/process-running.js';
+import { childPids, MAX_THREADS, PASS_BUDGET_MS, processTreeRunning, statState, statThreads } from '../../src/upstream/child/process-running.js';
 
 const HAS_PROC = existsSync('/proc/self/stat');
+const noPython = spawnSync('python3', ['-c', '']).status === 0 ? false : 'python3 is not installed';
+if (noPython) process.stderr.write(`SKIPPED: ${noPython}: the many-threads cases cannot run\n`);
+
+/** A python3 process with `n` threads besides its main one, all sleeping; ready once it says so. */
+async function threaded(n: number): Promise<ChildProcess> {
+  const script = `import sys, threading
+threading.stack_size(64 * 1024)
+gate = threading.Event()
+for _ in range(${n}): threading.Thread(target=gate.wait, daemon=True).start()
+print('ready', flush=True)
+sys.stdin.read()`;
+  const child = spawn('python3', ['-c', script], { stdio: ['pipe', 'pipe', 'ignore'] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.once('data', () => resolve());
+    child.once('exit', (code) => reject(new Error(`python3 exited with ${code}`)));
+  });
+  return child;
+}
 
 async function started(child: ChildProcess): Promise<number> {
   await new Promise<void>((resolve, reject) => child.once('spawn', resolve).once('error', reject));
@@ -27,6 +46,14 @@ describe('process-running', () => {
     assert.equal(statState('42 (a) b (c)) R 1 42'), 'R', 'a name with spaces and a closing parenthesis');
     assert.equal(statState('42 (node)'), undefined);
     assert.equal(statState('garbage'), undefined);
+  });
+
+  it('reads the thread count after the command name', () => {
+    const fields = (threads: string) => `S 1 42 42 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 ${threads} 0 12345`;
+    assert.equal(statThreads(`42 (node) ${fields('11')}`), 11);
+    assert.equal(statThreads(`42 (a b) c)) ${fields('8001')}`), 8001);
+    assert.equal(statThreads('42 (node) S 1 42'), undefined);
+    assert.equal(statThreads(`42 (node) ${fields('x')}`), undefined);
   });
 
   it('reads child PIDs and nothing else', () => {
@@ -60,6 +87,43 @@ describe('process-running', () => {
       for (let i = 0; i < 20; i++) assert.equal(processTreeRunning(child.pid!), true);
     } finally {
       child.kill('SIGKILL');
+    }
+  });
+
+  it('reads a process with a few sleeping threads as waiting, one with more than it reads one by one as unknown', {
+    skip: (!HAS_PROC && 'no /proc on this system') || noPython,
+  }, async () => {
+    const few = await threaded(8);
+    const many = await threaded(MAX_THREADS * 4);
+    try {
+      await settlesTo(few.pid!, false);
+      // Its main thread alone can still be read; once it waits, the rest is not known.
+      for (let i = 0; i < 200 && processTreeRunning(many.pid!, 'main') !== false; i++) await sleep(10);
+      assert.equal(processTreeRunning(many.pid!, 'main'), false);
+      for (let i = 0; i < 20; i++) assert.equal(processTreeRunning(many.pid!), undefined);
+    } finally {
+      few.kill('SIGKILL');
+      many.kill('SIGKILL');
+    }
+  });
+
+  it('stops a pass that outlives its budget, unknown', { skip: !HAS_PROC && 'no /proc on this system' }, async () => {
+    const waiting = spawn('sleep', ['30'], { stdio: 'ignore' });
+    try {
+      const pid = await started(waiting);
+      await settlesTo(pid, false);
+      let clock = 0;
+      // Each look at the clock finds the budget spent again.
+      assert.equal(
+        processTreeRunning(pid, 'all', () => (clock += PASS_BUDGET_MS + 1)),
+        undefined,
+      );
+      assert.equal(
+        processTreeRunning(pid, 'all', () => 0),
+        false,
+      );
+    } finally {
+      waiting.kill('SIGKILL');
     }
   });
 });

@@ -41,4 +41,16 @@ describe('legacy children', () => {
     assert.equal(r.status, 1, r.stderr);
     assert.match(r.stderr, /the legacy server exited with code 3; its last stderr lines: fixture: cannot open the database \| fixture: giving up/);
   });
+
+  it('report why they were stopped when their stdout is no longer framed (a line past the size of a message)', () => {
+    const r = spawnSync(process.execPath, [PROXY_BIN, '--port', '0', '--', process.execPath, FIXTURE, '--flood-stdout-at-once'], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    assert.equal(r.status, 1, r.stderr);
+    assert.match(
+      r.stderr,
+      /the legacy server was stopped: it wrote a line of more than 10485760 bytes on stdout \(the most one message may have\), and (exited with code \d+|was killed by SIG\w+)/,
+    );
+  });
 });

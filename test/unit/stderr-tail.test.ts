@@ -1,7 +1,7 @@
 // The stderr lines a legacy child's exit is reported with (upstream/transport/stderr-tail.ts).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { StderrTail } from '../../src/upstream/transport/stderr-tail.js';
+import { isErrorLine, StderrTail } from '../../src/upstream/transport/stderr-tail.js';
 
 const tailOf = (text: string, size = 5) => {
   const t = new StderrTail(size);
@@ -40,5 +40,29 @@ describe('the stderr tail of a legacy child', () => {
       'File "s.py", line 1',
       'ModuleNotFoundError: No module named mcp',
     ]);
+  });
+
+  it('names error lines as runtimes print them, and not other lines', () => {
+    for (const line of [
+      "Error: Cannot find module '/x.js'",
+      '  TypeError [ERR_INVALID_ARG_TYPE]: The "path" argument must be of type string',
+      'ModuleNotFoundError: No module named mcp',
+      'java.io.IOException: Broken pipe',
+      'mcp.shared.exceptions.McpError: Connection closed',
+      'RuntimeException: boom',
+    ])
+      assert.equal(isErrorLine(line), true, line);
+    for (const line of ['Errors: 3', 'ErrorHandler: installed', 'an Error: in prose', 'TypeError without a colon', 'foo.: Error', '', 'Error$x: y', '.Error'])
+      assert.equal(isErrorLine(line), false, line);
+  });
+
+  it('reads a hostile line in time linear in its head (a backtracking pattern took seconds)', () => {
+    const tail = new StderrTail(5);
+    const hostile = 'aError.'.repeat(10_000);
+    const started = performance.now();
+    tail.push(hostile);
+    tail.push(` ${'a.'.repeat(30_000)}Error`);
+    assert.ok(performance.now() - started < 50, `${performance.now() - started} ms`);
+    assert.equal(tail.quote().length, 2);
   });
 });

@@ -5,10 +5,20 @@
 // anyio hands stdout writes to a worker thread), and a thread that wakes another makes it runnable
 // before it sleeps itself, so a process with work left always shows a running thread. The main
 // thread is read first: the usual answer while it still works, for a tenth of the cost.
+// Each read is a synchronous file read on the event loop, and the child decides how many threads
+// it has: a process with more threads than a bound is not read thread by thread, and a pass that
+// takes too long stops; either way the answer is "unknown" and the gather falls back to timing.
 import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 
 /** A wrapper (`npx`, `sh -c`, `uv run`) starts the real server as a descendant; follow that far. */
 const MAX_PROCESSES = 8;
+
+/** The most threads of one process read one by one (a Node or Python server has a dozen or two). */
+export const MAX_THREADS = 64;
+
+/** The longest one pass may take before it stops, unknown (a loaded machine slows every read). */
+export const PASS_BUDGET_MS = 5;
 
 /** R: running or runnable; D: in uninterruptible sleep (it will run on as soon as the I/O ends). */
 const RUNNING_STATES = new Set(['R', 'D']);
@@ -19,6 +29,16 @@ export function statState(stat: string): string | undefined {
   if (end < 0) return undefined;
   const state = stat.charAt(end + 2);
   return state === '' ? undefined : state;
+}
+
+/** The thread count in a /proc/PID/stat line (its 20th field, `num_threads`). */
+export function statThreads(stat: string): number | undefined {
+  const end = stat.lastIndexOf(')');
+  if (end < 0) return undefined;
+  // Fields from the 3rd (the state) on, after the command name: num_threads is the 18th of them.
+  const field = stat.slice(end + 2).split(' ', 18)[17];
+  const n = Number(field);
+  return field !== undefined && Number.isInteger(n) && n > 0 ? n : undefined;
 }
 
 /** The PIDs in a /proc/PID/task/TID/children line. */
@@ -68,20 +88,39 @@ function isRunning(statPath: string): boolean | undefined {
 /**
  * True when a thread of `pid` or of one of its first descendants is running (`main`: their main
  * threads only); false when they all wait; undefined when this cannot be known (no /proc, the
- * process is gone): the caller then relies on timing alone.
+ * process is gone, a process has more than MAX_THREADS threads, the pass took PASS_BUDGET_MS):
+ * the caller then relies on timing alone. `now`: milliseconds, for the pass's budget.
  */
-export function processTreeRunning(pid: number, threads: 'all' | 'main' = 'all'): boolean | undefined {
+export function processTreeRunning(pid: number, threads: 'all' | 'main' = 'all', now: () => number = () => performance.now()): boolean | undefined {
+  const deadline = now() + PASS_BUDGET_MS;
   const queue = [pid];
   let known = false;
+  /** A thread was left unread: "none runs" cannot be said. */
+  let partial = false;
   for (let seen = 0; seen < queue.length && seen < MAX_PROCESSES; seen++) {
+    if (now() > deadline) return undefined;
     const p = queue[seen]!;
-    const main = isRunning(`/proc/${p}/stat`);
-    if (main === undefined) continue;
+    // The main thread's own line: /proc/PID/stat would sum every thread's times, a cost that grows with them.
+    const stat = read(`/proc/${p}/task/${p}/stat`);
+    const state = stat === undefined ? undefined : statState(stat);
+    if (state === undefined) continue;
     known = true;
-    if (main) return true;
-    if (threads === 'all') for (const tid of threadIds(p)) if (tid !== String(p) && isRunning(`/proc/${p}/task/${tid}/stat`) === true) return true;
+    if (RUNNING_STATES.has(state)) return true;
+    if (threads === 'all') {
+      const count = statThreads(stat!) ?? Number.POSITIVE_INFINITY;
+      if (count > MAX_THREADS) partial = true;
+      else if (count > 1) {
+        const tids = threadIds(p);
+        // Threads started since the stat line was read are not waited for.
+        if (tids.length > MAX_THREADS) partial = true;
+        for (const tid of tids.slice(0, MAX_THREADS)) {
+          if (tid !== String(p) && isRunning(`/proc/${p}/task/${tid}/stat`) === true) return true;
+          if (now() > deadline) return undefined;
+        }
+      }
+    }
     const children = read(`/proc/${p}/task/${p}/children`);
     if (children) queue.push(...childPids(children.trim()));
   }
-  return known ? false : undefined;
+  return known && !partial ? false : undefined;
 }

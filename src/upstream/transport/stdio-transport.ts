@@ -4,16 +4,17 @@
 // lines are kept so that a child that exits says why (exitReport), not only "Connection closed"
 // (one that does not answer in time is stopped, so it says why too). What a child writes before
 // its first message (a start-up banner, once per legacy session) is relayed at debug; once it
-// speaks MCP, its stderr is at info.
+// speaks MCP, its stderr is at info. Both pipes are read in bounded pieces: a stderr line is cut
+// (stderr-lines.ts), a stdout line past the size of a message ends the session.
 import type { ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../../telemetry/logger.js';
 import { type ChildTarget, signalChild } from '../child/child-process.js';
 import { parseMessage } from './jsonrpc-message.js';
-import { LineReader } from './line-reader.js';
+import { LineReader, MAX_LINE_BYTES } from './line-reader.js';
+import { type StderrLine, StderrLines } from './stderr-lines.js';
 import { StderrTail } from './stderr-tail.js';
 import { processTreeRunning } from '../child/process-running.js';
 import type { UpstreamResources } from '../resources.js';
@@ -36,6 +37,8 @@ export class StdioTransport implements Transport {
   private exit: string | undefined;
   /** The child ended by itself (an exit code, no signal), having started. */
   private exitedByItself = false;
+  /** Why the proxy stopped the child, when it did: quoted before how it exited. */
+  private stopped: string | undefined;
   private spoken = false;
 
   /** `resources`: the proxy instance's children and the ones it prestarted. */
@@ -72,20 +75,31 @@ export class StdioTransport implements Transport {
       // A prestarted child may have started (or failed to) before this transport took it.
       if (early) early.spawned.then(resolve, reject);
       else child.once('spawn', () => resolve());
-      const stderr = createInterface({ input: early?.stderr ?? child.stderr! });
-      stderr.on('line', (line) => {
-        if (this.spoken) this.log.info('upstream server stderr', { line });
-        else this.log.debug('upstream server stderr', { line });
-        this.tail.push(line);
+      const stderr = early?.stderr ?? child.stderr!;
+      const stderrLines = new StderrLines();
+      stderr.on('data', (chunk: Buffer) => {
+        for (const line of stderrLines.push(chunk)) this.relayStderr(line);
       });
-      const stderrRead = new Promise<void>((resolve) => stderr.once('close', () => resolve()));
+      const stderrRead = new Promise<void>((resolve) => {
+        const ended = () => {
+          const last = stderrLines.end();
+          if (last) this.relayStderr(last);
+          resolve();
+        };
+        stderr.once('end', ended);
+        stderr.once('close', ended);
+      });
       child.stdin!.on('error', (err) => this.onerror?.(err));
       child.stdout!.on('data', (chunk: Buffer) => {
+        // Once the stream could not be framed, the rest of what the child writes is dropped.
+        if (this.stopped !== undefined) return;
         let lines: string[];
         try {
           lines = this.lines.push(chunk);
         } catch (err) {
           // A line past the size a message may have: the pipe can no longer be trusted.
+          this.stopped = `was stopped: it wrote a line of more than ${MAX_LINE_BYTES} bytes on stdout (the most one message may have)`;
+          this.log.warn('upstream server stdout line too long: closing its session', { limitBytes: MAX_LINE_BYTES, pid: child.pid });
           this.onerror?.(err as Error);
           void this.close();
           return;
@@ -100,9 +114,10 @@ export class StdioTransport implements Transport {
         const held = new Promise<void>((resolve) => (grace = setTimeout(resolve, STDERR_GRACE_MS)));
         void Promise.race([stderrRead, held]).then(() => {
           clearTimeout(grace);
-          this.exit = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+          const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+          this.exit = this.stopped === undefined ? how : `${this.stopped}, and ${how}`;
           // A spawn that failed (ENOENT) reports a negative code.
-          this.exitedByItself = signal === null && code !== null && code >= 0;
+          this.exitedByItself = this.stopped === undefined && signal === null && code !== null && code >= 0;
           this.child = undefined;
           this.onclose?.();
         });
@@ -151,6 +166,14 @@ export class StdioTransport implements Transport {
     if (runs(child) && signalChild(child, 'SIGTERM')) await step();
     if (runs(child)) signalChild(child, 'SIGKILL');
     this.lines.clear();
+  }
+
+  /** A line the child wrote to stderr, into the log (with what its cut dropped) and the tail. */
+  private relayStderr({ text, droppedBytes }: StderrLine): void {
+    const fields = droppedBytes > 0 ? { line: text, truncatedBytes: droppedBytes } : { line: text };
+    if (this.spoken) this.log.info('upstream server stderr', fields);
+    else this.log.debug('upstream server stderr', fields);
+    this.tail.push(text);
   }
 
   /** One line, one message; a line that is not one is reported and skipped, as the SDK's reader does. */
