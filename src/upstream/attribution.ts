@@ -3,8 +3,11 @@
 // on that call's POST response stream (the v1 SDK's `relatedRequestId`): that is provenance, and it
 // is exact. A request on the standalone GET stream, or on a transport that has no streams per call
 // (stdio, HTTP+SSE, WebSocket), has none; it is still unambiguous when exactly one call that might
-// send it is running, because a parked call cannot ask: its legacy handler waits for the answers to
-// the requests it already sent. The pool keeps it so (one runner per session, see lease-choice.ts).
+// send it is running: a parked call's legacy handler waits for the answers to the requests it
+// already sent, so a running call is the likelier sender. The pool keeps it so (one runner per
+// session, see lease-choice.ts). A handler that awaits two requests together may still send the
+// second after it parked: with no other call on the session, that request is the parked call's,
+// and its key is leased exclusively from then on.
 // Pure: the session applies the route.
 import type { RequestId } from '../protocol/json.js';
 
@@ -54,13 +57,15 @@ export type Route<H> =
 /**
  * - On a call's stream: that call's, and its key asks tied (a stream of a request no interaction
  *   made, such as a forwarded tools/list, gets the local answer).
- * - Without provenance, among the running calls (parked ones cannot ask):
+ * - Without provenance, among the running calls (a parked call waits on its own requests):
  *   - exactly one untied candidate: that call's (its key asks untied, unless it is roots/list,
  *     which servers also ask outside calls);
  *   - no candidate, and the session is being let go (`lettingGo`): the let-go holder's;
  *   - no candidate and exactly one running call: that call's, as on an exclusive session (its key
  *     changed how it asks: untied from now on);
- *   - no running call: an outside call, answered locally;
+ *   - no call at all: an outside call, answered locally;
+ *   - no running call and exactly one parked call: the parked call's, asked in its next round (its
+ *     key is leased exclusively from now on, unless it is roots/list);
  *   - otherwise several calls could have sent it: roots/list gets the local answer (every call
  *     sharing a session shares its roots binding), anything else is refused, and every candidate's
  *     key is leased exclusively from now on.
@@ -88,20 +93,27 @@ export function routeServerRequest<H extends Parkable>(
     return { kind: 'holder', call: only, learn: roots ? NOTHING : { ...NOTHING, untied: [only.key] } };
   }
   if (candidates.length === 0) {
-    if (lettingGo || running.length === 0) return { kind: 'local', learn: NOTHING };
+    if (lettingGo || calls.size === 0) return { kind: 'local', learn: NOTHING };
     if (running.length === 1) {
       const only = running[0]!;
       return { kind: 'holder', call: only, learn: roots ? NOTHING : { ...NOTHING, untied: [only.key] } };
     }
+    if (running.length === 0 && calls.size === 1) {
+      // A parked call that asks again had a request in flight beside the one it waits on (two
+      // questions awaited together, the second sent later): it joins that call's next round.
+      // Asking while parked breaks the rule the runner slot relies on, so it runs alone from now on.
+      const only = calls.values().next().value as InFlight<H>;
+      return { kind: 'holder', call: only, learn: roots ? NOTHING : { ...NOTHING, exclusive: [only.key] } };
+    }
   }
   if (roots) return { kind: 'local', learn: NOTHING };
-  const suspects = candidates.length > 0 ? candidates : running;
+  const suspects = candidates.length > 0 ? candidates : running.length > 0 ? running : [...calls.values()];
   const keys = [...new Set(suspects.map((c) => c.key))];
   return {
     kind: 'refuse',
     candidates: keys,
     learn: { ...NOTHING, exclusive: keys },
-    message: `mrtr-proxy cannot tell which of the ${suspects.length} running calls on this legacy session sent this ${method}: the server did not send it on a call's response stream. ${keys.join(', ')} will get a legacy session of their own from now on; call again`,
+    message: `mrtr-proxy cannot tell which of the ${suspects.length} ${running.length > 0 ? 'running' : 'waiting'} calls on this legacy session sent this ${method}: the server did not send it on a call's response stream. ${keys.join(', ')} will get a legacy session of their own from now on; call again`,
   };
 }
 

@@ -76,6 +76,24 @@ export function defineRoundContract(live: Live): void {
     assert.equal(textOf(await c.callTool({ name: 'ask-all', arguments: {} })), 'color=teal model=test-model said=sampled text roots=file:///work/project');
   });
 
+  it('asks a question the server sends while its call waits for the user in the next round, never answering it itself', async () => {
+    const c = live.client;
+    const byMessage: Record<string, unknown> = { 'Now?': form({ a: 'A' }), 'Later?': form({ b: 'B' }) };
+    const asked: string[] = [];
+    let r = await leg(c, 'ask-while-waiting', { ms: 30 });
+    for (let round = 1; r.resultType === 'input_required'; round++) {
+      assert.ok(round <= 2, `more rounds than questions: ${asked.join(', ')}`);
+      const { requests, state } = asking(r);
+      asked.push(...Object.values(requests).map((q) => String(q.params!['message'])));
+      // The user takes a while: the second question leaves while the call waits for this answer.
+      if (round === 1) await new Promise((done) => setTimeout(done, 300));
+      const responses = Object.fromEntries(Object.entries(requests).map(([key, q]) => [key, byMessage[String(q.params!['message'])]]));
+      r = await leg(c, 'ask-while-waiting', { ms: 30 }, state, responses);
+    }
+    assert.deepEqual(asked.sort(), ['Later?', 'Now?']);
+    assert.equal(textOf(r), 'a=accept:A b=accept:B');
+  });
+
   it('strips legacy-only fields from input requests', async () => {
     const r = asking(await leg(live.client, 'ask-url', {}));
     const params = r.requests['elicitation-1']!.params!;

@@ -31,9 +31,33 @@ describe('routeServerRequest', () => {
     assert.deepEqual(routeServerRequest('elicitation/create', { kind: 'call', requestId: 7 }, calls('tool:a')), { kind: 'local', learn: NONE });
   });
 
-  it('answers locally without provenance when no call is in flight, or only parked ones', () => {
+  it('answers locally without provenance only when no call is in flight', () => {
     assert.deepEqual(routeServerRequest('roots/list', NO_PROVENANCE, calls()), { kind: 'local', learn: NONE });
-    assert.deepEqual(routeServerRequest('elicitation/create', NO_PROVENANCE, calls('tool:a~', 'tool:b~')), { kind: 'local', learn: NONE });
+    assert.deepEqual(routeServerRequest('elicitation/create', NO_PROVENANCE, calls()), { kind: 'local', learn: NONE });
+  });
+
+  it("gives a request without provenance to the session's only call while it waits for its client, and leases its key exclusively from then on", () => {
+    const r = routeServerRequest('elicitation/create', NO_PROVENANCE, calls('tool:a~'));
+    assert.equal(holderOf(r), 'h0');
+    assert.deepEqual(r.learn, { ...NONE, exclusive: ['tool:a'] });
+    const shared = routeServerRequest(
+      'sampling/createMessage',
+      NO_PROVENANCE,
+      new Map([[0, { holder: { name: 'h0', parked: true }, key: 'tool:s', untied: false }]]),
+    );
+    assert.equal(holderOf(shared), 'h0', 'a shared call too');
+    const roots = routeServerRequest('roots/list', NO_PROVENANCE, calls('tool:a~'));
+    assert.equal(holderOf(roots), 'h0');
+    assert.deepEqual(roots.learn, NONE);
+    assert.equal(routeServerRequest('elicitation/create', NO_PROVENANCE, calls('tool:a~'), true).kind, 'local', 'unless it is being let go');
+  });
+
+  it('refuses a request without provenance that one of several waiting calls could have sent, and marks their keys exclusive; roots/list is answered locally', () => {
+    const r = routeServerRequest('elicitation/create', NO_PROVENANCE, calls('tool:a~', 'tool:b~'));
+    assert.equal(r.kind, 'refuse');
+    assert.deepEqual(r.learn, { ...NONE, exclusive: ['tool:a', 'tool:b'] });
+    assert.match(r.kind === 'refuse' ? r.message : '', /cannot tell which of the 2 waiting calls/);
+    assert.deepEqual(routeServerRequest('roots/list', NO_PROVENANCE, calls('tool:a~', 'tool:b~')), { kind: 'local', learn: NONE });
   });
 
   it('attributes a request without provenance to the one running runner, beside parked runners and free calls', () => {
