@@ -30,14 +30,14 @@ export async function auditWithQuestions(server: string[], drive: (url: string) 
 }
 
 /** `mrtr-proxy report --handlers DIR --lang LANG`; returns DIR and what the command printed. */
-export function generate(audit: string, server: string[], lang = 'ts', into?: string): { dir: string; stdout: string } {
+export function generate(audit: string, server: string[], lang = 'ts', into?: string): { dir: string; stdout: string; stderr: string } {
   const dir = into ?? mkdtempSync(join(tmpdir(), `migrated-${lang}-`));
   const r = spawnSync(process.execPath, [PROXY_BIN, 'report', '--audit', audit, '--handlers', dir, '--lang', lang, '--', ...server], {
     encoding: 'utf8',
     timeout: 60_000,
   });
   if (r.status !== 0) throw new Error(`report --handlers failed (${r.status}): ${r.stderr}`);
-  return { dir, stdout: r.stdout };
+  return { dir, stdout: r.stdout, stderr: r.stderr };
 }
 
 // A templated resource's stub names the variables it was handed (`stub finish id=7`), so a test
