@@ -70,10 +70,13 @@ def declared_tool(handler: Callable[..., Awaitable[Any]], declared: dict[str, An
     handler called as handler(args, ctx): MCPServer would otherwise rebuild the schema from the
     function's parameters, which cannot carry every JSON name."""
     annotations = declared.get("annotations")
-    return Tool(
+    # Constructed as declared: a tool declared without a description is listed without one (Tool
+    # itself would take "").
+    return Tool.model_construct(
         fn=handler,
         name=declared["name"],
-        description=declared.get("description", ""),
+        title=None,
+        description=declared.get("description"),
         parameters=declared.get("inputSchema", {"type": "object"}),
         fn_metadata=FuncMetadata(arg_model=_DeclaredArguments),
         is_async=True,

@@ -10,6 +10,7 @@ import { writeConfig } from './config.js';
 import { scrape } from './metrics.js';
 import { freePort } from './ports.js';
 import { PROXY_BIN, ROOT, startProcess, startProxy, type Running } from './processes.js';
+import { connectClient } from './client.js';
 import { COMPARISONS } from './shadow.js';
 import { until } from './wait.js';
 
@@ -218,4 +219,21 @@ export async function startPython(python: string, dir: string): Promise<Running 
     timeoutMs: 30_000,
   });
   return { ...p, url: `http://127.0.0.1:${port}/mcp` };
+}
+
+/** One tools/list through the proxy. */
+export async function listTools(url: string): Promise<void> {
+  const client = await connectClient(url);
+  try {
+    await client.listTools();
+  } finally {
+    await client.close();
+  }
+}
+
+/** The differences a shadow tools/list found between the legacy server and the migrated one at `candidateUrl`. */
+export async function toolsListDifferences(server: string[], candidateUrl: string): Promise<string[]> {
+  const { records, counts } = await shadowAgainst(server, candidateUrl, { tools: [], methods: ['tools/list'] }, 1, listTools);
+  if (counts['candidate_error']) throw new Error(`the migrated server failed tools/list: ${JSON.stringify(records)}`);
+  return records.flatMap((r) => r.differences.map((d) => `${d.kind} ${d.path}`));
 }
