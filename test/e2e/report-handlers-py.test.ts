@@ -5,7 +5,17 @@
 // resource included, which asks from a middleware, and its templated one). Skipped loudly without python3 or the wheels.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { auditWithQuestions, checkPython, fillPythonStubs, generate, questionFlow, shadowAgainst, startPython, STUB_TEXT, toolsListDifferences } from '../support/migrated.js';
+import {
+  auditWithQuestions,
+  checkPython,
+  fillPythonStubs,
+  generate,
+  questionFlow,
+  shadowAgainst,
+  startPython,
+  STUB_TEXT,
+  toolsListDifferences,
+} from '../support/migrated.js';
 import { DEMO_ASKING, DEMO_SERVER, driveDemo, driveFixture, FIXTURE_CALLS, FIXTURE_NOTES, FIXTURE_SERVER } from '../support/migration-drives.js';
 import type { Running } from '../support/processes.js';
 import { pythonWithMcp2 } from '../support/python.js';
