@@ -184,7 +184,7 @@ function registration(flow: HandlerFlow, d: Declared | undefined): string[] {
       '',
       '',
       'def tool() -> Tool:',
-      `    return declared_tool(handler, ${pyLiteral({ name: flow.name, ...(description === undefined ? {} : { description }), inputSchema: tool?.inputSchema ?? { type: 'object' }, ...(tool?.annotations ? { annotations: tool.annotations } : {}) })})`,
+      `    return declared_tool(handler, ${pyLiteral({ name: flow.name, ...(tool?.title === undefined ? {} : { title: tool.title }), ...(description === undefined ? {} : { description }), inputSchema: tool?.inputSchema ?? { type: 'object' }, ...(tool?.annotations ? { annotations: tool.annotations } : {}) })})`,
     ];
   if (flow.kind === 'prompt')
     return [

@@ -226,7 +226,7 @@ export function handlerFile(flow: HandlerFlow, d: Declared | undefined, slug: st
     body,
     '}',
   ].join('\n');
-  const meta = description === undefined ? '' : `description: ${tsLiteral(description)}, `;
+  const meta = `${tool?.title === undefined ? '' : `title: ${tsLiteral(tool.title)}, `}${description === undefined ? '' : `description: ${tsLiteral(description)}, `}`;
   let register: string;
   if (flow.kind === 'tool')
     register = `  server.registerTool(${tsLiteral(flow.name)}, { ${meta}inputSchema: fromJsonSchema<Record<string, unknown>>(${tsLiteral(declaredSchema(d, flow))} as never)${tool?.annotations ? `, annotations: ${tsLiteral(tool.annotations)}` : ''} }, async (args, ctx) =>

@@ -66,7 +66,7 @@ class _DeclaredArguments(ArgModelBase):
 
 
 def declared_tool(handler: Callable[..., Awaitable[Any]], declared: dict[str, Any]) -> Tool:
-    """The tool as the legacy server declared it (name, description, input schema, annotations), its
+    """The tool as the legacy server declared it (name, title, description, input schema, annotations), its
     handler called as handler(args, ctx): MCPServer would otherwise rebuild the schema from the
     function's parameters, which cannot carry every JSON name."""
     annotations = declared.get("annotations")
@@ -75,7 +75,7 @@ def declared_tool(handler: Callable[..., Awaitable[Any]], declared: dict[str, An
     return Tool.model_construct(
         fn=handler,
         name=declared["name"],
-        title=None,
+        title=declared.get("title"),
         description=declared.get("description"),
         parameters=declared.get("inputSchema", {"type": "object"}),
         fn_metadata=FuncMetadata(arg_model=_DeclaredArguments),
@@ -89,7 +89,7 @@ def declared_prompt(handler: Callable[..., Awaitable[Any]], declared: dict[str, 
     """The prompt as the legacy server declared it, its handler called as handler(ctx, **args)."""
     return Prompt(
         name=declared["name"],
-        description=declared.get("description", ""),
+        description=declared.get("description"),
         arguments=[PromptArgument.model_validate(a) for a in declared.get("arguments", [])],
         fn=handler,
         context_kwarg="ctx",
@@ -201,6 +201,7 @@ function serverModule(d: Declared | undefined, flows: readonly HandlerFlow[], up
     .filter((t) => !migrated('tool', t.name))
     .map((t) => ({
       name: t.name,
+      ...(t.title === undefined ? {} : { title: t.title }),
       ...(t.description === undefined ? {} : { description: t.description }),
       inputSchema: t.inputSchema ?? { type: 'object' },
       ...(t.annotations ? { annotations: t.annotations } : {}),

@@ -108,6 +108,7 @@ function notMigratedFile(d: Declared | undefined, flows: readonly HandlerFlow[])
   ];
   for (const t of tools) {
     const meta = [
+      ...(t.title === undefined ? [] : [`title: ${tsLiteral(t.title)}`]),
       ...(t.description === undefined ? [] : [`description: ${tsLiteral(t.description)}`]),
       `inputSchema: fromJsonSchema<Record<string, unknown>>(${tsLiteral(t.inputSchema ?? { type: 'object' })} as never)`,
       ...(t.annotations ? [`annotations: ${tsLiteral(t.annotations)}`] : []),

@@ -2,7 +2,7 @@
 // through the proxy, its 2026-07-28 server generated (`report --handlers`), each finish filled by
 // a stub, built with the repository's TypeScript (strict) and started on a free loopback port.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ShadowRecord } from '../../src/audit/shadow-record.js';
@@ -139,9 +139,11 @@ upstreams:
   } finally {
     await proxy.stop();
   }
-  const records = readFileSync(audit, 'utf8')
+  // Comparisons that matched write nothing: no file when every one did.
+  const records = (existsSync(audit) ? readFileSync(audit, 'utf8') : '')
     .trim()
     .split('\n')
+    .filter((l) => l !== '')
     .map((l) => JSON.parse(l) as Record<string, unknown>)
     .filter((r): r is ShadowRecord & Record<string, unknown> => r['kind'] === 'shadow');
   return { records, counts };
