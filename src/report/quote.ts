@@ -109,17 +109,6 @@ function capped(stem: string, name: string, sep: string): string {
   return stem.length <= MAX_STEM ? stem : `${stem.slice(0, MAX_STEM - 9).replace(/[-_]+$/, '')}${sep}${shortHash(name)}`;
 }
 
-/**
- * A Python identifier for a name: the name when it is one (and not in `reserved`), else its
- * letters, digits and underscores with the name's short hash after them. Never a keyword.
- */
-export function pyIdentifier(name: string, reserved: ReadonlySet<string> = new Set()): string {
-  if (isPyIdentifier(name) && !reserved.has(name) && name.length <= MAX_STEM) return name;
-  let stem = name.replace(/[^A-Za-z0-9_]+/g, '_').replace(/^_+|_+$/g, '');
-  if (stem === '' || /^[0-9]/.test(stem)) stem = `n_${stem}`;
-  return `${stem.slice(0, MAX_STEM - 9).replace(/_+$/, '')}_${shortHash(name)}`;
-}
-
 /** A file stem for a TypeScript handler: letters, digits, `-` and `_`; a URI loses its scheme. */
 export function tsStem(name: string): string {
   const s = name

@@ -269,4 +269,14 @@ describe('pythonServer', () => {
     assert.match(mrtr, /outcome = await flow\(\{"uri": uri\}, resume\(params, id\)\)/);
     assert.match(mrtr, /def finished\(uri: str\) -> Any:/);
   });
+
+  it('does not serve a template whose variables cannot be Python parameters, and says so when it starts', () => {
+    const template = 'notes://k/{class}/{a);import os#}';
+    const declared = { ...DECLARED_RESOURCES, resources: [], resourceTemplates: [{ uriTemplate: template, name: 'k' }] };
+    const files = pythonServer('u', declared, handlerFlows([read('notes://k/1/2', 'ok')], [], [declared]));
+    const handler = files.find((f) => f.path.startsWith('handlers/resources/') && !f.path.endsWith('_finish.py') && !f.path.endsWith('__init__.py'))!;
+    assert.match(handler.text, /print\(".*not served, its variables class, a\);import os# are not Python parameter names", file=sys\.stderr\)/);
+    assert.doesNotMatch(handler.text, /@server\.resource|def handler\(/);
+    assert.doesNotMatch(handler.text, /^import os/m);
+  });
 });
