@@ -134,30 +134,28 @@ export interface StemRules {
   stem: (name: string) => string;
   /** What the author's file adds to a stem (`.finish`, `_finish`): no other item's stem may end so. */
   finishSuffix: string;
-  /** Stems taken by the generator's own files in the same folder. */
-  reserved?: readonly string[];
 }
 
 /**
  * A stem per item, unique within its group regardless of case (a case-insensitive file system
- * holds one of `A` and `a`); a stem that is taken, reserved or would read as another item's
+ * holds one of `A` and `a`); a stem that is taken or would read as another item's
  * finish file gets the name's short hash.
  */
 export function uniqueStems<T>(items: readonly T[], nameOf: (item: T) => string, groupOf: (item: T) => string, rules: StemRules): Map<T, string> {
   const out = new Map<T, string>();
   const used = new Set<string>();
   const key = (group: string, stem: string) => `${group}/${stem.toLowerCase()}`;
-  const reserved = new Set((rules.reserved ?? []).map((r) => r.toLowerCase()));
   const sep = rules.finishSuffix.startsWith('_') ? '_' : '-';
   for (const item of items) {
     const name = nameOf(item);
     const group = groupOf(item);
     const base = rules.stem(name);
-    const clash = (s: string) => used.has(key(group, s)) || reserved.has(s.toLowerCase());
+    const clash = (s: string) => used.has(key(group, s));
     let stem = base;
     if (base.toLowerCase().endsWith(rules.finishSuffix.toLowerCase()) || clash(stem))
       stem = `${base.slice(0, MAX_STEM - 9).replace(/[-_]+$/, '')}${sep}${shortHash(name)}`;
-    for (let n = 2; clash(stem); n++) stem = `${stem}${sep}${n}`;
+    const first = stem;
+    for (let n = 2; clash(stem); n++) stem = `${first}${sep}${n}`;
     used.add(key(group, stem));
     out.set(item, stem);
   }
