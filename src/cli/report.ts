@@ -7,10 +7,11 @@ import { resolveCli } from '../config/resolve.js';
 import type { UpstreamConfig } from '../config/types.js';
 import { ConfigError } from '../protocol/errors.js';
 import { join } from 'node:path';
-import { readAuditFiles } from '../report/audit-files.js';
+import { readAuditFiles, type SkippedLine } from '../report/audit-files.js';
 import { matchAuditUpstreams } from '../report/audit-upstreams.js';
 import { handlerFlows } from '../report/handler-flow.js';
 import { rootsReading, type RootsReading, unknownRootsTools } from '../report/roots-readers.js';
+import { commentText } from '../report/quote.js';
 import { pythonServer } from '../report/server-py.js';
 import { typescriptServer } from '../report/server-ts.js';
 import { writeGenerated } from '../report/write-handlers.js';
@@ -151,6 +152,7 @@ export async function runReport(argv: readonly string[], env: Record<string, str
     process.stderr.write(`mrtr-proxy: report: cannot read the audit: ${(err as Error).message}\n`);
     return 1;
   }
+  for (const line of skippedLines(audit.invalid)) process.stderr.write(`mrtr-proxy: report: ${line}\n`);
   // Only the audit knows the tools, so this is checked once it is read.
   const unknownRoots = unknownRootsTools(audit.records, parsed.rootsTools);
   if (unknownRoots !== undefined) {
@@ -183,6 +185,15 @@ export async function runReport(argv: readonly string[], env: Record<string, str
   return 0;
 }
 
+/** Lines named on stderr before the rest are counted: an edited audit may hold many. */
+const NAMED_SKIPS = 20;
+
+/** What stderr says of the audit lines the report did not read: each by file and line, and why. */
+export function skippedLines(invalid: readonly SkippedLine[]): string[] {
+  const named = invalid.slice(0, NAMED_SKIPS).map((s) => `skipped ${s.file}:${s.line}: ${commentText(s.why)}`);
+  return invalid.length > NAMED_SKIPS ? [...named, `skipped ${invalid.length - NAMED_SKIPS} more line(s)`] : named;
+}
+
 /** One migrated server per upstream (DIR itself for one upstream); what was written goes to stdout. */
 async function writeServers(
   dir: string,
@@ -198,8 +209,10 @@ async function writeServers(
     const { written, kept } = await writeGenerated(where, (lang === 'py' ? pythonServer : typescriptServer)(d.upstream, d, mine));
     process.stdout.write(`${d.upstream}: ${mine.length} migrated handler(s) in ${where}\n`);
     for (const f of mine)
-      if (!f.questionsAudited) process.stdout.write(`  ${f.kind} ${f.name}: audited without --audit-questions, its questions' text is a placeholder\n`);
-    for (const f of mine) if (f.rootsFirst !== undefined) process.stdout.write(`  ${f.kind} ${f.name}: asks for the roots first (${f.rootsFirst})\n`);
+      if (!f.questionsAudited)
+        process.stdout.write(`  ${f.kind} ${commentText(f.name)}: audited without --audit-questions, its questions' text is a placeholder\n`);
+    for (const f of mine)
+      if (f.rootsFirst !== undefined) process.stdout.write(`  ${f.kind} ${commentText(f.name)}: asks for the roots first (${f.rootsFirst})\n`);
     for (const p of written) process.stdout.write(`  wrote ${p}\n`);
     for (const p of kept) process.stdout.write(`  kept ${p} (yours)\n`);
   }

@@ -299,17 +299,3 @@ export function endingsOf(edges: readonly FlowEdge[], out: string[] = [], path =
   }
   return out;
 }
-
-/** A file name per flow, unique within its kind (two tool names may make the same file name). */
-export function fileNames(flows: readonly HandlerFlow[], nameOf: (name: string) => string): Map<HandlerFlow, string> {
-  const out = new Map<HandlerFlow, string>();
-  const used = new Set<string>();
-  for (const f of flows) {
-    const base = nameOf(f.name);
-    let name = base;
-    for (let n = 2; used.has(`${f.kind}/${name}`); n++) name = `${base}_${n}`;
-    used.add(`${f.kind}/${name}`);
-    out.set(f, name);
-  }
-  return out;
-}

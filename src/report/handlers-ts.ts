@@ -6,6 +6,7 @@ import type { Declared } from './model.js';
 import { endingsOf, groupByWhen, type FlowEdge, type FlowQuestion, type FlowStep, type HandlerFlow } from './handler-flow.js';
 import type { ItemKind } from './migration.js';
 import { schemaFromShape } from './migration.js';
+import { tsComment, tsLiteral } from './quote.js';
 import { isTemplate } from './uri-template.js';
 
 /** A file to write: `author` files are the author's once written and never replaced. */
@@ -15,23 +16,8 @@ export interface GeneratedFile {
   author?: boolean;
 }
 
-export const json = (v: unknown) => JSON.stringify(v);
 const RESULT_TYPE: Record<ItemKind, string> = { tool: 'CallToolResult', prompt: 'GetPromptResult', resource: 'ReadResourceResult' };
 export const FOLDER: Record<ItemKind, string> = { tool: 'tools', prompt: 'prompts', resource: 'resources' };
-
-/** A file name for a tool name or resource URI: letters, digits, `-` and `_`. */
-export function slugOf(name: string): string {
-  const s = name
-    .replace(/^[a-z]+:\/\//i, '')
-    .replace(/[^A-Za-z0-9_-]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-  return s === '' ? 'item' : s;
-}
-
-/** A comment block: every line prefixed, never closing itself. */
-export function comment(lines: readonly string[], indent = ''): string {
-  return lines.map((l) => `${indent}// ${l.replace(/\*\//g, '* /')}`.trimEnd()).join('\n');
-}
 
 export interface Ctx {
   flow: HandlerFlow;
@@ -43,7 +29,7 @@ export interface Ctx {
 }
 
 function whenCondition(when: Record<string, string>): string {
-  const parts = Object.entries(when).map(([k, a]) => `actionOf(answers[${json(k)}]) === ${json(a)}`);
+  const parts = Object.entries(when).map(([k, a]) => `actionOf(answers[${tsLiteral(k)}]) === ${tsLiteral(a)}`);
   return parts.length === 0 ? 'true' : parts.join(' && ');
 }
 
@@ -66,7 +52,7 @@ function requestFor(q: FlowQuestion, c: Ctx): { code: string; notes: string[] } 
     notes.push(
       `the message varied between calls (it names an argument or an earlier answer): ${q.messages
         .slice(0, 3)
-        .map((m) => json(m))
+        .map((m) => tsLiteral(m))
         .join(' / ')}`,
     );
   if (q.method === 'elicitation/create' && q.elicitationMode === 'url') {
@@ -74,13 +60,13 @@ function requestFor(q: FlowQuestion, c: Ctx): { code: string; notes: string[] } 
     const url = typeof question?.['url'] === 'string' && question['url'] ? question['url'] : 'https://example.invalid/TODO';
     if (!question) notes.push('audited without --audit-questions: the message and URL are placeholders');
     notes.push('the audit keeps the URL without its query: add the per-call part here');
-    return { code: `inputRequired.elicitUrl({ message: ${json(message)}, url: ${json(url)} })`, notes };
+    return { code: `inputRequired.elicitUrl({ message: ${tsLiteral(message)}, url: ${tsLiteral(url)} })`, notes };
   }
   if (q.method === 'elicitation/create') {
     const message = typeof question?.['message'] === 'string' ? question['message'] : 'TODO: the message (not audited)';
     const schema = question && 'requestedSchema' in question ? question['requestedSchema'] : wireSchema(q);
     if (!question) notes.push('audited without --audit-questions: the schema is rebuilt from its shape (no titles, defaults or enum values)');
-    return { code: `inputRequired.elicit({ message: ${json(message)}, requestedSchema: formSchema(${json(schema)}) })`, notes };
+    return { code: `inputRequired.elicit({ message: ${tsLiteral(message)}, requestedSchema: formSchema(${tsLiteral(schema)}) })`, notes };
   }
   if (q.method === 'sampling/createMessage') {
     c.samplingKeys.push(q.key);
@@ -92,15 +78,15 @@ function requestFor(q: FlowQuestion, c: Ctx): { code: string; notes: string[] } 
     }
     params['maxTokens'] ??= 1000;
     notes.push('the messages are never audited: samplingMessages() in the finish file writes them');
-    const fields = Object.entries(params).map(([k, v]) => `${k}: ${json(v)}, `);
-    return { code: `inputRequired.createMessage({ ${fields.join('')}messages: samplingMessages(${json(q.key)}, args, answers) })`, notes };
+    const fields = Object.entries(params).map(([k, v]) => `${tsLiteral(k)}: ${tsLiteral(v)}, `);
+    return { code: `inputRequired.createMessage({ ${fields.join('')}messages: samplingMessages(${tsLiteral(q.key)}, args, answers) })`, notes };
   }
   if (q.method === 'roots/list') return { code: 'inputRequired.listRoots()', notes };
   // Legacy servers ask only these three; anything else cannot be asked in 2026-07-28 and must not
   // pass for a question that compiles.
   c.unsupported = true;
   notes.push(`${q.method} has no 2026-07-28 input request: rewrite this round`);
-  return { code: `unsupported(${json(q.method)})`, notes };
+  return { code: `unsupported(${tsLiteral(q.method)})`, notes };
 }
 
 /** A wire elicitation schema from an audited shape (enum values are not audited: a plain string). */
@@ -114,12 +100,12 @@ function renderStep(step: FlowStep, c: Ctx, indent: string): string {
   const lines: string[] = [];
   const keys = step.asks.map((a) => a.key);
   lines.push(`${indent}// Round ${step.round}.`);
-  lines.push(`${indent}if (!answered(answers, ${json(keys)})) {`);
+  lines.push(`${indent}if (!answered(answers, ${tsLiteral(keys)})) {`);
   lines.push(`${indent}  return ask(ctx, ID, answers, {`);
   for (const q of step.asks) {
     const { code, notes } = requestFor(q, c);
-    if (notes.length) lines.push(comment(notes, `${indent}    `));
-    lines.push(`${indent}    ${json(q.key)}: ${code},`);
+    if (notes.length) lines.push(tsComment(notes, `${indent}    `));
+    lines.push(`${indent}    ${tsLiteral(q.key)}: ${code},`);
   }
   lines.push(`${indent}  });`);
   lines.push(`${indent}}`);
@@ -147,7 +133,7 @@ function renderPoint(edges: readonly FlowEdge[], c: Ctx, indent: string, where: 
       }`;
       c.choices.push(point);
       lines.push(
-        comment(
+        tsComment(
           [
             `The audit saw calls with the same actions go ${group.length} ways here: what decides (an argument,`,
             "an answer's value) was not audited. choose() in the finish file picks; a branch already",
@@ -158,7 +144,7 @@ function renderPoint(edges: readonly FlowEdge[], c: Ctx, indent: string, where: 
       );
       const options = group.map((e) => (e.to ? `ask round ${e.to.round}: ${e.to.asks.map((a) => a.key).join(', ')}` : 'finish'));
       const keys = group.map((e) => (e.to ? e.to.asks.map((a) => a.key) : []));
-      lines.push(`${inner}switch (taken(answers, ${json(keys)}) ?? choose(${json(point)}, ${json(options)}, args, answers)) {`);
+      lines.push(`${inner}switch (taken(answers, ${tsLiteral(keys)}) ?? choose(${tsLiteral(point)}, ${tsLiteral(options)}, args, answers)) {`);
       group.forEach((e, i) => {
         lines.push(`${inner}  case ${i}: {`);
         lines.push(renderEdge(e, c, `${inner}    `));
@@ -170,14 +156,14 @@ function renderPoint(edges: readonly FlowEdge[], c: Ctx, indent: string, where: 
   }
   const covered = groups.length === 1 && whenCondition(groups[0]![0]!.when) === 'true' && groups[0]!.length === 1;
   if (!covered) {
-    lines.push(comment(['Actions the audit never saw at this point.'], indent));
+    lines.push(tsComment(['Actions the audit never saw at this point.'], indent));
     lines.push(`${indent}return finish(args, answers);`);
   }
   return lines.join('\n');
 }
 
 function renderEdge(e: FlowEdge, c: Ctx, indent: string): string {
-  const head = comment(
+  const head = tsComment(
     [e.added ? `Added before the ${e.calls} audited call(s): asks round 1 (${e.to?.asks.map((a) => a.key).join(', ')}).` : `Observed: ${describeEdge(e)}.`],
     indent,
   );
@@ -221,7 +207,7 @@ export function handlerFile(flow: HandlerFlow, d: Declared | undefined, slug: st
   const template = templated(flow);
   const description = tool?.description ?? prompt?.description ?? resource?.description;
   const head = [
-    `The ${flow.kind} ${json(flow.name)} of the legacy server, migrated to 2026-07-28: it asks what the`,
+    `The ${flow.kind} ${tsLiteral(flow.name)} of the legacy server, migrated to 2026-07-28: it asks what the`,
     `legacy ${flow.kind} asked in ${flow.calls} audited call(s), round by round, and hands the answers to`,
     `finish() in ./${slug}.finish.ts. Written by 'mrtr-proxy report --handlers': regenerating replaces`,
     'this file and never the finish file.',
@@ -240,37 +226,37 @@ export function handlerFile(flow: HandlerFlow, d: Declared | undefined, slug: st
     body,
     '}',
   ].join('\n');
-  const meta = description === undefined ? '' : `description: ${json(description)}, `;
+  const meta = `${tool?.title === undefined ? '' : `title: ${tsLiteral(tool.title)}, `}${description === undefined ? '' : `description: ${tsLiteral(description)}, `}`;
   let register: string;
   if (flow.kind === 'tool')
-    register = `  server.registerTool(${json(flow.name)}, { ${meta}inputSchema: fromJsonSchema<Record<string, unknown>>(${json(declaredSchema(d, flow))} as never)${tool?.annotations ? `, annotations: ${json(tool.annotations)}` : ''} }, async (args, ctx) =>
+    register = `  server.registerTool(${tsLiteral(flow.name)}, { ${meta}inputSchema: fromJsonSchema<Record<string, unknown>>(${tsLiteral(declaredSchema(d, flow))} as never)${tool?.annotations ? `, annotations: ${tsLiteral(tool.annotations)}` : ''} }, async (args, ctx) =>
     flow(args, await resume(ctx, ID), ctx),
   );`;
   else if (flow.kind === 'prompt')
-    register = `  server.registerPrompt(${json(flow.name)}, { ${meta}argsSchema: fromJsonSchema<Record<string, unknown>>(${json(declaredSchema(d, flow))} as never) }, async (args, ctx) =>
+    register = `  server.registerPrompt(${tsLiteral(flow.name)}, { ${meta}argsSchema: fromJsonSchema<Record<string, unknown>>(${tsLiteral(declaredSchema(d, flow))} as never) }, async (args, ctx) =>
     flow(args, await resume(ctx, ID), ctx),
   );`;
   else {
     // Listed under the legacy name (resources/list shows it); a file name only when none was declared.
     const fields = [
-      ...(description === undefined ? [] : [`description: ${json(description)}`]),
-      ...(resource?.mimeType ? [`mimeType: ${json(resource.mimeType)}`] : []),
+      ...(description === undefined ? [] : [`description: ${tsLiteral(description)}`]),
+      ...(resource?.mimeType ? [`mimeType: ${tsLiteral(resource.mimeType)}`] : []),
     ];
     const config = `{ ${fields.join(', ')} }`;
     register = template
       ? `  // The audit cannot tell which URIs the template would list: it lists none.
-  server.registerResource(${json(resource?.name ?? slug)}, new ResourceTemplate(${json(flow.name)}, { list: undefined }), ${config}, async (uri, variables, ctx) =>
+  server.registerResource(${tsLiteral(resource?.name ?? slug)}, new ResourceTemplate(${tsLiteral(flow.name)}, { list: undefined }), ${config}, async (uri, variables, ctx) =>
     flow({ uri: uri.href, variables }, await resume(ctx, ID), ctx),
   );`
-      : `  server.registerResource(${json(resource?.name ?? slug)}, ${json(flow.name)}, ${config}, async (uri, ctx) =>
+      : `  server.registerResource(${tsLiteral(resource?.name ?? slug)}, ${tsLiteral(flow.name)}, ${config}, async (uri, ctx) =>
     flow({ uri: uri.href }, await resume(ctx, ID), ctx),
   );`;
   }
   const text = [
-    comment(head),
+    tsComment(head),
     ...imports,
     '',
-    `const ID = ${json(`${flow.kind}:${flow.name}`)};`,
+    `const ID = ${tsLiteral(`${flow.kind}:${flow.name}`)};`,
     '',
     flowFn,
     '',
@@ -290,8 +276,8 @@ export function finishFile(flow: HandlerFlow, c: Ctx): string {
   const endings = endingsOf(flow.start);
   const argsType = argsTypeOf(flow);
   const lines = [
-    comment([
-      `What the migrated ${flow.kind} ${json(flow.name)} does with the answers: yours to write. 'mrtr-proxy report`,
+    tsComment([
+      `What the migrated ${flow.kind} ${tsLiteral(flow.name)} does with the answers: yours to write. 'mrtr-proxy report`,
       "--handlers' writes this file once and never replaces it.",
       '',
       'The legacy result as the audit saw it:',
@@ -300,7 +286,7 @@ export function finishFile(flow: HandlerFlow, c: Ctx): string {
     `import type { ${RESULT_TYPE[flow.kind]}${c.samplingKeys.length ? ', SamplingMessage' : ''}${templated(flow) ? ', Variables' : ''} } from '@modelcontextprotocol/server';`,
     `import type { Answers } from '../mrtr.js';`,
     '',
-    comment([
+    tsComment([
       "answers[key] is the client's bare response to the question under that key: for an elicitation",
       "{ action, content }, for sampling the model's message, for roots { roots }.",
       ...(templated(flow) ? [`args.uri is the URI read, args.variables its values of ${flow.name}'s variables.`] : []),
@@ -309,14 +295,14 @@ export function finishFile(flow: HandlerFlow, c: Ctx): string {
     '  void args;',
     '  void answers;',
     flow.kind === 'tool'
-      ? `  return { content: [{ type: 'text', text: ${json(`${flow.name}: not written yet (fill finish)`)} }], isError: true };`
-      : `  throw new Error(${json(`${flow.name}: not written yet (fill finish)`)});`,
+      ? `  return { content: [{ type: 'text', text: ${tsLiteral(`${flow.name}: not written yet (fill finish)`)} }], isError: true };`
+      : `  throw new Error(${tsLiteral(`${flow.name}: not written yet (fill finish)`)});`,
     '}',
   ];
   if (c.choices.length)
     lines.push(
       '',
-      comment([
+      tsComment([
         "Where the audit saw the same actions lead different ways (an argument or an answer's value",
         'decided, which the audit does not keep): return the index of the option to take.',
         ...c.choices.map((p) => `  - ${p}`),
@@ -333,7 +319,7 @@ export function finishFile(flow: HandlerFlow, c: Ctx): string {
     const shapes = collectSampling(flow.start);
     lines.push(
       '',
-      comment([
+      tsComment([
         'The messages of each sampling request (the audit keeps their roles and content types, never their text):',
         ...shapes.map(([k, roles]) => `  ${k}: ${roles}`),
       ]),
@@ -341,7 +327,7 @@ export function finishFile(flow: HandlerFlow, c: Ctx): string {
       '  void args;',
       '  void answers;',
       '  switch (key) {',
-      ...shapes.flatMap(([k, , messages]) => [`    case ${json(k)}:`, `      return ${json(messages)};`]),
+      ...shapes.flatMap(([k, , messages]) => [`    case ${tsLiteral(k)}:`, `      return ${tsLiteral(messages)};`]),
       '    default:',
       "      return [{ role: 'user', content: { type: 'text', text: key } }];",
       '  }',

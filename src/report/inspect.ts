@@ -61,6 +61,7 @@ export async function inspectUpstream(config: UpstreamConfig, log: Logger, clock
       server: { name: String(info.serverInfo.name), version: String(info.serverInfo.version) },
       tools: tools.map((t) => ({
         name: String(t['name']),
+        ...text(t, 'title'),
         ...(t['annotations'] ? { annotations: t['annotations'] as JsonObject } : {}),
         ...text(t, 'description'),
         ...(isJsonObject(t['inputSchema']) ? { inputSchema: t['inputSchema'] } : {}),

@@ -22,7 +22,7 @@ import { type RootsReading, rootsKey, rootsReading, rootsWhy } from './roots-rea
 export interface Declared {
   upstream: string;
   server?: { name: string; version: string };
-  tools: Array<{ name: string; annotations?: ToolAnnotations; description?: string; inputSchema?: Record<string, unknown> }>;
+  tools: Array<{ name: string; title?: string; annotations?: ToolAnnotations; description?: string; inputSchema?: Record<string, unknown> }>;
   prompts: Array<{ name: string; description?: string; arguments?: Array<{ name: string; required?: boolean; description?: string }> }>;
   resources: Array<{ uri: string; name?: string; description?: string; mimeType?: string }>;
   /** What resources/templates/list answered (absent: not asked). */

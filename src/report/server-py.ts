@@ -3,11 +3,12 @@
 // verifies on the way back; the middleware that lets a static resource ask), server.py serving
 // them over Streamable HTTP with the legacy server's other tools listed as not migrated, and
 // pyproject.toml. Pure: returns the files.
-import { fileNames, type HandlerFlow } from './handler-flow.js';
-import { comment, FOLDER, finishModule, handlerModule, moduleOf, py } from './handlers-py.js';
+import type { HandlerFlow } from './handler-flow.js';
+import { FOLDER, finishModule, handlerModule } from './handlers-py.js';
 import type { GeneratedFile } from './handlers-ts.js';
 import type { ItemKind } from './migration.js';
 import type { Declared } from './model.js';
+import { pyComment, pyLiteral, pyStem, pyString, uniqueStems } from './quote.js';
 
 export const PY_SDK_VERSION = '2.3.0';
 
@@ -21,10 +22,13 @@ from typing import Any
 
 from mcp.server.context import CallNext, HandlerResult, ServerMiddleware, ServerRequestContext
 from mcp.server.mcpserver import Context, MCPServer
-from mcp_types import SERVER_INFO_META_KEY, Implementation, InputRequiredResult, InputResponseRequestParams, ReadResourceRequestParams
+from mcp.server.mcpserver.prompts.base import Prompt, PromptArgument
+from mcp.server.mcpserver.tools.base import Tool
+from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetadata
+from mcp_types import SERVER_INFO_META_KEY, Implementation, InputRequiredResult, InputResponseRequestParams, ReadResourceRequestParams, ToolAnnotations
 from mcp.shared.uri_template import UriTemplate
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
-from pydantic import ValidationError
+from pydantic import ConfigDict, ValidationError
 
 Flow = Callable[[dict[str, Any], dict[str, Any]], Awaitable[Any]]
 
@@ -49,6 +53,47 @@ def resume(ctx: Context | InputResponseRequestParams | None, id: str) -> dict[st
         if key in responses:
             answers[key] = _plain(responses[key])
     return answers
+
+
+class _DeclaredArguments(ArgModelBase):
+    """A tool's arguments as the client sent them, under their own names (which need not be Python
+    names): the tool's handler takes them as one dict."""
+
+    model_config = ConfigDict(extra="allow", arbitrary_types_allowed=True)
+
+    def model_dump_one_level(self) -> dict[str, Any]:
+        return {"args": dict(self.model_extra or {})}
+
+
+def declared_tool(handler: Callable[..., Awaitable[Any]], declared: dict[str, Any]) -> Tool:
+    """The tool as the legacy server declared it (name, title, description, input schema, annotations), its
+    handler called as handler(args, ctx): MCPServer would otherwise rebuild the schema from the
+    function's parameters, which cannot carry every JSON name."""
+    annotations = declared.get("annotations")
+    # Constructed as declared: a tool declared without a description is listed without one (Tool
+    # itself would take "").
+    return Tool.model_construct(
+        fn=handler,
+        name=declared["name"],
+        title=declared.get("title"),
+        description=declared.get("description"),
+        parameters=declared.get("inputSchema", {"type": "object"}),
+        fn_metadata=FuncMetadata(arg_model=_DeclaredArguments),
+        is_async=True,
+        context_kwarg="ctx",
+        annotations=ToolAnnotations.model_validate(annotations) if annotations else None,
+    )
+
+
+def declared_prompt(handler: Callable[..., Awaitable[Any]], declared: dict[str, Any]) -> Prompt:
+    """The prompt as the legacy server declared it, its handler called as handler(ctx, **args)."""
+    return Prompt(
+        name=declared["name"],
+        description=declared.get("description"),
+        arguments=[PromptArgument.model_validate(a) for a in declared.get("arguments", [])],
+        fn=handler,
+        context_kwarg="ctx",
+    )
 
 
 def ask(id: str, answers: dict[str, Any], input_requests: dict[str, Any]) -> InputRequiredResult:
@@ -151,10 +196,23 @@ def finished(uri: str) -> Any:
 
 function serverModule(d: Declared | undefined, flows: readonly HandlerFlow[], upstream: string, names: ReadonlyMap<HandlerFlow, string>): string {
   const migrated = (kind: ItemKind, name: string) => flows.some((f) => f.kind === kind && f.name === name);
-  const others = (d?.tools ?? []).filter((t) => !migrated('tool', t.name));
+  // Listed as the legacy server declared them: description, input schema, annotations.
+  const others = (d?.tools ?? [])
+    .filter((t) => !migrated('tool', t.name))
+    .map((t) => ({
+      name: t.name,
+      ...(t.title === undefined ? {} : { title: t.title }),
+      ...(t.description === undefined ? {} : { description: t.description }),
+      inputSchema: t.inputSchema ?? { type: 'object' },
+      ...(t.annotations ? { annotations: t.annotations } : {}),
+    }));
   const name = `${d?.server?.name ?? upstream}-migrated`;
-  return `${comment([
-    `The 2026-07-28 server that replaces the legacy upstream ${JSON.stringify(upstream)}: the migrated handlers and,`,
+  const imported = flows.map(
+    (f, i) => `from handlers.${FOLDER[f.kind]}.${names.get(f)} import ${f.kind === 'tool' ? `tool as tool${i}` : `register as register${i}`}`,
+  );
+  const tools = flows.flatMap((f, i) => (f.kind === 'tool' ? [`tool${i}()`] : []));
+  return `${pyComment([
+    `The 2026-07-28 server that replaces the legacy upstream ${pyString(upstream)}: the migrated handlers and,`,
     'listed as not migrated, the tools the audit never saw ask. Streamable HTTP on HOST:PORT/mcp',
     '(default 127.0.0.1:3000); MRTR_STATE_KEY seals request_state and must be the same on every instance.',
   ])}
@@ -166,9 +224,11 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.request_state import RequestStateSecurity
 from mcp_types import CallToolResult
 
-${flows.map((f, i) => `from handlers.${FOLDER[f.kind]}.${names.get(f)} import register as register${i}`).join('\n')}
+from mrtr import declared_tool
 
-NOT_MIGRATED = ${py(others.map((t) => t.name))}
+${imported.join('\n')}
+
+NOT_MIGRATED: list[dict[str, Any]] = ${pyLiteral(others)}
 
 
 def build() -> MCPServer:
@@ -177,15 +237,14 @@ def build() -> MCPServer:
         # One process then serves every round of a call: fine for one instance, not for several.
         print("MRTR_STATE_KEY unset: request_state is sealed with a per-process key", file=sys.stderr)
     security = RequestStateSecurity(keys=[key]) if key else RequestStateSecurity.ephemeral()
-    server = MCPServer(${JSON.stringify(name)}, request_state_security=security)
-${flows.map((_, i) => `    register${i}(server)`).join('\n')}
-    for tool in NOT_MIGRATED:
-        server.add_tool(_not_migrated(tool), name=tool, description="not migrated yet (still served by the legacy server)")
+    tools = [${tools.join(', ')}] + [declared_tool(_not_migrated(t["name"]), t) for t in NOT_MIGRATED]
+    server = MCPServer(${pyString(name)}, request_state_security=security, tools=tools)
+${flows.flatMap((f, i) => (f.kind === 'tool' ? [] : [`    register${i}(server)`])).join('\n')}
     return server
 
 
 def _not_migrated(name: str) -> Any:
-    async def handler() -> CallToolResult:
+    async def handler(args: dict[str, Any], ctx: Any = None) -> CallToolResult:
         return CallToolResult.model_validate({"content": [{"type": "text", "text": f"{name}: not migrated yet"}], "isError": True})
 
     return handler
@@ -203,7 +262,7 @@ if __name__ == "__main__":
 
 function pyproject(name: string): string {
   return `[project]
-name = ${JSON.stringify(moduleOf(name).replace(/_/g, '-'))}
+name = ${pyString(pyStem(name).replace(/_/g, '-'))}
 version = "0.1.0"
 requires-python = ">=3.11"
 dependencies = ["mcp==${PY_SDK_VERSION}"]
@@ -212,7 +271,12 @@ dependencies = ["mcp==${PY_SDK_VERSION}"]
 
 /** Every file of the migrated Python server for one upstream. */
 export function pythonServer(upstream: string, declared: Declared | undefined, flows: readonly HandlerFlow[]): GeneratedFile[] {
-  const names = fileNames(flows, moduleOf);
+  const names = uniqueStems(
+    flows,
+    (f) => f.name,
+    (f) => f.kind,
+    { stem: pyStem, finishSuffix: '_finish' },
+  );
   const files: GeneratedFile[] = [
     { path: 'pyproject.toml', text: pyproject(`${declared?.server?.name ?? upstream}-migrated`) },
     { path: 'mrtr.py', text: MRTR },

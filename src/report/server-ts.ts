@@ -3,10 +3,10 @@
 // Streamable HTTP, the legacy server's other items listed as not migrated, package.json and a
 // strict tsconfig.json. Pure: returns the files.
 import type { HandlerFlow } from './handler-flow.js';
-import { fileNames } from './handler-flow.js';
-import { comment, FOLDER, finishFile, type GeneratedFile, handlerFile, json, slugOf } from './handlers-ts.js';
+import { FOLDER, finishFile, type GeneratedFile, handlerFile } from './handlers-ts.js';
 import type { ItemKind } from './migration.js';
 import type { Declared } from './model.js';
+import { tsComment, tsLiteral, tsStem, uniqueStems } from './quote.js';
 
 export const SDK_VERSION = '2.4.0';
 export const NODE_ADAPTER_VERSION = '2.1.2';
@@ -92,26 +92,29 @@ function notMigratedFile(d: Declared | undefined, flows: readonly HandlerFlow[])
   const prompts = (d?.prompts ?? []).filter((p) => !migrated('prompt', p.name));
   const resources = (d?.resources ?? []).filter((r) => !migrated('resource', r.uri));
   const lines = [
-    comment([
+    tsComment([
       'What the legacy server declared and the audit never saw ask: listed as it was, answered with',
       '"not migrated" until each is written (it never asked mid-call, so it moves over as it is).',
     ]),
-    "import { fromJsonSchema, type McpServer } from '@modelcontextprotocol/server';",
+    `import { ${tools.length + prompts.length ? 'fromJsonSchema, ' : ''}type McpServer } from '@modelcontextprotocol/server';`,
     '',
-    `export const NOT_MIGRATED = ${json({ tools: tools.map((t) => t.name), prompts: prompts.map((p) => p.name), resources: resources.map((r) => r.uri) })};`,
+    `export const NOT_MIGRATED = ${tsLiteral({ tools: tools.map((t) => t.name), prompts: prompts.map((p) => p.name), resources: resources.map((r) => r.uri) })};`,
     '',
-    "const notMigrated = (what: string) => what + ': not migrated yet (still served by the legacy server)';",
-    '',
+    // Declared only where used: the generated tsconfig has noUnusedLocals.
+    ...(tools.length + prompts.length + resources.length
+      ? ["const notMigrated = (what: string) => what + ': not migrated yet (still served by the legacy server)';", '']
+      : []),
     'export function registerNotMigrated(server: McpServer): void {',
   ];
   for (const t of tools) {
     const meta = [
-      ...(t.description === undefined ? [] : [`description: ${json(t.description)}`]),
-      `inputSchema: fromJsonSchema<Record<string, unknown>>(${json(t.inputSchema ?? { type: 'object' })} as never)`,
-      ...(t.annotations ? [`annotations: ${json(t.annotations)}`] : []),
+      ...(t.title === undefined ? [] : [`title: ${tsLiteral(t.title)}`]),
+      ...(t.description === undefined ? [] : [`description: ${tsLiteral(t.description)}`]),
+      `inputSchema: fromJsonSchema<Record<string, unknown>>(${tsLiteral(t.inputSchema ?? { type: 'object' })} as never)`,
+      ...(t.annotations ? [`annotations: ${tsLiteral(t.annotations)}`] : []),
     ];
     lines.push(
-      `  server.registerTool(${json(t.name)}, { ${meta.join(', ')} }, async () => ({ content: [{ type: 'text', text: notMigrated(${json(t.name)}) }], isError: true }));`,
+      `  server.registerTool(${tsLiteral(t.name)}, { ${meta.join(', ')} }, async () => ({ content: [{ type: 'text', text: notMigrated(${tsLiteral(t.name)}) }], isError: true }));`,
     );
   }
   for (const p of prompts) {
@@ -122,15 +125,15 @@ function notMigratedFile(d: Declared | undefined, flows: readonly HandlerFlow[])
       required: args.filter((a) => a.required).map((a) => a.name),
     };
     lines.push(
-      `  server.registerPrompt(${json(p.name)}, { ${p.description === undefined ? '' : `description: ${json(p.description)}, `}argsSchema: fromJsonSchema<Record<string, unknown>>(${json(schema)} as never) }, async () => {`,
-      `    throw new Error(notMigrated(${json(p.name)}));`,
+      `  server.registerPrompt(${tsLiteral(p.name)}, { ${p.description === undefined ? '' : `description: ${tsLiteral(p.description)}, `}argsSchema: fromJsonSchema<Record<string, unknown>>(${tsLiteral(schema)} as never) }, async () => {`,
+      `    throw new Error(notMigrated(${tsLiteral(p.name)}));`,
       '  });',
     );
   }
   for (const r of resources) {
     lines.push(
-      `  server.registerResource(${json(r.name ?? slugOf(r.uri))}, ${json(r.uri)}, { ${r.mimeType ? `mimeType: ${json(r.mimeType)}` : ''} }, async () => {`,
-      `    throw new Error(notMigrated(${json(r.uri)}));`,
+      `  server.registerResource(${tsLiteral(r.name ?? tsStem(r.uri))}, ${tsLiteral(r.uri)}, { ${r.mimeType ? `mimeType: ${tsLiteral(r.mimeType)}` : ''} }, async () => {`,
+      `    throw new Error(notMigrated(${tsLiteral(r.uri)}));`,
       '  });',
     );
   }
@@ -141,8 +144,8 @@ function notMigratedFile(d: Declared | undefined, flows: readonly HandlerFlow[])
 function serverFile(d: Declared | undefined, flows: readonly HandlerFlow[], upstream: string, names: ReadonlyMap<HandlerFlow, string>): string {
   const name = `${d?.server?.name ?? upstream}-migrated`;
   const imports = flows.map((f, i) => `import { register as register${i} } from './${FOLDER[f.kind]}/${names.get(f)}.js';`);
-  return `${comment([
-    `The 2026-07-28 server that replaces the legacy upstream ${json(upstream)}${d?.server ? ` (${d.server.name} ${d.server.version})` : ''}: the migrated`,
+  return `${tsComment([
+    `The 2026-07-28 server that replaces the legacy upstream ${tsLiteral(upstream)}${d?.server ? ` (${d.server.name} ${d.server.version})` : ''}: the migrated`,
     'handlers and, listed as not migrated, what the audit never saw ask. Streamable HTTP on',
     'HOST:PORT/mcp (default 127.0.0.1 and 3000; PORT=0 takes a free port); MRTR_STATE_KEY (32+',
     'characters) seals requestState and must be the same on every instance.',
@@ -156,7 +159,7 @@ import { registerNotMigrated } from './not-migrated.js';
 ${imports.join('\n')}
 
 export function build(): McpServer {
-  const server = new McpServer(${json({ name, version: '0.1.0' })}, { requestState: { verify: stateCodec.verify } });
+  const server = new McpServer(${tsLiteral({ name, version: '0.1.0' })}, { requestState: { verify: stateCodec.verify } });
 ${flows.map((_, i) => `  register${i}(server);`).join('\n')}
   registerNotMigrated(server);
   return server;
@@ -183,7 +186,7 @@ process.on('SIGTERM', () => http.close(() => process.exit(0)));
 function packageJson(name: string): string {
   return `${JSON.stringify(
     {
-      name: slugOf(name).toLowerCase(),
+      name: tsStem(name).toLowerCase(),
       version: '0.1.0',
       private: true,
       type: 'module',
@@ -219,7 +222,12 @@ const TSCONFIG = `${JSON.stringify(
 
 /** Every file of the migrated TypeScript server for one upstream. */
 export function typescriptServer(upstream: string, declared: Declared | undefined, flows: readonly HandlerFlow[]): GeneratedFile[] {
-  const names = fileNames(flows, slugOf);
+  const names = uniqueStems(
+    flows,
+    (f) => f.name,
+    (f) => f.kind,
+    { stem: tsStem, finishSuffix: '.finish' },
+  );
   const files: GeneratedFile[] = [
     { path: 'package.json', text: packageJson(`${declared?.server?.name ?? upstream}-migrated`) },
     { path: 'tsconfig.json', text: TSCONFIG },

@@ -6,7 +6,16 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { auditWithQuestions, buildTypescript, fillTypescriptStubs, generate, questionFlow, shadowAgainst, startTypescript } from '../support/migrated.js';
+import {
+  auditWithQuestions,
+  buildTypescript,
+  fillTypescriptStubs,
+  generate,
+  questionFlow,
+  shadowAgainst,
+  startTypescript,
+  toolsListDifferences,
+} from '../support/migrated.js';
 import { DEMO_ASKING as ASKING, DEMO_SERVER as SERVER, driveDemo } from '../support/migration-drives.js';
 import type { Running } from '../support/processes.js';
 import { ALL_CAPS, rpc } from '../support/rpc.js';
@@ -32,6 +41,10 @@ describe('report --handlers --lang ts over the demo server', () => {
     assert.match(handler, /if \(actionOf\(answers\["partySize_time"\]\) === "decline"\) \{/);
     assert.match(handler, /"confirm": inputRequired\.elicit\(/);
     assert.match(readFileSync(join(dir, 'src', 'not-migrated.ts'), 'utf8'), /"tools":\["add"\]/);
+  });
+
+  it('lists every tool, migrated or not, as the legacy server declared it (titles included): a shadow tools/list finds no difference', async () => {
+    assert.deepEqual(await toolsListDifferences(SERVER, server.url), []);
   });
 
   it('answers server/discover', async () => {

@@ -83,7 +83,7 @@ describe('report --handlers --lang ts over the everything server', () => {
     const sampling = readFileSync(join(dir, 'src', 'tools', 'trigger-sampling-request.ts'), 'utf8');
     assert.match(
       sampling,
-      /inputRequired\.createMessage\(\{ systemPrompt: ".+", maxTokens: 10, temperature: 0\.7, messages: samplingMessages\("sampling", args, answers\) \}\)/,
+      /inputRequired\.createMessage\(\{ "systemPrompt": ".+", "maxTokens": 10, "temperature": 0\.7, messages: samplingMessages\("sampling", args, answers\) \}\)/,
     );
     assert.doesNotMatch(elicit + sampling, /listRoots/, 'tools whose results never named the roots do not ask for them');
   });

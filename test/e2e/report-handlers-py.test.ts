@@ -5,7 +5,17 @@
 // resource included, which asks from a middleware, and its templated one). Skipped loudly without python3 or the wheels.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { auditWithQuestions, checkPython, fillPythonStubs, generate, questionFlow, shadowAgainst, startPython, STUB_TEXT } from '../support/migrated.js';
+import {
+  auditWithQuestions,
+  checkPython,
+  fillPythonStubs,
+  generate,
+  questionFlow,
+  shadowAgainst,
+  startPython,
+  STUB_TEXT,
+  toolsListDifferences,
+} from '../support/migrated.js';
 import { DEMO_ASKING, DEMO_SERVER, driveDemo, driveFixture, FIXTURE_CALLS, FIXTURE_NOTES, FIXTURE_SERVER } from '../support/migration-drives.js';
 import type { Running } from '../support/processes.js';
 import { pythonWithMcp2 } from '../support/python.js';
@@ -82,6 +92,10 @@ for (const c of CASES) {
       const flows = records.map(questionFlow);
       for (const f of flows) assert.deepEqual(f.questions, [], `${f.target}: no question extra or missing`);
       assert.deepEqual(flows.map((f) => `${f.target} ${f.rounds}`).sort(), c.flows);
+    });
+
+    it('lists every tool, migrated or not, as the legacy server declared it: a shadow tools/list finds no difference', async () => {
+      assert.deepEqual(await toolsListDifferences(c.server, server.url), []);
     });
   });
 }

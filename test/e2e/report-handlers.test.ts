@@ -15,6 +15,7 @@ import {
   STUB_TEXT,
   shadowAgainst,
   startTypescript,
+  toolsListDifferences,
 } from '../support/migrated.js';
 import { driveFixture, FIXTURE_CALLS, FIXTURE_NOTES, FIXTURE_SERVER as SERVER } from '../support/migration-drives.js';
 import type { Running } from '../support/processes.js';
@@ -60,6 +61,10 @@ describe('report --handlers --lang ts over the test fixture', () => {
     assert.ok(tools.includes('ask-twice') && tools.includes('echo') && tools.includes('hang'), tools.join(','));
     const echo = await rpc(server.url, 'tools/call', { name: 'echo', arguments: { text: 'x' } }, { caps: ALL_CAPS });
     assert.match(JSON.stringify(echo.body.result), /not migrated yet/);
+  });
+
+  it('lists every tool, migrated or not, as the legacy server declared it: a shadow tools/list finds no difference', async () => {
+    assert.deepEqual(await toolsListDifferences(SERVER, server.url), []);
   });
 
   it('asks round by round under stable keys, carrying the answers in a sealed requestState', async () => {

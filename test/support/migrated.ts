@@ -2,7 +2,7 @@
 // through the proxy, its 2026-07-28 server generated (`report --handlers`), each finish filled by
 // a stub, built with the repository's TypeScript (strict) and started on a free loopback port.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ShadowRecord } from '../../src/audit/shadow-record.js';
@@ -10,6 +10,7 @@ import { writeConfig } from './config.js';
 import { scrape } from './metrics.js';
 import { freePort } from './ports.js';
 import { PROXY_BIN, ROOT, startProcess, startProxy, type Running } from './processes.js';
+import { connectClient } from './client.js';
 import { COMPARISONS } from './shadow.js';
 import { until } from './wait.js';
 
@@ -30,14 +31,14 @@ export async function auditWithQuestions(server: string[], drive: (url: string) 
 }
 
 /** `mrtr-proxy report --handlers DIR --lang LANG`; returns DIR and what the command printed. */
-export function generate(audit: string, server: string[], lang = 'ts', into?: string): { dir: string; stdout: string } {
+export function generate(audit: string, server: string[], lang = 'ts', into?: string): { dir: string; stdout: string; stderr: string } {
   const dir = into ?? mkdtempSync(join(tmpdir(), `migrated-${lang}-`));
   const r = spawnSync(process.execPath, [PROXY_BIN, 'report', '--audit', audit, '--handlers', dir, '--lang', lang, '--', ...server], {
     encoding: 'utf8',
     timeout: 60_000,
   });
   if (r.status !== 0) throw new Error(`report --handlers failed (${r.status}): ${r.stderr}`);
-  return { dir, stdout: r.stdout };
+  return { dir, stdout: r.stdout, stderr: r.stderr };
 }
 
 // A templated resource's stub names the variables it was handed (`stub finish id=7`), so a test
@@ -138,9 +139,11 @@ upstreams:
   } finally {
     await proxy.stop();
   }
-  const records = readFileSync(audit, 'utf8')
+  // Comparisons that matched write nothing: no file when every one did.
+  const records = (existsSync(audit) ? readFileSync(audit, 'utf8') : '')
     .trim()
     .split('\n')
+    .filter((l) => l !== '')
     .map((l) => JSON.parse(l) as Record<string, unknown>)
     .filter((r): r is ShadowRecord & Record<string, unknown> => r['kind'] === 'shadow');
   return { records, counts };
@@ -218,4 +221,21 @@ export async function startPython(python: string, dir: string): Promise<Running 
     timeoutMs: 30_000,
   });
   return { ...p, url: `http://127.0.0.1:${port}/mcp` };
+}
+
+/** One tools/list through the proxy. */
+export async function listTools(url: string): Promise<void> {
+  const client = await connectClient(url);
+  try {
+    await client.listTools();
+  } finally {
+    await client.close();
+  }
+}
+
+/** The differences a shadow tools/list found between the legacy server and the migrated one at `candidateUrl`. */
+export async function toolsListDifferences(server: string[], candidateUrl: string): Promise<string[]> {
+  const { records, counts } = await shadowAgainst(server, candidateUrl, { tools: [], methods: ['tools/list'] }, 1, listTools);
+  if (counts['candidate_error']) throw new Error(`the migrated server failed tools/list: ${JSON.stringify(records)}`);
+  return records.flatMap((r) => r.differences.map((d) => `${d.kind} ${d.path}`));
 }

@@ -3,10 +3,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AuditRecord, AuditedRequest } from '../../src/audit/record.js';
-import { endingsOf, fileNames, groupByWhen, handlerFlows } from '../../src/report/handler-flow.js';
-import { moduleOf, py } from '../../src/report/handlers-py.js';
+import { endingsOf, groupByWhen, handlerFlows } from '../../src/report/handler-flow.js';
 import { pythonServer } from '../../src/report/server-py.js';
-import { slugOf } from '../../src/report/handlers-ts.js';
+import { shortHash } from '../../src/report/quote.js';
 import { typescriptServer } from '../../src/report/server-ts.js';
 
 const form = (round: number, field: string, action = 'accept', message = `${field}?`): AuditedRequest => ({
@@ -179,13 +178,12 @@ describe('typescriptServer', () => {
 
   it('gives two tools whose names make the same file name two files', () => {
     const two = handlerFlows([call('a.b', [form(1, 'x')]), call('a-b', [form(1, 'x')])]);
-    assert.deepEqual([...fileNames(two, slugOf).values()].sort(), ['a-b', 'a-b_2']);
     assert.deepEqual(
       typescriptServer('u', undefined, two)
         .map((f) => f.path)
         .filter((p) => p.startsWith('src/tools/') && !p.endsWith('.finish.ts'))
         .sort(),
-      ['src/tools/a-b.ts', 'src/tools/a-b_2.ts'],
+      [`src/tools/a-b-${shortHash('a.b')}.ts`, 'src/tools/a-b.ts'],
     );
   });
 
@@ -204,12 +202,6 @@ describe('typescriptServer', () => {
     assert.match(notes, /export async function flow\(args: \{ uri: string; variables: Variables \}/);
     assert.match(text('src/resources/note-id.finish.ts'), /export async function finish\(args: \{ uri: string; variables: Variables \}, answers: Answers\)/);
     assert.equal(files.filter((f) => f.path.startsWith('src/resources/')).length, 4, 'one handler and one finish per resource');
-  });
-
-  it('makes file names of tool names and URIs', () => {
-    assert.equal(slugOf('fixture://secret'), 'secret');
-    assert.equal(slugOf('a b/c'), 'a-b-c');
-    assert.equal(slugOf('///'), 'item');
   });
 });
 
@@ -233,7 +225,7 @@ describe('pythonServer', () => {
     );
     assert.match(byPath.get('pyproject.toml')!.text, /"mcp==2\.3\.0"/);
     assert.match(byPath.get('server.py')!.text, /RequestStateSecurity\(keys=\[key\]\)/);
-    assert.match(byPath.get('server.py')!.text, /NOT_MIGRATED = \["add"\]/);
+    assert.match(byPath.get('server.py')!.text, /NOT_MIGRATED: list\[dict\[str, Any\]\] = \[\{"name": "add", "inputSchema": \{"type": "object"\}\}\]/);
   });
 
   it('branches on the action and asks with wire-shaped input requests', () => {
@@ -278,9 +270,13 @@ describe('pythonServer', () => {
     assert.match(mrtr, /def finished\(uri: str\) -> Any:/);
   });
 
-  it('writes JSON as Python literals and module names of tool names', () => {
-    assert.equal(py({ a: [true, false, null, 1, 'x'] }), '{"a": [True, False, None, 1, "x"]}');
-    assert.equal(moduleOf('book-table'), 'book_table');
-    assert.equal(moduleOf('fixture://1st'), 'item_1st');
+  it('does not serve a template whose variables cannot be Python parameters, and says so when it starts', () => {
+    const template = 'notes://k/{class}/{a);import os#}';
+    const declared = { ...DECLARED_RESOURCES, resources: [], resourceTemplates: [{ uriTemplate: template, name: 'k' }] };
+    const files = pythonServer('u', declared, handlerFlows([read('notes://k/1/2', 'ok')], [], [declared]));
+    const handler = files.find((f) => f.path.startsWith('handlers/resources/') && !f.path.endsWith('_finish.py') && !f.path.endsWith('__init__.py'))!;
+    assert.match(handler.text, /print\(".*not served, its variables class, a\);import os# are not Python parameter names", file=sys\.stderr\)/);
+    assert.doesNotMatch(handler.text, /@server\.resource|def handler\(/);
+    assert.doesNotMatch(handler.text, /^import os/m);
   });
 });

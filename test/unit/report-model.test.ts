@@ -178,6 +178,35 @@ describe('report helpers', () => {
     assert.equal(r.records.length, 2);
     assert.equal(r.skipped, 3);
   });
+
+  it('skips a record that fails its schema (types, enumerations, sizes) and names it by file, line and field', () => {
+    const good = record('t', [ask(1)]);
+    const edited = [
+      { ...good, outcome: { kind: 'error', code: '1\nprocess.exit(7)//', message: 'm' } },
+      { ...good, outcome: { kind: 'exploded' } },
+      { ...good, requests: [{ ...ask(1), elicitationMode: 'popup' }] },
+      { ...good, requests: [{ ...ask(1), round: 1.5 }] },
+      { ...good, target: 'x'.repeat(5000) },
+      { ...good, resultShape: { parts: 'text' } },
+      { kind: 'shadow', upstream: 'u', method: 'tools/call', differences: [] },
+    ];
+    const r = parseAuditLines([good, ...edited].map((x) => JSON.stringify(x)).join('\n'), 'audit.jsonl');
+    assert.deepEqual(r.records, [good]);
+    assert.equal(r.skipped, edited.length);
+    assert.deepEqual(
+      r.invalid.map((s) => `${s.file}:${s.line} ${s.why.split(':').slice(0, 2).join(':')}`),
+      [
+        'audit.jsonl:2 audit record: outcome.code',
+        'audit.jsonl:3 audit record: outcome.kind',
+        'audit.jsonl:4 audit record: requests.0.elicitationMode',
+        'audit.jsonl:5 audit record: requests.0.round',
+        'audit.jsonl:6 audit record: target',
+        'audit.jsonl:7 audit record: resultShape.parts',
+        'audit.jsonl:8 shadow record: ts',
+      ],
+    );
+    assert.doesNotMatch(r.invalid.map((s) => s.why).join(' '), /process\.exit/, 'the values are never echoed');
+  });
 });
 
 describe('report renderers', () => {
