@@ -4,8 +4,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { childPids, processTreeRunning, statState } from '../../src/upstream/child/process-running.js';
+import { skipOrFail } from '../support/skip.js';
 
-const HAS_PROC = existsSync('/proc/self/stat');
+const noProc = skipOrFail('e2e/process-running', !existsSync('/proc/self/stat') && 'it reads processes from Linux /proc');
 
 async function started(child: ChildProcess): Promise<number> {
   await new Promise<void>((resolve, reject) => child.once('spawn', resolve).once('error', reject));
@@ -35,11 +36,11 @@ describe('process-running', () => {
     assert.deepEqual(childPids('0 -1 x 7'), [7]);
   });
 
-  it('is unknown for a process that does not exist', { skip: !HAS_PROC && 'no /proc on this system' }, () => {
+  it('is unknown for a process that does not exist', { skip: noProc }, () => {
     assert.equal(processTreeRunning(2 ** 22 + 1), undefined);
   });
 
-  it('tells a spinning process from a waiting one, through a wrapper', { skip: !HAS_PROC && 'no /proc on this system' }, async () => {
+  it('tells a spinning process from a waiting one, through a wrapper', { skip: noProc }, async () => {
     const waiting = spawn('sh', ['-c', 'sleep 30; true'], { stdio: 'ignore', detached: true });
     const spinning = spawn('sh', ['-c', `${JSON.stringify(process.execPath)} -e "for(;;){}"; true`], { stdio: 'ignore', detached: true });
     try {
@@ -51,7 +52,7 @@ describe('process-running', () => {
     }
   });
 
-  it('reads a process as running while another of its threads runs and its main thread waits', { skip: !HAS_PROC && 'no /proc on this system' }, async () => {
+  it('reads a process as running while another of its threads runs and its main thread waits', { skip: noProc }, async () => {
     // Servers that hand their stdout writes to a worker thread (Python's anyio) look like this while they write.
     const script = `const { Worker } = require('node:worker_threads'); new Worker('for(;;){}', { eval: true }); setInterval(() => {}, 1000);`;
     const child = spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
