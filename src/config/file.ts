@@ -108,7 +108,8 @@ const upstreamSchema = z
   });
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
-const fileSchema = z
+/** The configuration file (test/unit/config-docs.test.ts: config/proxy.yaml shows every key). */
+export const FILE_SCHEMA = z
   .strictObject({
     listen: z
       .strictObject({
@@ -148,9 +149,9 @@ const fileSchema = z
     }
   });
 
-export type FileShape = z.infer<typeof fileSchema>;
+export type FileShape = z.infer<typeof FILE_SCHEMA>;
 /** The configuration object the YAML file describes, as a library caller writes it. */
-export type ConfigObject = z.input<typeof fileSchema>;
+export type ConfigObject = z.input<typeof FILE_SCHEMA>;
 
 /** The YAML parser, loaded only when a configuration file is read (it costs start-up time otherwise). */
 function parseYaml(text: string): unknown {
@@ -182,7 +183,7 @@ export function loadConfigFile(path: string, env: Record<string, string | undefi
  */
 export function validateConfig(raw: unknown, env: Record<string, string | undefined>, from: ConfigSource, earlier: readonly string[] = []): FileConfig {
   const problems = [...earlier];
-  const parsed = fileSchema.safeParse(raw ?? {});
+  const parsed = FILE_SCHEMA.safeParse(raw ?? {});
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const where = issue.path.length ? issue.path.join('.') : '(top level)';
