@@ -1,7 +1,7 @@
 // The legacy fixture's `gate` tool from the test's side: calls that stay open until the test
 // releases them, so that a test asserts what holds while a call is in flight without racing a
 // fixed sleep. The gate is a file; the fixture appends to FILE.entered as each call starts.
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -14,8 +14,16 @@ export interface Gate {
   release(): void;
 }
 
+/** This test process's gates, removed when it exits. */
+let dir: string | undefined;
+
 export function gate(): Gate {
-  const file = join(mkdtempSync(join(tmpdir(), 'mrtr-gate-')), 'open');
+  if (dir === undefined) {
+    const made = mkdtempSync(join(tmpdir(), 'mrtr-gates-'));
+    process.on('exit', () => rmSync(made, { recursive: true, force: true }));
+    dir = made;
+  }
+  const file = join(mkdtempSync(join(dir, 'gate-')), 'open');
   return {
     args: { file },
     entered: () => (existsSync(`${file}.entered`) ? readFileSync(`${file}.entered`, 'utf8').split('\n').filter(Boolean).length : 0),
