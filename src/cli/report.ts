@@ -67,20 +67,23 @@ type Parsed =
       rootsTools: string[];
     };
 
+/** Every option of `mrtr-proxy report` (test/e2e/cli.test.ts: each is in report --help and docs/migration.md). */
+export const REPORT_OPTIONS = {
+  audit: { type: 'string', multiple: true },
+  format: { type: 'string' },
+  out: { type: 'string' },
+  upstream: { type: 'string' },
+  config: { type: 'string' },
+  handlers: { type: 'string' },
+  lang: { type: 'string' },
+  'roots-tools': { type: 'string', multiple: true },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
 function parseOwn(own: readonly string[]) {
   return parseArgs({
     args: [...own],
-    options: {
-      audit: { type: 'string', multiple: true },
-      format: { type: 'string' },
-      out: { type: 'string' },
-      upstream: { type: 'string' },
-      config: { type: 'string' },
-      handlers: { type: 'string' },
-      lang: { type: 'string' },
-      'roots-tools': { type: 'string', multiple: true },
-      help: { type: 'boolean', short: 'h' },
-    },
+    options: REPORT_OPTIONS,
     strict: true,
     allowPositionals: false,
   });

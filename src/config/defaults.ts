@@ -1,18 +1,7 @@
-// Named defaults. The README's option table quotes these; change both together. The limits'
-// defaults live in the table in limits.ts; the names here are kept for the code that reads them.
-import { LIMITS } from './limits.js';
-
+// Named defaults of the options outside the limits table. The README's option table quotes these;
+// change both together. The limits' defaults live in the table in limits.ts.
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 8080;
-export const DEFAULT_INTERACTION_TTL_S = LIMITS.interactionTtl.default;
-export const DEFAULT_MAX_SESSIONS = LIMITS.maxSessions.default;
-export const DEFAULT_MAX_STDIO_SESSIONS = LIMITS.maxSessions.stdioDefault;
-export const DEFAULT_SPARE_SESSIONS = LIMITS.spareSessions.default;
-export const DEFAULT_SESSION_WAIT_S = LIMITS.sessionWait.default;
-export const DEFAULT_CALL_TIMEOUT_S = LIMITS.callTimeout.default;
-export const DEFAULT_GATHER_WINDOW_MS = LIMITS.gatherWindowMs.default;
-export const DEFAULT_IDLE_SESSION_TTL_S = LIMITS.idleSessionTtl.default;
-export const DEFAULT_CONNECT_TIMEOUT_S = LIMITS.connectTimeout.default;
 export const DEFAULT_LOG_LEVEL = 'info';
 export const DEFAULT_LEGACY_CLIENTS = 'pass';
 /** The audit file is renamed to FILE.1 when it would grow past this. */

@@ -122,7 +122,8 @@ const upstreamSchema = z
   });
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
-const fileSchema = z
+/** The configuration file (test/unit/config-docs.test.ts: config/proxy.yaml shows every key). */
+export const FILE_SCHEMA = z
   .strictObject({
     listen: z
       .strictObject({
@@ -169,9 +170,9 @@ const fileSchema = z
     }
   });
 
-export type FileShape = z.infer<typeof fileSchema>;
+export type FileShape = z.infer<typeof FILE_SCHEMA>;
 /** The configuration object the YAML file describes, as a library caller writes it. */
-export type ConfigObject = z.input<typeof fileSchema>;
+export type ConfigObject = z.input<typeof FILE_SCHEMA>;
 
 /** The YAML parser, loaded only when a configuration file is read (it costs start-up time otherwise). */
 function parseYaml(text: string): unknown {
@@ -215,8 +216,8 @@ export function validateConfig(
   credentials: readonly string[] = [],
 ): FileConfig {
   const problems = [...earlier];
-  const parsed = fileSchema.safeParse(raw ?? {});
-  if (!parsed.success) problems.push(...issueLines(parsed.error.issues, fileSchema));
+  const parsed = FILE_SCHEMA.safeParse(raw ?? {});
+  if (!parsed.success) problems.push(...issueLines(parsed.error.issues, FILE_SCHEMA));
   const config = parsed.success ? fromFile(parsed.data, env, from, problems, credentials) : undefined;
   if (problems.length > 0 || !config) throw new ConfigFileError(problems.map((p) => `${from.source}: ${p}`).join('\n'));
   return config;

@@ -21,7 +21,8 @@ import type { AuditConfig, LegacyClients, ProxyConfig, Root, SuspendMode, Upstre
 const LIMIT_OPTIONS = Object.fromEntries(LIMIT_ROWS.map((r) => [r.option, { type: 'string' }])) as { [O in LimitOption]: { type: 'string' } };
 
 
-const OPTIONS = {
+/** Every option of the proxy's command line (test/e2e/cli.test.ts: each is in --help and the README). */
+export const PROXY_OPTIONS = {
   config: { type: 'string' },
   stdio: { type: 'boolean' },
   'legacy-clients': { type: 'string' },
@@ -68,11 +69,11 @@ export function resolveArgv(argv: readonly string[], env: Record<string, string 
   const command = dash === -1 ? [] : argv.slice(dash + 1);
   let values: ReturnType<typeof parse>['values'];
   let positionals: string[];
-  checkDashValues(own, OPTIONS);
+  checkDashValues(own, PROXY_OPTIONS);
   try {
     ({ values, positionals } = parse(own));
   } catch (err) {
-    throw new ConfigError(parserMessage(err as Error & { code?: string }, OPTIONS));
+    throw new ConfigError(parserMessage(err as Error & { code?: string }, PROXY_OPTIONS));
   }
   if (values.help) return { action: 'help' };
   if (values.version) return { action: 'version' };
@@ -89,7 +90,7 @@ export function namesConfigFile(argv: readonly string[]): boolean {
 }
 
 function parse(args: readonly string[]) {
-  return parseArgs({ args: [...args], options: OPTIONS, strict: true, allowPositionals: true });
+  return parseArgs({ args: [...args], options: PROXY_OPTIONS, strict: true, allowPositionals: true });
 }
 
 type Values = ReturnType<typeof parse>['values'];

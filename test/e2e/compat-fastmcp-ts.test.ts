@@ -9,6 +9,9 @@ import { freePort } from '../support/ports.js';
 import { FASTMCP_TS_SERVER, noFastmcpTs } from '../support/processes.js';
 import type { FeatureCase } from '../support/compat-features.js';
 import { featureSuite } from '../support/feature-suite.js';
+import { skipOrFail } from '../support/skip.js';
+
+const skip = skipOrFail('e2e/compat-fastmcp-ts', noFastmcpTs);
 
 const SERVER = FASTMCP_TS_SERVER;
 
@@ -26,7 +29,7 @@ const CASES: FeatureCase[] = [
 
 featureSuite({
   name: 'fastmcp 4.20.16 (TypeScript) over stdio: directly and through the proxy',
-  skip: noFastmcpTs,
+  skip,
   start: async () => ({ target: { command: process.execPath, args: [SERVER] }, proxyArgs: ['--', process.execPath, SERVER] }),
   cases: CASES,
 });
@@ -40,7 +43,7 @@ const HTTP_CASES = CASES.map((c) => (c.feature === 'roots after connect' ? { ...
 
 featureSuite({
   name: 'fastmcp 4.20.16 (TypeScript) over Streamable HTTP: directly and through the proxy',
-  skip: noFastmcpTs,
+  skip,
   start: async () => {
     const port = await freePort();
     const server = spawn(process.execPath, [SERVER, 'http', String(port)], { stdio: 'ignore' });

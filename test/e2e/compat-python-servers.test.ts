@@ -9,6 +9,7 @@ import { after } from 'node:test';
 import { compatSuite } from '../support/compat.js';
 import { makeRepo } from '../support/git-repo.js';
 import { pythonOf, pythonScript } from '../support/python.js';
+import { skipOrFail } from '../support/skip.js';
 
 const python = pythonOf('mcp1', 'e2e/compat-python-servers');
 const skip = python === undefined && 'the mcp1 stack is not installed (SKIPPED line above)';
@@ -29,7 +30,7 @@ compatSuite({
 const repo = skip ? undefined : makeRepo(temp);
 compatSuite({
   name: 'mcp-server-git 0.6.2',
-  skip: skip || (repo === undefined && 'git is not installed'),
+  skip: skip || skipOrFail('e2e/compat-python-servers (mcp-server-git)', repo === undefined && 'git is not installed'),
   server: () => ({ command: pythonScript('mcp1', 'mcp-server-git'), args: ['--repository', repo!], env: { HOME: temp, GIT_CONFIG_NOSYSTEM: '1' } }),
   calls: [
     { tool: 'git_status', arguments: { repo_path: repo } },

@@ -4,10 +4,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { after } from 'node:test';
 import { compatSuite } from '../support/compat.js';
 import { makeRepo } from '../support/git-repo.js';
 import { ROOT } from '../support/processes.js';
+import { skipOrFail } from '../support/skip.js';
 
 const node = process.execPath;
 const pkg = (path: string) => `${ROOT}node_modules/${path}`;
@@ -42,9 +43,7 @@ compatSuite({
 
 const repo = makeRepo(temp);
 if (repo === undefined) {
-  describe('@cyanheads/git-mcp-server', () => {
-    it('needs the git binary', (t) => t.skip('git is not installed: the git server compatibility test cannot run'));
-  });
+  skipOrFail('e2e/compat-third-party (@cyanheads/git-mcp-server)', 'git is not installed: the git server compatibility test cannot run');
 } else {
   compatSuite({
     name: '@cyanheads/git-mcp-server',

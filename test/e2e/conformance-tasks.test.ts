@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatIssues, NODE22, runConformance } from '../support/conformance.js';
 import { ROOT, startProcess, startProxy, type ProxyProcess, type Running } from '../support/processes.js';
+import { skipOrFail } from '../support/skip.js';
 
 const SCENARIOS = [
   'tasks-lifecycle',
@@ -28,8 +29,10 @@ const SCENARIOS = [
 ];
 
 const FIXTURE = `${ROOT}dist/test/fixtures/tasks-server.js`;
-const skip = !existsSync(NODE22) && 'Node 22 not fetched into .cache/node22 (run: node scripts/fetch-node.mjs; npm test does)';
-if (skip) process.stderr.write(`SKIPPED test/e2e/conformance-tasks.test.ts: ${skip}\n`);
+const skip = skipOrFail(
+  'test/e2e/conformance-tasks.test.ts',
+  !existsSync(NODE22) && 'Node 22 not fetched into .cache/node22 (run: node scripts/fetch-node.mjs; npm test does)',
+);
 
 async function expectAllPass(urlOf: string | ((scenario: string) => string), upstream: string): Promise<void> {
   let passed = 0;

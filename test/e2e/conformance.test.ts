@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { NODE22, runConformance } from '../support/conformance.js';
 import { ROOT, startProcess, startProxy, type ProxyProcess, type Running } from '../support/processes.js';
 import { rpc } from '../support/rpc.js';
+import { skipOrFail } from '../support/skip.js';
 
 /** Checks a proxy in front of a legacy server cannot pass, with the reason in docs/conformance.md. */
 const STRUCTURAL = new Set([
@@ -15,8 +16,10 @@ const STRUCTURAL = new Set([
 ]);
 
 const FIXTURE = `${ROOT}dist/test/fixtures/conformance-server.js`;
-const skip = !existsSync(NODE22) && 'Node 22 not fetched into .cache/node22 (run: node scripts/fetch-node.mjs; npm test does)';
-if (skip) process.stderr.write(`SKIPPED test/e2e/conformance.test.ts: ${skip}\n`);
+const skip = skipOrFail(
+  'test/e2e/conformance.test.ts',
+  !existsSync(NODE22) && 'Node 22 not fetched into .cache/node22 (run: node scripts/fetch-node.mjs; npm test does)',
+);
 
 async function expectConformant(url: string, upstream: string): Promise<void> {
   const result = await runConformance(url, { timeoutMs: 540_000 });

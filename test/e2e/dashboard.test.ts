@@ -9,10 +9,13 @@ import { launch, type Browser, type Page } from 'puppeteer-core';
 import WebSocket from 'ws';
 import { ROOT, startProxy, type ProxyProcess } from '../support/processes.js';
 import { ALL_CAPS, inputRequired, rpc } from '../support/rpc.js';
+import { skipOrFail } from '../support/skip.js';
 
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
-const skip = CHROMIUM ? false : 'chromium is not installed (apt-get install -y chromium): the dashboard browser test cannot run';
-if (skip) process.stderr.write(`SKIPPED: ${skip}\n`);
+const skip = skipOrFail(
+  'test/e2e/dashboard.test.ts',
+  !CHROMIUM && 'chromium is not installed (apt-get install -y chromium): the dashboard browser test cannot run',
+);
 
 describe('--dashboard', { skip }, () => {
   let proxy: ProxyProcess;

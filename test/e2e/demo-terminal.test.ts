@@ -8,11 +8,13 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { alive, descendants } from '../support/process-tree.js';
 import { until } from '../support/wait.js';
+import { skipOrFail } from '../support/skip.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const skip =
-  spawnSync('script', ['--version'], { encoding: 'utf8' }).status !== 0 && 'util-linux `script` is not installed: no pseudo-terminal to run npm start in';
-if (skip) process.stderr.write(`SKIPPED test/e2e/demo-terminal.test.ts: ${skip}\n`);
+const skip = skipOrFail(
+  'test/e2e/demo-terminal.test.ts',
+  spawnSync('script', ['--version'], { encoding: 'utf8' }).status !== 0 && 'util-linux `script` is not installed: no pseudo-terminal to run npm start in',
+);
 
 /** winston's color for info (green), around the level only. */
 const GREEN_INFO = '\u001b[32minfo\u001b[39m';

@@ -9,10 +9,10 @@ import { scrape } from '../support/metrics.js';
 import { FIXTURE, PROXY_BIN, startHttpFixture, startProcess, TEST_STATE_KEY, type Running } from '../support/processes.js';
 import { inputRequired, rpc } from '../support/rpc.js';
 import { until } from '../support/wait.js';
+import { skipOrFail } from '../support/skip.js';
 
 const ELICIT = { elicitation: {} };
-const skip = !PROC_READABLE && 'SKIPPED: needs Linux /proc';
-if (skip) process.stderr.write('SKIPPED e2e/descriptor-metrics: it reads descriptors and connections from Linux /proc\n');
+const skip = skipOrFail('e2e/descriptor-metrics', !PROC_READABLE && 'it reads descriptors and connections from Linux /proc');
 
 describe('descriptors and upstream connections', { skip }, () => {
   let fixture: Running & { url: string };

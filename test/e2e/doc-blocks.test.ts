@@ -14,6 +14,7 @@ import { type DocBlock, runnableBlocks } from '../support/doc-blocks.js';
 import { findBinary, freePort } from '../support/ports.js';
 import { ROOT } from '../support/processes.js';
 import { until } from '../support/wait.js';
+import { skipOrFail } from '../support/skip.js';
 
 const DOCS = readdirSync(join(ROOT, 'docs'))
   .filter((f) => f.endsWith('.md'))
@@ -128,8 +129,7 @@ describe('runnable blocks of docs/', () => {
 
   for (const { file, name, blocks } of scenarios) {
     const missing = PROGRAMS.filter((p) => blocks.some((b) => new RegExp(`(^|[\\s;|&(])${p}\\s`, 'm').test(b.text)) && !findBinary(p));
-    const skip = missing.length > 0 ? `${missing.join(', ')} not installed` : undefined;
-    if (skip) process.stderr.write(`SKIPPED test/e2e/doc-blocks.test.ts ${file} ${name}: ${skip}\n`);
+    const skip = skipOrFail(`test/e2e/doc-blocks.test.ts ${file} ${name}`, missing.length > 0 && `${missing.join(', ')} not installed`);
     it(`${file}: ${name} runs as written`, { skip }, () => runScenario(blocks));
   }
 });

@@ -11,8 +11,8 @@ import { FIXTURE, startHttpFixture, startProxy, type ProxyProcess, type Running 
 import { post } from '../support/rpc.js';
 import { until } from '../support/wait.js';
 
-async function legacyClient(url: string, name: string) {
-  const client = new LegacyClient({ name: 'legacy-e2e', version: '1' }, { capabilities: { elicitation: {}, sampling: {}, roots: {} } });
+async function legacyClient(url: string, name: string, clientName = 'legacy-e2e') {
+  const client = new LegacyClient({ name: clientName, version: '1' }, { capabilities: { elicitation: {}, sampling: {}, roots: {} } });
   const seen: string[] = [];
   client.setRequestHandler(ElicitRequestSchema, async (r) => {
     seen.push(r.method);
@@ -26,9 +26,18 @@ async function legacyClient(url: string, name: string) {
     seen.push(r.method);
     return { roots: [{ uri: 'file:///legacy' }] };
   });
-  const transport = new LegacyHttpTransport(new URL(url));
+  // The client's standalone (GET) stream to the proxy: a notification that belongs to no request
+  // in flight is relayed there, and dropped while it is not open yet.
+  let standaloneOpen = false;
+  const transport = new LegacyHttpTransport(new URL(url), {
+    fetch: async (input, init) => {
+      const res = await fetch(input, init);
+      if (init?.method === 'GET' && res.status === 200) standaloneOpen = true;
+      return res;
+    },
+  });
   await client.connect(transport);
-  return { client, transport, seen };
+  return { client, transport, seen, standaloneOpen: () => standaloneOpen };
 }
 
 for (const kind of ['stdio', 'http'] as const) {
@@ -63,18 +72,26 @@ for (const kind of ['stdio', 'http'] as const) {
       }
     });
 
-    it('relays notifications to the legacy client and ends its session on DELETE', async () => {
-      const legacy = await legacyClient(proxy.url, 'Old');
+    it('relays every notification to the legacy client and ends its session on DELETE', async () => {
+      const clientName = `legacy-e2e-notified-${kind}`;
+      const legacy = await legacyClient(proxy.url, 'Old', clientName);
       let changes = 0;
       legacy.client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changes++);
-      // The legacy server announces the new tool on its standalone (GET) stream. Right after
-      // initialize that stream may not be open yet upstream (the same race a direct legacy client
-      // has), and the announcement is then dropped by the server: add tools until one is relayed.
-      for (let i = 0; i < 10 && changes === 0; i++) {
-        await legacy.client.callTool({ name: 'add-tool', arguments: { name: `t-${kind}-${i}` } });
-        await until(() => changes > 0, 1000).catch(() => {});
+      await until(legacy.standaloneOpen, 5000, "the legacy client's standalone stream");
+      if (upstream) {
+        // An HTTP legacy server sends tools/list_changed on the session's standalone (GET) stream and
+        // drops it while that stream is not open yet (as it would for a direct legacy client): wait
+        // for the stream the proxy opens upstream for this client's session.
+        const initialized = new RegExp(`fixture session (\\S+) initialized by ${clientName}\n`);
+        await until(() => initialized.test(upstream!.stderr()), 5000, "the legacy client's session upstream");
+        const upstreamSid = initialized.exec(upstream.stderr())![1]!;
+        await until(() => upstream!.stderr().includes(`fixture standalone stream open ${upstreamSid}\n`), 5000, 'its standalone stream upstream');
       }
-      assert.ok(changes > 0, 'tools/list_changed reached the legacy client');
+      for (let i = 1; i <= 5; i++) {
+        await legacy.client.callTool({ name: 'add-tool', arguments: { name: `t-${kind}-${i}` } });
+        await until(() => changes >= i, 5000, `tools/list_changed number ${i} at the legacy client`);
+      }
+      assert.equal(changes, 5, 'one tools/list_changed per added tool');
       const sid = legacy.transport.sessionId!;
       await legacy.transport.terminateSession();
       await legacy.client.close();

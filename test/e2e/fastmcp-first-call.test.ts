@@ -6,11 +6,12 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { textOfResult, throughProxy } from '../support/compat-features.js';
 import { FASTMCP_TS_SERVER, noFastmcpTs, startProxy, type ProxyProcess } from '../support/processes.js';
+import { skipOrFail } from '../support/skip.js';
 
 const SERVER = FASTMCP_TS_SERVER;
 const SAMPLE = { tool: 'sample', arguments: { prompt: 'hi' } };
 
-describe('fastmcp 4.20.16 (TypeScript): sampling on the first call of a fresh proxy', { skip: noFastmcpTs }, () => {
+describe('fastmcp 4.20.16 (TypeScript): sampling on the first call of a fresh proxy', { skip: skipOrFail('e2e/fastmcp-first-call', noFastmcpTs) }, () => {
   const proxies: ProxyProcess[] = [];
   after(() => Promise.all(proxies.map((p) => p.stop())));
   const fresh = async () => {

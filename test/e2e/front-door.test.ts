@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { FIXTURE, PROXY_BIN, startProxy, type ProxyProcess } from '../support/processes.js';
 import { rpc } from '../support/rpc.js';
 import { until } from '../support/wait.js';
+import { skipOrFail } from '../support/skip.js';
 
 const OPENSSL = spawnSync('openssl', ['version']).status === 0;
 const dir = mkdtempSync(join(tmpdir(), 'mrtr-tls-'));
@@ -79,7 +80,7 @@ function raw(
   });
 }
 
-describe('TLS', { skip: OPENSSL ? false : 'SKIPPED: openssl is not installed, so no certificate can be made for the TLS test' }, () => {
+describe('TLS', { skip: skipOrFail('e2e/front-door (TLS)', !OPENSSL && 'openssl is not installed, so no certificate can be made for the TLS test') }, () => {
   let proxy: ProxyProcess;
   let files: { cert: string; key: string };
   before(async () => {

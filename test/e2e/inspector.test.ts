@@ -10,12 +10,11 @@ import { after, before, describe, it } from 'node:test';
 import { type Browser, launch, type Page } from 'puppeteer-core';
 import { INSPECTOR_WEB, MCPDO, mcpdo, startInspectorWeb } from '../support/inspector.js';
 import { ROOT, startProxy, type ProxyProcess } from '../support/processes.js';
+import { skipOrFail } from '../support/skip.js';
 
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 const noChromium = CHROMIUM ? false : 'chromium is not installed (apt-get install -y chromium): the Inspector web UI test cannot run';
-if (noChromium) process.stderr.write(`SKIPPED e2e/inspector (web UI): ${noChromium}\n`);
 const noInspector = existsSync(INSPECTOR_WEB) && existsSync(MCPDO) ? false : 'the Inspector is not in .cache/inspector (node scripts/fetch-test-packages.mjs)';
-if (noInspector) process.stderr.write(`SKIPPED e2e/inspector: ${noInspector}\n`);
 
 const home = mkdtempSync(join(tmpdir(), 'mrtr-inspector-'));
 let proxy: ProxyProcess;
@@ -27,7 +26,7 @@ after(async () => {
   rmSync(home, { recursive: true, force: true });
 });
 
-describe('Inspector 2.12.0 web UI in chromium', { skip: noInspector || noChromium }, () => {
+describe('Inspector 2.12.0 web UI in chromium', { skip: skipOrFail('e2e/inspector (web UI)', noInspector || noChromium) }, () => {
   let web: Awaited<ReturnType<typeof startInspectorWeb>>;
   let browser: Browser;
   let page: Page;
@@ -94,7 +93,7 @@ describe('Inspector 2.12.0 web UI in chromium', { skip: noInspector || noChromiu
   });
 });
 
-describe('Inspector 2.12.0 mcpdo CLI', { skip: noInspector }, () => {
+describe('Inspector 2.12.0 mcpdo CLI', { skip: skipOrFail('e2e/inspector (mcpdo CLI)', noInspector) }, () => {
   let cli: Awaited<ReturnType<typeof mcpdo>>;
   before(async () => {
     cli = await mcpdo(home);

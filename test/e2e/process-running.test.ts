@@ -5,10 +5,10 @@ import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { childPids, MAX_THREADS, PASS_BUDGET_MS, processTreeRunning, statState, statThreads } from '../../src/upstream/child/process-running.js';
+import { skipOrFail } from '../support/skip.js';
 
-const HAS_PROC = existsSync('/proc/self/stat');
-const noPython = spawnSync('python3', ['-c', '']).status === 0 ? false : 'python3 is not installed';
-if (noPython) process.stderr.write(`SKIPPED: ${noPython}: the many-threads cases cannot run\n`);
+const noProc = skipOrFail('e2e/process-running', !existsSync('/proc/self/stat') && 'it reads processes from Linux /proc');
+const noPython = skipOrFail('e2e/process-running, many threads', spawnSync('python3', ['-c', '']).status !== 0 && 'python3 is not installed');
 
 /** A python3 process with `n` threads besides its main one, all sleeping; ready once it says so. */
 async function threaded(n: number): Promise<ChildProcess> {
@@ -62,11 +62,11 @@ describe('process-running', () => {
     assert.deepEqual(childPids('0 -1 x 7'), [7]);
   });
 
-  it('is unknown for a process that does not exist', { skip: !HAS_PROC && 'no /proc on this system' }, () => {
+  it('is unknown for a process that does not exist', { skip: noProc }, () => {
     assert.equal(processTreeRunning(2 ** 22 + 1), undefined);
   });
 
-  it('tells a spinning process from a waiting one, through a wrapper', { skip: !HAS_PROC && 'no /proc on this system' }, async () => {
+  it('tells a spinning process from a waiting one, through a wrapper', { skip: noProc }, async () => {
     const waiting = spawn('sh', ['-c', 'sleep 30; true'], { stdio: 'ignore', detached: true });
     const spinning = spawn('sh', ['-c', `${JSON.stringify(process.execPath)} -e "for(;;){}"; true`], { stdio: 'ignore', detached: true });
     try {
@@ -78,7 +78,7 @@ describe('process-running', () => {
     }
   });
 
-  it('reads a process as running while another of its threads runs and its main thread waits', { skip: !HAS_PROC && 'no /proc on this system' }, async () => {
+  it('reads a process as running while another of its threads runs and its main thread waits', { skip: noProc }, async () => {
     // Servers that hand their stdout writes to a worker thread (Python's anyio) look like this while they write.
     const script = `const { Worker } = require('node:worker_threads'); new Worker('for(;;){}', { eval: true }); setInterval(() => {}, 1000);`;
     const child = spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
@@ -91,7 +91,7 @@ describe('process-running', () => {
   });
 
   it('reads a process with a few sleeping threads as waiting, one with more than it reads one by one as unknown', {
-    skip: (!HAS_PROC && 'no /proc on this system') || noPython,
+    skip: noProc || noPython,
   }, async () => {
     const few = await threaded(8);
     const many = await threaded(MAX_THREADS * 4);
@@ -107,7 +107,7 @@ describe('process-running', () => {
     }
   });
 
-  it('stops a pass that outlives its budget, unknown', { skip: !HAS_PROC && 'no /proc on this system' }, async () => {
+  it('stops a pass that outlives its budget, unknown', { skip: noProc }, async () => {
     const waiting = spawn('sleep', ['30'], { stdio: 'ignore' });
     try {
       const pid = await started(waiting);

@@ -34,10 +34,10 @@ import {
 import { PROXY_BIN, type Running } from '../support/processes.js';
 import { pythonWithMcp2 } from '../support/python.js';
 import { ALL_CAPS, rpc } from '../support/rpc.js';
+import { skipOrFail } from '../support/skip.js';
 
 const py = pythonWithMcp2();
-const skipPython = 'skip' in py ? py.skip : false;
-if (skipPython) process.stderr.write(`SKIPPED the Python half of test/e2e/report-handlers-everything.test.ts: ${skipPython}\n`);
+const skipPython = skipOrFail('the Python half of test/e2e/report-handlers-everything.test.ts', 'skip' in py && py.skip);
 
 // One audit serves every test here: auditing starts everything and drives four calls.
 let audited: Promise<string> | undefined;

@@ -20,10 +20,10 @@ import { DEMO_ASKING, DEMO_SERVER, driveDemo, driveFixture, FIXTURE_CALLS, FIXTU
 import type { Running } from '../support/processes.js';
 import { pythonWithMcp2 } from '../support/python.js';
 import { ALL_CAPS, inputRequired, post, rpc } from '../support/rpc.js';
+import { skipOrFail } from '../support/skip.js';
 
 const env = pythonWithMcp2();
-const skip = 'skip' in env ? env.skip : false;
-if (skip) process.stderr.write(`SKIPPED test/e2e/report-handlers-py.test.ts: ${skip}\n`);
+const skip = skipOrFail('test/e2e/report-handlers-py.test.ts', 'skip' in env && env.skip);
 const python = 'python' in env ? env.python : '';
 
 interface Case {

@@ -9,9 +9,9 @@ import { freePort } from '../support/ports.js';
 import { FIXTURE, instanceLogs, startHttpFixture, startInstance, startProxy, type ProxyProcess, type Running } from '../support/processes.js';
 import { NO_REDIS, startRedis, type RedisProcess } from '../support/redis.js';
 import { inputRequired, rpc } from '../support/rpc.js';
+import { skipOrFail } from '../support/skip.js';
 
-const SKIP = NO_NGINX ?? NO_REDIS;
-if (SKIP) process.stderr.write(`SKIPPED test/e2e/several-instances.test.ts: ${SKIP}\n`);
+const SKIP = skipOrFail('test/e2e/several-instances.test.ts', NO_NGINX ?? NO_REDIS);
 const CAPS = { elicitation: { form: {} } };
 const call = (url: string, name: string, extra: Record<string, unknown> = {}) => rpc(url, 'tools/call', { name, arguments: {}, ...extra }, { caps: CAPS });
 const answer = (requestState: string, key: string, content: Record<string, string>) => ({

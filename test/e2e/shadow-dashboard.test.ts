@@ -8,10 +8,13 @@ import { launch, type Browser } from 'puppeteer-core';
 import { startProxy, type ProxyProcess, type Running } from '../support/processes.js';
 import { rpc } from '../support/rpc.js';
 import { shadowConfig, startTwin } from '../support/shadow.js';
+import { skipOrFail } from '../support/skip.js';
 
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
-const skip = CHROMIUM ? false : 'chromium is not installed (apt-get install -y chromium): the shadow dashboard browser test cannot run';
-if (skip) process.stderr.write(`SKIPPED: ${skip}\n`);
+const skip = skipOrFail(
+  'test/e2e/shadow-dashboard.test.ts',
+  !CHROMIUM && 'chromium is not installed (apt-get install -y chromium): the shadow dashboard browser test cannot run',
+);
 
 describe('--dashboard shadow differences', { skip }, () => {
   let twin: Running;

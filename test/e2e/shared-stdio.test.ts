@@ -7,9 +7,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { textOf } from '../support/client.js';
+import { gate } from '../support/gate.js';
 import { childPids, FIXTURE, startProxy, type ProxyProcess } from '../support/processes.js';
 import { inputRequired, rpc } from '../support/rpc.js';
-import { sleep, until } from '../support/wait.js';
+import { until } from '../support/wait.js';
 
 const CAPS = { elicitation: { form: {} }, sampling: {} };
 
@@ -55,17 +56,21 @@ describe('calls sharing a legacy stdio child', () => {
   });
 
   it('runs 16 concurrent pass-through calls on one legacy child', { timeout: 30_000 }, async () => {
-    assert.equal(textOf((await call('slow', { ms: 1 })).body.result), 'slept 1', 'slow has completed once without asking');
-    const calls = Array.from({ length: 16 }, (_, i) => call('slow', { ms: 2500 + i }));
-    await until(async () => (await sessions()).sharedCalls === 16, 10_000, '16 calls in flight');
+    const open = gate();
+    open.release();
+    assert.equal(textOf((await call('gate', open.args)).body.result), 'released', 'gate has completed once without asking');
+    const held = gate();
+    const calls = Array.from({ length: 16 }, () => call('gate', held.args));
+    await until(async () => (await sessions()).sharedCalls === 16 && held.entered() === 16, 10_000, '16 calls running in the child');
     const during = await sessions();
     const children = await childPids(proxy.child.pid!);
     assert.equal(during.open, 1, JSON.stringify(during));
     assert.ok(children.length <= 2, `${children.length} legacy children (the control session's and one pooled)`);
+    held.release();
     const results = await Promise.all(calls);
     assert.deepEqual(
       results.map((r) => textOf(r.body.result)),
-      Array.from({ length: 16 }, (_, i) => `slept ${2500 + i}`),
+      Array(16).fill('released'),
     );
   });
 
@@ -75,29 +80,32 @@ describe('calls sharing a legacy stdio child', () => {
     assert.equal(parked.held, 0, 'summarize parks on a shared child');
     const done = await resume('summarize', { text: 'long text' }, round, { role: 'assistant', model: 'm1', content: { type: 'text', text: 'short' } });
     assert.equal(textOf(done.body.result), 'summary by m1: short');
-    const slow = call('slow', { ms: 1000 });
-    await until(async () => (await sessions()).sharedCalls === 1, 5000, 'the slow call in flight');
+    const held = gate();
+    const running = call('gate', held.args);
+    await until(async () => (await sessions()).sharedCalls === 1 && held.entered() === 1, 5000, 'the gate call running in the child');
     const again = inputRequired(await call('summarize', { text: 'more' }));
     const beside = await sessions();
-    assert.deepEqual([beside.open, beside.held, beside.sharedCalls], [1, 0, 2], 'summarize parked beside the slow call, on its child');
+    assert.deepEqual([beside.open, beside.held, beside.sharedCalls], [1, 0, 2], 'summarize parked beside the gate call, on its child');
     const second = await resume('summarize', { text: 'more' }, again, { role: 'assistant', model: 'm2', content: { type: 'text', text: 'ok' } });
     assert.equal(textOf(second.body.result), 'summary by m2: ok');
-    assert.equal(textOf((await slow).body.result), 'slept 1000');
+    held.release();
+    assert.equal(textOf((await running).body.result), 'released');
   });
 
   it('refuses a question from a tool that suddenly asks while sharing, and leases it exclusively from then on', { timeout: 30_000 }, async () => {
     assert.equal(textOf((await call('ask-if', { ask: false })).body.result), 'did not ask');
-    const slow = call('slow', { ms: 1500 });
-    await until(async () => (await sessions()).sharedCalls === 1, 5000, 'the slow call in flight');
-    await sleep(50);
+    const held = gate();
+    const running = call('gate', held.args);
+    await until(async () => (await sessions()).sharedCalls === 1 && held.entered() === 1, 5000, 'the gate call running in the child');
     const refused = await call('ask-if', { ask: true });
     assert.equal(refused.body.result?.['isError'], true, JSON.stringify(refused.body));
     assert.match(textOf(refused.body.result), /cannot tell which of the 2 running calls on this legacy session sent this elicitation\/create/);
-    assert.match(textOf(refused.body.result), /tool:(slow|ask-if), tool:(slow|ask-if) will get a legacy session of their own from now on; call again/);
+    assert.match(textOf(refused.body.result), /tool:(gate|ask-if), tool:(gate|ask-if) will get a legacy session of their own from now on; call again/);
     const round = inputRequired(await call('ask-if', { ask: true }));
     assert.equal((await sessions()).held, 1, 'ask-if now has a child of its own');
     const done = await resume('ask-if', { ask: true }, round, { action: 'accept', content: { v: 'yes' } });
     assert.equal(textOf(done.body.result), 'asked: yes');
-    assert.equal(textOf((await slow).body.result), 'slept 1500');
+    held.release();
+    assert.equal(textOf((await running).body.result), 'released');
   });
 });

@@ -8,10 +8,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { PROC_READABLE } from '../support/descriptors.js';
 import { growth, soak } from '../support/soak.js';
+import { skipOrFail } from '../support/skip.js';
 
-if (!PROC_READABLE) process.stderr.write('SKIPPED e2e/soak: it reads what the proxy holds from Linux /proc\n');
-
-describe('a short soak', { skip: !PROC_READABLE && 'SKIPPED: needs Linux /proc' }, () => {
+describe('a short soak', { skip: skipOrFail('e2e/soak', !PROC_READABLE && 'it reads what the proxy holds from Linux /proc') }, () => {
   it('holds nothing more at the end than in its first seconds, and answers everything as it must', { timeout: 120_000 }, async () => {
     const result = await soak({ seconds: 30, sampleEverySeconds: 2, ttlSeconds: 3, abandonPerSecond: 2 });
     assert.deepEqual(result.unexpected, []);

@@ -9,12 +9,13 @@ import { FIXTURE, startProxy, type ProxyProcess } from '../support/processes.js'
 import { NO_REDIS, startRedis, type RedisProcess } from '../support/redis.js';
 import { inputRequired, rpc } from '../support/rpc.js';
 import { until } from '../support/wait.js';
+import { skipOrFail } from '../support/skip.js';
 
 const CAPS = { elicitation: { form: {} } };
 const call = (url: string, name: string, extra: Record<string, unknown> = {}) => rpc(url, 'tools/call', { name, arguments: {}, ...extra }, { caps: CAPS });
 const city = (requestState: string, name = 'Oslo') => ({ requestState, inputResponses: { 'elicitation-1': { action: 'accept', content: { city: name } } } });
 
-if (NO_REDIS) process.stderr.write(`SKIPPED test/e2e/state-store.test.ts: ${NO_REDIS}\n`);
+const SKIP = skipOrFail('test/e2e/state-store.test.ts', NO_REDIS);
 
 describe('RedisStore against redis-server', () => {
   let redis: RedisProcess;
@@ -25,7 +26,7 @@ describe('RedisStore against redis-server', () => {
     await redis?.stop();
   });
 
-  it('consumes an id once, atomically, until it expires; rejects quickly when the store is gone', { skip: NO_REDIS }, async () => {
+  it('consumes an id once, atomically, until it expires; rejects quickly when the store is gone', { skip: SKIP }, async () => {
     const ledger = await RedisStore.open(new URL(redis.url), createLogger('error'));
     try {
       await until(
@@ -66,7 +67,7 @@ describe('three instances sharing a redis state store', () => {
     await redis?.stop();
   });
 
-  it('lets exactly one of 20 concurrent copies of a replay retry proceed across the instances', { skip: NO_REDIS }, async () => {
+  it('lets exactly one of 20 concurrent copies of a replay retry proceed across the instances', { skip: SKIP }, async () => {
     const r1 = inputRequired(await call(proxies[0]!.url, 'lookup'));
     const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => call(proxies[i % 3]!.url, 'lookup', city(r1.requestState))));
     const proceeded = replies.filter((r) => r.body.result?.['resultType'] === 'input_required');
@@ -75,7 +76,7 @@ describe('three instances sharing a redis state store', () => {
     assert.equal(consumed.length, 19);
   });
 
-  it('fails replay retries closed when the store is unreachable, and keeps serving held calls', { skip: NO_REDIS }, async () => {
+  it('fails replay retries closed when the store is unreachable, and keeps serving held calls', { skip: SKIP }, async () => {
     const r1 = inputRequired(await call(proxies[1]!.url, 'lookup'));
     await redis.stop('SIGKILL');
     const started = Date.now();

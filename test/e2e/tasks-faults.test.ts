@@ -13,9 +13,9 @@ import { type ProxyProcess, startInstance } from '../support/processes.js';
 import { createClient } from 'redis';
 import { NO_REDIS, startRedis, type RedisProcess } from '../support/redis.js';
 import { rpc, type RpcReply } from '../support/rpc.js';
+import { skipOrFail } from '../support/skip.js';
 
-const SKIP = NO_REDIS;
-if (SKIP) process.stderr.write(`SKIPPED test/e2e/tasks-faults.test.ts: ${SKIP}\n`);
+const SKIP = skipOrFail('test/e2e/tasks-faults.test.ts', NO_REDIS);
 const CAPS = { elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/tasks': {} } };
 
 type Task = { taskId: string; status: string; result?: Record<string, unknown>; error?: { message: string } };

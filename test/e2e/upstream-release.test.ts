@@ -11,6 +11,7 @@ import { connectionsTo, openDescriptors, PROC_READABLE } from '../support/descri
 import { childPids, FIXTURE, startProcess, startProxy, type ProxyProcess, type Running } from '../support/processes.js';
 import { inputRequired, rpc } from '../support/rpc.js';
 import { sleep } from '../support/wait.js';
+import { skipOrFail } from '../support/skip.js';
 
 const TIMES = Number(process.env['MRTR_RELEASE_TIMES'] ?? 10);
 /** What may stay open in the pools: connections busy at one moment, sessions started for overlapping calls. */
@@ -103,11 +104,11 @@ async function releases(setup: Setup, way: () => Promise<void>, thenMs = 0): Pro
   assert.fail(`after ${TIMES} times the proxy holds more than before: before ${JSON.stringify(was)}, after ${JSON.stringify(now)}`);
 }
 
-if (!PROC_READABLE) process.stderr.write('SKIPPED e2e/upstream-release: it reads what the proxy holds from Linux /proc\n');
+const skip = skipOrFail('e2e/upstream-release', !PROC_READABLE && 'it reads what the proxy holds from Linux /proc');
 
 for (const transport of TRANSPORTS) {
   describe(`what an ended interaction held upstream is released: ${transport} upstream`, {
-    skip: !PROC_READABLE && 'SKIPPED: /proc is not readable here',
+    skip,
   }, () => {
     let setup: Setup;
     let url: string;
@@ -208,7 +209,7 @@ for (const transport of TRANSPORTS) {
   });
 }
 
-describe('what a lost legacy session held is released', { skip: !PROC_READABLE && 'SKIPPED: /proc is not readable here' }, () => {
+describe('what a lost legacy session held is released', { skip }, () => {
   it('a stdio child that exits while it asks is reaped, and its pipes closed', async () => {
     const setup = await setUp('stdio');
     try {
@@ -240,7 +241,7 @@ describe('what a lost legacy session held is released', { skip: !PROC_READABLE &
 });
 
 describe("what a legacy server's own task held is released when the task is cancelled", {
-  skip: !PROC_READABLE && 'SKIPPED: /proc is not readable here',
+  skip,
 }, () => {
   const TASKS_FIXTURE = FIXTURE.replace(/legacy-server\.js$/, 'tasks-server.js');
   for (const transport of ['stdio', 'streamable-http'] as const) {

@@ -1,10 +1,11 @@
 // Property-based, over real HTTP against a running proxy: random JSON-RPC messages (known and
 // unknown methods, arbitrary params, ids, requestState and inputResponses), random headers, and
 // random bytes. The proxy may refuse anything, but never with a 500, never with a body that is not
-// a JSON-RPC error, and it is still serving afterwards. Bounded in runs and in time.
+// a JSON-RPC error, and it is still serving afterwards. A fixed number of runs from a printed seed.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { fuzzRuns } from '../support/fuzz.js';
 import { FIXTURE, startProxy, type ProxyProcess } from '../support/processes.js';
 import { PROTOCOL, rpc } from '../support/rpc.js';
 
@@ -69,7 +70,7 @@ describe('the HTTP front, fuzzed', () => {
     await proxy?.stop();
   });
 
-  it('never answers 500 or a non-JSON-RPC error, and keeps serving', async () => {
+  it('never answers 500 or a non-JSON-RPC error, and keeps serving', async (t) => {
     await fc.assert(
       fc.asyncProperty(body, headers, fc.constantFrom('POST', 'POST', 'POST', 'GET', 'DELETE'), async (b, h, method) => {
         const res = await fetch(proxy.url, { method, headers: h, ...(method === 'POST' ? { body: b } : {}), signal: AbortSignal.timeout(10_000) });
@@ -85,7 +86,7 @@ describe('the HTTP front, fuzzed', () => {
           assert.equal(typeof reply.error?.code, 'number', text);
         }
       }),
-      { numRuns: 200, interruptAfterTimeLimit: 60_000 },
+      fuzzRuns(t, 500),
     );
     const still = await rpc(proxy.url, 'tools/call', { name: 'echo', arguments: { text: 'alive' } });
     assert.equal(still.status, 200);

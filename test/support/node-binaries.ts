@@ -1,9 +1,10 @@
 // The Node binaries scripts/fetch-node.mjs puts in .cache (npm test's pretest does it), so that
 // tests can run the proxy on the release lines it supports besides the one running the tests.
-// A test that needs one that is missing (not linux/x64, or not fetched) is skipped, loudly.
+// A test that needs one that is missing (not linux/x64, or not fetched) is skipped, loudly (skip.ts).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { skipOrFail } from './skip.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -26,7 +27,7 @@ export interface NodeRuntime {
 
 /**
  * The machine's Node (the one running the tests) and each fetched line. A missing binary's skip
- * reason is also written to stderr as a SKIPPED line by `file`, so that it is seen in the run.
+ * reason goes through skipOrFail for `file` (call it where tests are declared).
  */
 export function nodeRuntimes(file: string): NodeRuntime[] {
   const own = Number(process.versions.node.split('.')[0]);
@@ -34,8 +35,7 @@ export function nodeRuntimes(file: string): NodeRuntime[] {
   for (const major of [22, 24] as const) {
     if (major === own) continue;
     const node = fetchedNode(major);
-    const skip = !existsSync(node) && `Node ${major} not fetched into .cache/node${major} (run: node scripts/fetch-node.mjs; npm test does)`;
-    if (skip) process.stderr.write(`SKIPPED ${file}: ${skip}\n`);
+    const skip = skipOrFail(file, !existsSync(node) && `Node ${major} not fetched into .cache/node${major} (run: node scripts/fetch-node.mjs; npm test does)`);
     runtimes.push({ name: `Node ${major}`, major, node, skip });
   }
   return runtimes;

@@ -12,9 +12,8 @@ export const EVERYTHING = `${ROOT}node_modules/@modelcontextprotocol/server-ever
 export const FILESYSTEM = `${ROOT}node_modules/@modelcontextprotocol/server-filesystem/dist/index.js`;
 /** The fastmcp for TypeScript fixture, run beside its fetched packages (scripts/fetch-test-packages.mjs). */
 export const FASTMCP_TS_SERVER = `${ROOT}.cache/fastmcp-ts/fastmcp-server.mjs`;
-/** Why the fastmcp for TypeScript tests cannot run, or false; said once as a SKIPPED line. */
+/** Why the fastmcp for TypeScript tests cannot run, or false (for skipOrFail). */
 export const noFastmcpTs = existsSync(FASTMCP_TS_SERVER) ? false : 'fastmcp for TypeScript is not in .cache/fastmcp-ts (node scripts/fetch-test-packages.mjs)';
-if (noFastmcpTs) process.stderr.write(`SKIPPED fastmcp for TypeScript tests: ${noFastmcpTs}\n`);
 /** A fixed, valid state key so tests can run two instances that share it. */
 export const TEST_STATE_KEY = Buffer.alloc(32, 7).toString('base64url');
 

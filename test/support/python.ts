@@ -1,21 +1,23 @@
 // The Python MCP stacks real servers and clients run on, installed by scripts/python-stacks.mjs
 // into venvs under .cache from wheels (no package index). A test whose stack is missing (no
-// python3, no wheels) is skipped with a SKIPPED line, never passed.
+// python3, no wheels) is skipped with a SKIPPED line, never passed, and fails in CI (skip.ts).
 import { existsSync } from 'node:fs';
 import { freePort } from './ports.js';
 import { ROOT, startProcess, type Running } from './processes.js';
+import { skipOrFail } from './skip.js';
 
 /** The venvs scripts/python-stacks.mjs makes: fastmcp 2.13.3, mcp 1.29.0 (+ time and git servers), mcp 2.3.0, fastmcp 4.0.10. */
 export type PythonStack = 'fastmcp2' | 'mcp1' | 'mcp2' | 'fastmcp4';
 
 export const PY_FIXTURES = `${ROOT}test/fixtures/python/`;
 
-/** The venv's interpreter, or undefined after a SKIPPED line on stderr naming `file`. */
+/** The venv's interpreter, or undefined after skipOrFail for `file` (call it where tests are declared). */
 export function pythonOf(stack: PythonStack, file: string): string | undefined {
   const python = `${ROOT}.cache/py-${stack}/bin/python`;
   if (existsSync(python)) return python;
-  process.stderr.write(
-    `SKIPPED ${file}: the Python stack ${stack} is not installed in .cache/py-${stack} (needs python3 and the wheels; run: node scripts/python-stacks.mjs, npm test does)\n`,
+  skipOrFail(
+    file,
+    `the Python stack ${stack} is not installed in .cache/py-${stack} (needs python3 and the wheels; run: node scripts/python-stacks.mjs, npm test does)`,
   );
   return undefined;
 }
@@ -37,7 +39,7 @@ export async function startPythonHttp(python: string, script: string, extra: str
 /** The official 2026-07-28 Python SDK of the `mcp2` stack, which generated Python servers are built and run on. */
 export const MCP_PY_VERSION = '2.3.0';
 
-/** The `mcp2` stack's interpreter, or `{ skip }` saying why there is none (for a test to skip loudly). */
+/** The `mcp2` stack's interpreter, or `{ skip }` saying why there is none (for skipOrFail). */
 export function pythonWithMcp2(): { python: string } | { skip: string } {
   const python = `${ROOT}.cache/py-mcp2/bin/python`;
   if (existsSync(python)) return { python };

@@ -30,6 +30,18 @@ const ALLOWED: Record<string, readonly string[]> = {
 
 const SRC = join(ROOT, 'src');
 
+/** Past this many lines a file must be listed in LONG_FILES. */
+const LONG_LINES = 400;
+
+/** The files past LONG_LINES lines, each with the one idea it holds. */
+const LONG_FILES: Record<string, string> = {
+  'src/bridge/bridge.ts': 'the MRTR bridge: an interactive request against a legacy server, round by round',
+  'src/bridge/interaction.ts': 'one interactive legacy call and what it asked for, until its outcome',
+  'src/bridge/tasks/task-table.ts': "one upstream's tasks on this instance and their sealed ids",
+  'src/upstream/session.ts': 'one legacy session: the v1 client, its calls and where their requests go',
+  'test/unit/hosted-task.test.ts': "the proxy's own tasks around plain calls, on one instance and across instances",
+};
+
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
     e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
@@ -93,14 +105,22 @@ describe('source layers', () => {
   });
 
   // A file is one idea, whatever its length: no hard cap (cutting a concept into slivers to meet
-  // one reads worse). Past ~400 lines a file often holds two ideas, so the run names it.
-  it('names the files of src, test, bench, examples and scripts past 400 lines', (t) => {
+  // one reads worse). Past 400 lines a file often holds two ideas, so one that long is a decision
+  // written down here, with the one idea it holds; a listed file back under the line leaves the list.
+  it('lets a file of src, test, bench, examples or scripts past 400 lines only with the one idea it holds', () => {
     const all = ['src', 'test', 'bench', 'examples', 'scripts'].flatMap((d) => code(join(ROOT, d)));
     assert.ok(all.length > files.length, 'the other trees were found');
-    for (const f of all) {
-      const lines = readFileSync(f, 'utf8').split('\n').length;
-      if (lines > 400) t.diagnostic(`${relative(ROOT, f)} has ${lines} lines: does it hold more than one idea?`);
-    }
+    const long = all.map((f) => [relative(ROOT, f), readFileSync(f, 'utf8').split('\n').length] as const).filter(([, lines]) => lines > LONG_LINES);
+    assert.deepEqual(
+      long.filter(([f]) => !(f in LONG_FILES)).map(([f, lines]) => `${f} has ${lines} lines: split it, or list the one idea it holds in LONG_FILES`),
+      [],
+    );
+    const listed = new Set(long.map(([f]) => f));
+    assert.deepEqual(
+      Object.keys(LONG_FILES).filter((f) => !listed.has(f)),
+      [],
+      'files in LONG_FILES that are no longer past the line (take them off the list)',
+    );
   });
 });
 

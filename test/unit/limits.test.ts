@@ -6,12 +6,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { HELP, HELP_WIDTH, limitHelp } from '../../src/cli/help.js';
 import { REPORT_HELP } from '../../src/cli/report.js';
-import * as D from '../../src/config/defaults.js';
+import { DEFAULT_TASK_BOUNDS } from '../../src/bridge/tasks/task-bounds.js';
 import { limits, loadConfigFile } from '../../src/config/file.js';
 import { defaultFor, LIMIT_ROWS, LIMITS, metavarOf, scaleOf, type LimitRow } from '../../src/config/limits.js';
 import { resolveCli } from '../../src/config/resolve.js';
 import type { UpstreamConfig, UpstreamLimits } from '../../src/config/types.js';
 import { ConfigError } from '../../src/protocol/errors.js';
+import { DEFAULT_CALLS_PER_SESSION } from '../../src/upstream/pool/lease.js';
 import { writeConfig } from '../support/config.js';
 
 const CMD = ['--', 'node', 'server.js'];
@@ -84,15 +85,19 @@ describe('the limits table', () => {
     assert.match(HELP, /--max-sessions N[\s\S]*\(default 256 for an HTTP, SSE or WebSocket upstream, 16 for stdio\)/);
   });
 
-  it('backs the named DEFAULT_* constants', () => {
-    assert.equal(D.DEFAULT_INTERACTION_TTL_S, LIMITS.interactionTtl.default);
-    assert.equal(D.DEFAULT_MAX_SESSIONS, LIMITS.maxSessions.default);
-    assert.equal(D.DEFAULT_SPARE_SESSIONS, LIMITS.spareSessions.default);
-    assert.equal(D.DEFAULT_SESSION_WAIT_S, LIMITS.sessionWait.default);
-    assert.equal(D.DEFAULT_CALL_TIMEOUT_S, LIMITS.callTimeout.default);
-    assert.equal(D.DEFAULT_GATHER_WINDOW_MS, LIMITS.gatherWindowMs.default);
-    assert.equal(D.DEFAULT_IDLE_SESSION_TTL_S, LIMITS.idleSessionTtl.default);
-    assert.equal(D.DEFAULT_CONNECT_TIMEOUT_S, LIMITS.connectTimeout.default);
+  // The pool and the task table sit below config/ in the data path and cannot read the table: their
+  // fallbacks are written out there, and must be the table's defaults.
+  it("is what the pool's and the task table's own fallbacks say", () => {
+    assert.equal(DEFAULT_CALLS_PER_SESSION, LIMITS.callsPerSession.default, 'upstream/pool/lease.ts');
+    assert.deepEqual(
+      DEFAULT_TASK_BOUNDS,
+      {
+        maxResultBytes: LIMITS.maxTaskResultBytes.default,
+        maxFinished: LIMITS.maxFinishedTasks.default,
+        maxFinishedBytes: LIMITS.maxFinishedTaskBytes.default,
+      },
+      'bridge/tasks/task-bounds.ts',
+    );
   });
 });
 

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { EncryptJWT } from 'jose';
+import { fuzzRuns } from '../support/fuzz.js';
 import { createSealer, type StateClaims, StateError } from '../../src/state/seal.js';
 
 const KEY = new Uint8Array(randomBytes(32));
@@ -13,7 +14,7 @@ const T0 = 1_800_000_000_000;
 const sealer = createSealer(KEY, () => T0);
 const CLAIMS: StateClaims = { h: 'handle-1', i: 'instance-A', r: 1, p: 'anonymous', fp: 'fp-1' };
 const EXPECT = { instance: CLAIMS.i, principal: CLAIMS.p, fingerprint: CLAIMS.fp };
-const RUNS = { numRuns: 300, interruptAfterTimeLimit: 20_000 };
+const RUNS = 300;
 
 /** Opens and says how it ended: 'opened' with the claims, or the StateError's reason. */
 async function outcome(token: unknown): Promise<string> {
@@ -39,7 +40,7 @@ function sameBytes(a: string, b: string): boolean {
 const base64url = fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'.split('')), maxLength: 80 });
 
 describe('requestState opening, fuzzed', () => {
-  it('refuses arbitrary values and JWE-shaped strings with a StateError', async () => {
+  it('refuses arbitrary values and JWE-shaped strings with a StateError', async (t) => {
     const arbitrary = fc.oneof(
       fc.anything(),
       fc.string({ maxLength: 300 }),
@@ -50,11 +51,11 @@ describe('requestState opening, fuzzed', () => {
       fc.asyncProperty(arbitrary, async (token) => {
         assert.notEqual(await outcome(token), 'opened');
       }),
-      RUNS,
+      fuzzRuns(t, RUNS),
     );
   });
 
-  it('refuses every mangling of a genuine state, and opens the genuine one', async () => {
+  it('refuses every mangling of a genuine state, and opens the genuine one', async (t) => {
     const genuine = await sealer.seal(CLAIMS, T0 + 60_000);
     assert.equal(await outcome(genuine), 'opened');
     const mangled = fc.oneof(
@@ -76,11 +77,11 @@ describe('requestState opening, fuzzed', () => {
         // base64url's last character carries unused bits: a change there can decode to the same token.
         if (!sameBytes(token, genuine)) assert.notEqual(result, 'opened', token);
       }),
-      RUNS,
+      fuzzRuns(t, RUNS),
     );
   });
 
-  it('refuses well-sealed states whose claims are anything but the expected ones', async () => {
+  it('refuses well-sealed states whose claims are anything but the expected ones', async (t) => {
     const payload = fc.dictionary(fc.constantFrom('v', 'h', 'i', 'r', 'p', 'fp', 'x'), fc.jsonValue({ maxDepth: 2 }));
     await fc.assert(
       fc.asyncProperty(payload, fc.integer({ min: -100, max: 100 }), async (claims, expInSeconds) => {
@@ -93,7 +94,7 @@ describe('requestState opening, fuzzed', () => {
           claims['v'] === 1 && ['h', 'i', 'r', 'p', 'fp'].every((k) => JSON.stringify(claims[k]) === JSON.stringify(CLAIMS[k as keyof StateClaims]));
         if (!exact || expInSeconds <= 0) assert.notEqual(result, 'opened');
       }),
-      RUNS,
+      fuzzRuns(t, RUNS),
     );
   });
 });
