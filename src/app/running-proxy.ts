@@ -20,6 +20,7 @@ import type { TaskStore } from '../state/task-store.js';
 import { localUserPrincipal } from '../state/principal.js';
 import { createSealer } from '../state/seal.js';
 import type { Logger } from '../telemetry/logger.js';
+import type { TaskAuditRecord } from '../telemetry/task-telemetry.js';
 import { type Observability, startObservability } from './observability.js';
 import { ProxyApp } from './proxy-app.js';
 import { afterReload, reloadNotes } from './reload-notes.js';
@@ -102,7 +103,7 @@ export async function startProxy(config: ProxyConfig, log: Logger, options: Star
     clock: systemClock,
     observerFor: (name) => fanOut([...(audit ? [audit.recorderFor(name)] : []), ...(live ? [live.observerFor(name)] : []), shadows.observerFor(name)]),
     forwardsFor: (name) => shadows.forwardsOf(name),
-    ...(audit ? { audit: (r: object) => audit.write(r) } : {}),
+    ...(audit ? { audit: (r: TaskAuditRecord) => audit.writeTask(r) } : {}),
     metrics: observability.metrics,
     resources,
   });

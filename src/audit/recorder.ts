@@ -6,7 +6,7 @@ import type { JsonObject, Root } from '../protocol/json.js';
 import type { Clock } from '../clock.js';
 import { inputMethodOf } from '../protocol/input-requests.js';
 import { questionOf, resultShapeOf } from './question.js';
-import { describeAnswer, describeAsk, outcomeOf, targetOf, type AuditedRequest, type AuditRecord, type ReplayRunInfo } from './record.js';
+import { describeAnswer, describeAsk, outcomeOf, targetOf, type AuditedRequest, type AuditRecord, type ReplayRunInfo, type SchemaShape } from './record.js';
 import { resultNamesRoots } from './roots-named.js';
 
 type Obj = Record<string, unknown>;
@@ -39,10 +39,17 @@ export interface RecorderOptions {
 
 /** Interactions whose end never came (should not happen) are forgotten beyond this many. */
 const MAX_OPEN = 100_000;
+/** Replayed calls whose next run never came (the client went away) are forgotten beyond this many. */
+const MAX_REPLAY_ASKS = 10_000;
 
 /** The bridge's InteractionObserver (protocol/interaction-observer.ts), writing the audit file. */
 export class AuditRecorder implements InteractionObserver {
   private readonly open = new Map<string, Open>();
+  /**
+   * What a replayed call's run asked, by call id and input key, until its next run starts: that
+   * run's retry carries the answers, whose field names are kept only where this schema has them.
+   */
+  private readonly replayAsks = new Map<string, Map<string, SchemaShape | undefined>>();
 
   constructor(private readonly opts: RecorderOptions) {}
 
@@ -75,9 +82,12 @@ export class AuditRecorder implements InteractionObserver {
   /** A run's link to its call; the previous run's questions are answered here (that run ended at `let_go`). */
   private replayInfo(r: { call: string; run: number; answers: ReadonlyMap<string, unknown> }): ReplayRunInfo {
     const answered: ReplayRunInfo['answered'] = [];
+    // The previous run asked on this instance, or another one (then no field names are kept).
+    const asked = this.replayAsks.get(r.call);
+    this.replayAsks.delete(r.call);
     for (const [key, answer] of r.answers) {
       const method = inputMethodOf(key) ?? 'unknown';
-      answered.push({ round: r.run - 1, key, method, ...describeAnswer(method, answer), ...(this.opts.content ? { answer } : {}) });
+      answered.push({ round: r.run - 1, key, method, ...describeAnswer(method, answer, asked?.get(key)), ...(this.opts.content ? { answer } : {}) });
     }
     return { call: r.call, run: r.run, fromRecord: 0, mismatched: 0, answered };
   }
@@ -93,6 +103,7 @@ export class AuditRecorder implements InteractionObserver {
     const now = this.opts.clock.now();
     o.rounds = e.round;
     o.suspendedAt = now;
+    if (o.replay) this.rememberReplayAsks(o.replay.call, e.asked);
     for (const a of e.asked) {
       o.requests.push({
         round: e.round,
@@ -107,6 +118,13 @@ export class AuditRecorder implements InteractionObserver {
     }
   }
 
+  private rememberReplayAsks(call: string, asked: ReadonlyArray<{ key: string; method: string; params?: Obj }>): void {
+    if (this.replayAsks.size >= MAX_REPLAY_ASKS && !this.replayAsks.has(call)) this.replayAsks.delete(this.replayAsks.keys().next().value!);
+    const byKey = this.replayAsks.get(call) ?? new Map<string, SchemaShape | undefined>();
+    for (const a of asked) byKey.set(a.key, describeAsk(a.method, a.params).schema);
+    this.replayAsks.set(call, byKey);
+  }
+
   onAnswers(e: { handle: string; round: number; answers: ReadonlyMap<string, unknown> }): void {
     const o = this.open.get(e.handle);
     if (!o) return;
@@ -114,7 +132,7 @@ export class AuditRecorder implements InteractionObserver {
     for (const r of o.requests) {
       if (r.round !== e.round || !e.answers.has(r.key)) continue;
       const answer = e.answers.get(r.key);
-      Object.assign(r, describeAnswer(r.method, answer), { clientMs: now - o.suspendedAt }, this.opts.content ? { answer } : {});
+      Object.assign(r, describeAnswer(r.method, answer, r.schema), { clientMs: now - o.suspendedAt }, this.opts.content ? { answer } : {});
     }
     o.workingSince = now;
   }
@@ -134,7 +152,7 @@ export class AuditRecorder implements InteractionObserver {
       durationMs: now - o.startedAt,
       finalServerMs: now - o.workingSince,
       requests: o.requests,
-      outcome: outcomeOf(e),
+      outcome: outcomeOf(e, this.opts.content),
       ...(this.opts.content && o.arguments !== undefined ? { arguments: o.arguments } : {}),
       ...(this.opts.questions && e.result ? { resultShape: resultShapeOf(o.method, e.result) } : {}),
       ...(o.rootsRound ? { rootsRound: true as const } : {}),
