@@ -101,11 +101,17 @@ export async function startProxy(config: ProxyConfig, log: Logger, options: Star
     fastLane: config.fastLane,
     log,
     clock: systemClock,
-    observerFor: (name) => fanOut([...(audit ? [audit.recorderFor(name)] : []), ...(live ? [live.observerFor(name)] : []), shadows.observerFor(name)]),
+    observerFor: (name, resourceName) =>
+      fanOut([...(audit ? [audit.recorderFor(name, resourceName)] : []), ...(live ? [live.observerFor(name)] : []), shadows.observerFor(name)]),
     forwardsFor: (name) => shadows.forwardsOf(name),
     ...(audit ? { audit: (r: TaskAuditRecord) => audit.writeTask(r) } : {}),
     metrics: observability.metrics,
     resources,
+  });
+  // The access log and spans name a read by its declared template, as the audit does.
+  observability.front.nameReadsWith((upstream, uri) => {
+    const name = app.legacyParts(upstream)?.upstream.resourceCatalog.known(uri);
+    return name === undefined || name.undeclared ? undefined : name.name;
   });
   // Interactions the routes end while closing are still audited; then the file is flushed.
   const closeUpstreams = async () => {

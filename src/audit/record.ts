@@ -76,7 +76,13 @@ export interface AuditRecord {
   ts: string;
   upstream: string;
   method: string;
+  /**
+   * The tool or prompt name; for resources/read the declared resource's URI or the template the URI
+   * matched (protocol/resource-names.ts), never the URI's own values (those are in `arguments`, with --audit-content).
+   */
   target: string;
+  /** resources/read of a URI that matched no declared resource or template: `target` is its scheme only. */
+  undeclared?: true;
   mode: string;
   rounds: number;
   durationMs: number;
@@ -103,7 +109,7 @@ type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The tool or prompt name, or the resource URI, of an interactive call. */
+/** The tool or prompt name, or the resource URI, of an interactive call (the recorder names a URI by its template). */
 export function targetOf(method: string, params: Obj): string {
   const t = method === 'resources/read' ? params['uri'] : params['name'];
   return typeof t === 'string' ? t : '';

@@ -8,6 +8,7 @@ import { inputMethodOf } from '../protocol/input-requests.js';
 import { questionOf, resultShapeOf } from './question.js';
 import { describeAnswer, describeAsk, outcomeOf, targetOf, type AuditedRequest, type AuditRecord, type ReplayRunInfo, type SchemaShape } from './record.js';
 import { resultNamesRoots } from './roots-named.js';
+import { schemeOf, type ResourceName } from '../protocol/resource-names.js';
 
 type Obj = Record<string, unknown>;
 
@@ -17,7 +18,12 @@ interface Open {
   workingSince: number;
   suspendedAt: number;
   method: string;
+  /** For resources/read, set once the URI is named (`naming`). */
   target: string;
+  undeclared?: true;
+  /** A read's name being looked up; the URI itself is never held. */
+  naming?: Promise<void>;
+  named: boolean;
   mode: string;
   rounds: number;
   requests: AuditedRequest[];
@@ -34,6 +40,11 @@ export interface RecorderOptions {
   content: boolean;
   /** Keep what the server authored when it asked (--audit-questions). */
   questions?: boolean;
+  /**
+   * What a resources/read is named by (upstream/resource-catalog.ts): its declared resource or
+   * template. Absent, or when it fails: the URI's scheme only.
+   */
+  resourceName?: (uri: string) => Promise<ResourceName>;
   sink(record: AuditRecord): void;
 }
 
@@ -45,6 +56,8 @@ const MAX_REPLAY_ASKS = 10_000;
 /** The bridge's InteractionObserver (protocol/interaction-observer.ts), writing the audit file. */
 export class AuditRecorder implements InteractionObserver {
   private readonly open = new Map<string, Open>();
+  /** Reads whose name is still being looked up, and records waiting for one. */
+  private readonly pending = new Set<Promise<void>>();
   /**
    * What a replayed call's run asked, by call id and input key, until its next run starts: that
    * run's retry carries the answers, whose field names are kept only where this schema has them.
@@ -64,19 +77,49 @@ export class AuditRecorder implements InteractionObserver {
   }): void {
     if (this.open.size >= MAX_OPEN) this.open.delete(this.open.keys().next().value!);
     const now = this.opts.clock.now();
-    this.open.set(e.handle, {
+    const read = e.method === 'resources/read';
+    const open: Open = {
       startedAt: now,
       workingSince: now,
       suspendedAt: now,
       method: e.method,
-      target: targetOf(e.method, e.params),
+      target: read ? '' : targetOf(e.method, e.params),
+      named: !read,
       mode: e.mode,
       rounds: 0,
       requests: [],
       ...(this.opts.content ? { arguments: e.params['arguments'] ?? e.params } : {}),
       ...(e.replay ? { replay: this.replayInfo(e.replay) } : {}),
       ...(e.rootsRound ? { rootsRound: e.roots ?? [] } : {}),
-    });
+    };
+    if (read) this.name(open, targetOf(e.method, e.params));
+    this.open.set(e.handle, open);
+  }
+
+  /** Names a read by its declared resource or template, or its scheme; the URI is not kept. */
+  private name(o: Open, uri: string): void {
+    const scheme: ResourceName = { name: schemeOf(uri), undeclared: true };
+    const named = this.opts.resourceName?.(uri) ?? Promise.resolve(scheme);
+    o.naming = this.track(
+      named
+        .catch(() => scheme)
+        .then((n) => {
+          o.target = n.name;
+          if (n.undeclared) o.undeclared = true;
+          o.named = true;
+        }),
+    );
+  }
+
+  private track(p: Promise<void>): Promise<void> {
+    this.pending.add(p);
+    void p.finally(() => this.pending.delete(p));
+    return p;
+  }
+
+  /** Resolves once every ended call's record has reached the sink (reads wait for their names). */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
   }
 
   /** A run's link to its call; the previous run's questions are answered here (that run ended at `let_go`). */
@@ -142,11 +185,12 @@ export class AuditRecorder implements InteractionObserver {
     if (!o) return;
     this.open.delete(e.handle);
     const now = this.opts.clock.now();
-    this.opts.sink({
+    const record = (): AuditRecord => ({
       ts: new Date(now).toISOString(),
       upstream: this.opts.upstream,
       method: o.method,
       target: o.target,
+      ...(o.undeclared ? { undeclared: true as const } : {}),
       mode: o.mode,
       rounds: o.rounds,
       durationMs: now - o.startedAt,
@@ -159,5 +203,7 @@ export class AuditRecorder implements InteractionObserver {
       ...(this.opts.questions && o.rootsRound && e.result ? { resultNamesRoots: resultNamesRoots(o.method, e.result, o.rootsRound) } : {}),
       ...(o.replay ? { replay: o.replay } : {}),
     });
+    if (o.named) this.opts.sink(record());
+    else this.track(o.naming!.then(() => this.opts.sink(record())));
   }
 }

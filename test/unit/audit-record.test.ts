@@ -158,3 +158,36 @@ describe('audit task line', () => {
     assert.equal(taskLine(failed, true).error, 'no such file: planted-arg');
   });
 });
+
+describe('audit recorder, reads', () => {
+  const read = async (resourceName: ((uri: string) => Promise<{ name: string; undeclared?: true }>) | undefined, content = false) => {
+    const out: AuditRecord[] = [];
+    const r = new AuditRecorder({ upstream: 'u', clock: testClock(0), content, ...(resourceName ? { resourceName } : {}), sink: (x) => out.push(x) });
+    r.onStart({ handle: 'h', method: 'resources/read', params: { uri: 'notes://note/planted-email@example.com' }, mode: 'hold' });
+    r.onEnd({ handle: 'h', reason: 'completed', result: { contents: [] } });
+    await r.settled();
+    return out;
+  };
+
+  it('names a read by the template its URI matched, never by the URI', async () => {
+    const [rec] = await read(async () => ({ name: 'notes://note/{id}' }));
+    assert.equal(rec!.target, 'notes://note/{id}');
+    assert.equal(rec!.undeclared, undefined);
+    assert.doesNotMatch(JSON.stringify(rec), /planted-email/);
+  });
+
+  it('names a read that matched nothing declared (or could not be named) by its scheme, and says so', async () => {
+    for (const namer of [undefined, async () => ({ name: 'notes:', undeclared: true as const }), () => Promise.reject(new Error('down'))]) {
+      const [rec] = await read(namer);
+      assert.equal(rec!.target, 'notes:');
+      assert.equal(rec!.undeclared, true);
+      assert.doesNotMatch(JSON.stringify(rec), /planted-email/);
+    }
+  });
+
+  it('keeps the URI in the arguments with --audit-content', async () => {
+    const [rec] = await read(async () => ({ name: 'notes://note/{id}' }), true);
+    assert.equal(rec!.target, 'notes://note/{id}');
+    assert.deepEqual(rec!.arguments, { uri: 'notes://note/planted-email@example.com' });
+  });
+});
