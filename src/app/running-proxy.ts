@@ -21,6 +21,7 @@ import { localUserPrincipal } from '../state/principal.js';
 import { createSealer } from '../state/seal.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { TaskAuditRecord } from '../telemetry/task-telemetry.js';
+import type { ReadNamer } from '../telemetry/front-telemetry.js';
 import { type Observability, startObservability } from './observability.js';
 import { ProxyApp } from './proxy-app.js';
 import { afterReload, reloadNotes } from './reload-notes.js';
@@ -78,6 +79,8 @@ export async function startProxy(config: ProxyConfig, log: Logger, options: Star
     resources.close();
     throw new StartError(`cannot serve metrics on 127.0.0.1:${config.metricsPort}: ${(err as Error).message}`);
   }
+  // What a read is named by, once the upstreams exist (below).
+  let nameRead: ReadNamer = () => undefined;
   // Shadow comparisons (per process): after the primary answered, aside (see shadow/shadow.ts).
   const shadows = new ShadowComparisons({
     log,
@@ -87,6 +90,7 @@ export async function startProxy(config: ProxyConfig, log: Logger, options: Star
     content: audit?.content ?? false,
     onNote: live ? (n) => live.shadowDifference(n) : undefined,
     tokens: resources.tokens,
+    nameRead: (upstream, uri) => nameRead(upstream, uri),
   });
   shadows.apply(config);
   const app = new ProxyApp({
@@ -108,11 +112,12 @@ export async function startProxy(config: ProxyConfig, log: Logger, options: Star
     metrics: observability.metrics,
     resources,
   });
-  // The access log and spans name a read by its declared template, as the audit does.
-  observability.front.nameReadsWith((upstream, uri) => {
+  // The access log, spans and shadow records name a read by its declared template, as the audit does.
+  nameRead = (upstream, uri) => {
     const name = app.legacyParts(upstream)?.upstream.resourceCatalog.known(uri);
     return name === undefined || name.undeclared ? undefined : name.name;
-  });
+  };
+  observability.front.nameReadsWith(nameRead);
   // Interactions the routes end while closing are still audited; then the file is flushed.
   const closeUpstreams = async () => {
     shadows.close();

@@ -144,7 +144,7 @@ export function buildReport(
     for (const t of d.resourceTemplates ?? []) items.set(id(d.upstream, 'resource', t.uriTemplate), emptyItem(d.upstream, 'resource', t.uriTemplate, true));
   }
   // Reads are listed per declared resource or template, never per URI read (see auditedReadName).
-  const nameOf = (r: AuditRecord, kind: ItemKind): string => {
+  const nameOf = (r: Pick<AuditRecord, 'upstream' | 'target' | 'undeclared'>, kind: ItemKind): string => {
     if (kind !== 'resource') return r.target;
     const d = declared.find((x) => x.upstream === r.upstream);
     const n = auditedReadName(
@@ -228,7 +228,7 @@ export function buildReport(
       (a, b) => a.upstream.localeCompare(b.upstream) || order[a.asks]! - order[b.asks]! || a.kind.localeCompare(b.kind) || a.name.localeCompare(b.name),
     ),
     roundsPerCall,
-    shadow: shadowItems(shadow),
+    shadow: shadowItems(shadow.map((s) => (s.method === 'resources/read' ? { ...s, target: nameOf(s, 'resource') } : s))),
     roots,
   };
 }
