@@ -17,6 +17,7 @@ import type { TaskStore } from '../state/task-store.js';
 import { type TaskAuditRecord, taskTelemetry } from '../telemetry/task-telemetry.js';
 import type { Sealer } from '../state/seal.js';
 import { legacyCapabilitiesFor } from '../protocol/capabilities.js';
+import type { ResourceName } from '../protocol/resource-names.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { ProxyMetrics } from '../telemetry/metrics.js';
 import { upstreamTelemetry } from '../telemetry/upstream-telemetry.js';
@@ -42,8 +43,8 @@ export interface AssemblyDeps {
   fastLane: boolean;
   log: Logger;
   clock: Clock;
-  /** The observer of an upstream's interactions (the audit), if any. */
-  observerFor?: (upstream: string) => InteractionObserver | undefined;
+  /** The observer of an upstream's interactions (the audit), if any; `resourceName` names its reads by their declared resource or template. */
+  observerFor?: (upstream: string, resourceName: (uri: string) => Promise<ResourceName>) => InteractionObserver | undefined;
   /** Writes an audit line of a task (--audit); absent: no audit. */
   audit?: ((record: TaskAuditRecord) => void) | undefined;
   /** The proxy's metrics; none in tests that do not look at them. */
@@ -96,7 +97,7 @@ function assembleLegacy(config: UpstreamConfig, deps: AssemblyDeps, log: Logger)
     limits: config,
     log,
     clock: deps.clock,
-    observer: deps.observerFor?.(config.name),
+    observer: deps.observerFor?.(config.name, (uri) => upstream.resourceName(uri)),
     taskObserver: taskTelemetry(config.name, { metrics: deps.metrics, audit: deps.audit, now: () => deps.clock.now() }),
     telemetry,
   });

@@ -22,6 +22,8 @@ import { localUserPrincipal } from '../state/principal.js';
 import { createSealer } from '../state/seal.js';
 import { childExposures, systemExposureFacts } from './child-exposure.js';
 import type { Logger } from '../telemetry/logger.js';
+import type { TaskAuditRecord } from '../telemetry/task-telemetry.js';
+import type { ReadNamer } from '../telemetry/front-telemetry.js';
 import { type Observability, startObservability } from './observability.js';
 import { ProxyApp } from './proxy-app.js';
 import { afterReload, reloadNotes } from './reload-notes.js';
@@ -100,6 +102,8 @@ async function startOn(socket: ListenSocket | undefined, config: ProxyConfig, lo
     resources.close();
     throw new StartError(`cannot serve metrics on 127.0.0.1:${config.metricsPort}: ${(err as Error).message}`);
   }
+  // What a read is named by, once the upstreams exist (below).
+  let nameRead: ReadNamer = () => undefined;
   // Shadow comparisons (per process): after the primary answered, aside (see shadow/shadow.ts).
   const shadows = new ShadowComparisons({
     log,
@@ -109,6 +113,7 @@ async function startOn(socket: ListenSocket | undefined, config: ProxyConfig, lo
     content: audit?.content ?? false,
     onNote: live ? (n) => live.shadowDifference(n) : undefined,
     tokens: resources.tokens,
+    nameRead: (upstream, uri) => nameRead(upstream, uri),
   });
   shadows.apply(config);
   const app = new ProxyApp({
@@ -123,12 +128,19 @@ async function startOn(socket: ListenSocket | undefined, config: ProxyConfig, lo
     fastLane: config.fastLane,
     log,
     clock: systemClock,
-    observerFor: (name) => fanOut([...(audit ? [audit.recorderFor(name)] : []), ...(live ? [live.observerFor(name)] : []), shadows.observerFor(name)]),
+    observerFor: (name, resourceName) =>
+      fanOut([...(audit ? [audit.recorderFor(name, resourceName)] : []), ...(live ? [live.observerFor(name)] : []), shadows.observerFor(name)]),
     forwardsFor: (name) => shadows.forwardsOf(name),
-    ...(audit ? { audit: (r: object) => audit.write(r) } : {}),
+    ...(audit ? { audit: (r: TaskAuditRecord) => audit.writeTask(r) } : {}),
     metrics: observability.metrics,
     resources,
   });
+  // The access log, spans and shadow records name a read by its declared template, as the audit does.
+  nameRead = (upstream, uri) => {
+    const name = app.legacyParts(upstream)?.upstream.resourceCatalog.known(uri);
+    return name === undefined || name.undeclared ? undefined : name.name;
+  };
+  observability.front.nameReadsWith(nameRead);
   // Interactions the routes end while closing are still audited; then the file is flushed.
   const closeUpstreams = async () => {
     shadows.close();

@@ -1,12 +1,14 @@
 import type { AuditedQuestion, ResultShape } from './question.js';
 
 // The audit record of one finished interactive call and the pure functions that build its parts
-// from the bridge's plain events. What the user typed, the sampling messages and the tool's
-// arguments are kept only when `content` is on; everything else is shape (names, types, counts).
+// from the bridge's plain events. What the user typed, the sampling messages, the tool's arguments
+// and a legacy error's message (it may echo them) are kept only when `content` is on; everything
+// else is shape: names the server declared, types, counts (docs/migration.md, what the audit keeps).
 
 export type AuditOutcome =
   | { kind: 'complete'; isError: boolean }
-  | { kind: 'error'; code: number; message: string }
+  /** `message` only with --audit-content: a legacy server's message may echo the arguments. */
+  | { kind: 'error'; code: number; message?: string }
   | { kind: 'expired' }
   | { kind: 'cancelled'; why: string }
   | { kind: 'lost'; why: string }
@@ -41,9 +43,9 @@ export interface AuditedRequest {
   elicitationMode?: 'form' | 'url';
   schema?: SchemaShape;
   sampling?: SamplingShape;
-  /** accept / decline / cancel; `unanswered` when the call ended before the client answered. */
+  /** accept / decline / cancel (`unknown` for anything else); `unanswered` when the call ended before the client answered. */
   action: string;
-  /** Names of the fields an accepted elicitation returned (never their values). */
+  /** Names of the requested schema's fields an accepted elicitation returned (never their values, never names the client added). */
   fields?: string[];
   /** Time from the round's `input_required` to the client's retry. */
   clientMs?: number;
@@ -74,7 +76,13 @@ export interface AuditRecord {
   ts: string;
   upstream: string;
   method: string;
+  /**
+   * The tool or prompt name; for resources/read the declared resource's URI or the template the URI
+   * matched (protocol/resource-names.ts), never the URI's own values (those are in `arguments`, with --audit-content).
+   */
   target: string;
+  /** resources/read of a URI that matched no declared resource or template: `target` is its scheme only. */
+  undeclared?: true;
   mode: string;
   rounds: number;
   durationMs: number;
@@ -101,7 +109,7 @@ type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The tool or prompt name, or the resource URI, of an interactive call. */
+/** The tool or prompt name, or the resource URI, of an interactive call (the recorder names a URI by its template). */
 export function targetOf(method: string, params: Obj): string {
   const t = method === 'resources/read' ? params['uri'] : params['name'];
   return typeof t === 'string' ? t : '';
@@ -156,16 +164,24 @@ export function describeAsk(method: string, params: Obj | undefined): Pick<Audit
   return {};
 }
 
-/** The client's action for one answer, and the field names of accepted elicitation content. */
-export function describeAnswer(method: string, answer: unknown): { action: string; fields?: string[] } {
+const ACTIONS = new Set(['accept', 'decline', 'cancel']);
+
+/**
+ * The client's action for one answer, and which of the requested schema's fields accepted
+ * elicitation content holds. The client chose the rest of its names: they are its content, never
+ * recorded here (without a known schema, no names at all).
+ */
+export function describeAnswer(method: string, answer: unknown, schema?: SchemaShape): { action: string; fields?: string[] } {
   if (method !== 'elicitation/create') return { action: 'accept' };
   const a = isObj(answer) ? answer : {};
-  const action = typeof a['action'] === 'string' ? a['action'] : 'unknown';
-  return isObj(a['content']) ? { action, fields: Object.keys(a['content']) } : { action };
+  const action = typeof a['action'] === 'string' && ACTIONS.has(a['action']) ? a['action'] : 'unknown';
+  if (!isObj(a['content']) || !schema) return { action };
+  return { action, fields: Object.keys(a['content']).filter((k) => Object.hasOwn(schema.properties, k)) };
 }
 
-export function outcomeOf(e: { reason: string; why?: string; result?: Obj; error?: { code: number; message: string } }): AuditOutcome {
-  if (e.error) return { kind: 'error', code: e.error.code, message: e.error.message };
+/** How a call ended; a legacy error's message only when `content` (it may echo what the user sent). */
+export function outcomeOf(e: { reason: string; why?: string; result?: Obj; error?: { code: number; message: string } }, content = false): AuditOutcome {
+  if (e.error) return { kind: 'error', code: e.error.code, ...(content ? { message: e.error.message } : {}) };
   if (e.reason === 'expired') return { kind: 'expired' };
   if (e.reason === 'cancelled') return { kind: 'cancelled', why: e.why ?? 'cancelled' };
   if (e.reason === 'lost') return { kind: 'lost', why: e.why ?? 'the legacy session ended' };

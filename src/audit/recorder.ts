@@ -6,8 +6,9 @@ import type { JsonObject, Root } from '../protocol/json.js';
 import type { Clock } from '../clock.js';
 import { inputMethodOf } from '../protocol/input-requests.js';
 import { questionOf, resultShapeOf } from './question.js';
-import { describeAnswer, describeAsk, outcomeOf, targetOf, type AuditedRequest, type AuditRecord, type ReplayRunInfo } from './record.js';
+import { describeAnswer, describeAsk, outcomeOf, targetOf, type AuditedRequest, type AuditRecord, type ReplayRunInfo, type SchemaShape } from './record.js';
 import { resultNamesRoots } from './roots-named.js';
+import { schemeOf, type ResourceName } from '../protocol/resource-names.js';
 
 type Obj = Record<string, unknown>;
 
@@ -17,7 +18,12 @@ interface Open {
   workingSince: number;
   suspendedAt: number;
   method: string;
+  /** For resources/read, set once the URI is named (`naming`). */
   target: string;
+  undeclared?: true;
+  /** A read's name being looked up; the URI itself is never held. */
+  naming?: Promise<void>;
+  named: boolean;
   mode: string;
   rounds: number;
   requests: AuditedRequest[];
@@ -34,15 +40,29 @@ export interface RecorderOptions {
   content: boolean;
   /** Keep what the server authored when it asked (--audit-questions). */
   questions?: boolean;
+  /**
+   * What a resources/read is named by (upstream/resource-catalog.ts): its declared resource or
+   * template. Absent, or when it fails: the URI's scheme only.
+   */
+  resourceName?: (uri: string) => Promise<ResourceName>;
   sink(record: AuditRecord): void;
 }
 
 /** Interactions whose end never came (should not happen) are forgotten beyond this many. */
 const MAX_OPEN = 100_000;
+/** Replayed calls whose next run never came (the client went away) are forgotten beyond this many. */
+const MAX_REPLAY_ASKS = 10_000;
 
 /** The bridge's InteractionObserver (protocol/interaction-observer.ts), writing the audit file. */
 export class AuditRecorder implements InteractionObserver {
   private readonly open = new Map<string, Open>();
+  /** Reads whose name is still being looked up, and records waiting for one. */
+  private readonly pending = new Set<Promise<void>>();
+  /**
+   * What a replayed call's run asked, by call id and input key, until its next run starts: that
+   * run's retry carries the answers, whose field names are kept only where this schema has them.
+   */
+  private readonly replayAsks = new Map<string, Map<string, SchemaShape | undefined>>();
 
   constructor(private readonly opts: RecorderOptions) {}
 
@@ -57,27 +77,60 @@ export class AuditRecorder implements InteractionObserver {
   }): void {
     if (this.open.size >= MAX_OPEN) this.open.delete(this.open.keys().next().value!);
     const now = this.opts.clock.now();
-    this.open.set(e.handle, {
+    const read = e.method === 'resources/read';
+    const open: Open = {
       startedAt: now,
       workingSince: now,
       suspendedAt: now,
       method: e.method,
-      target: targetOf(e.method, e.params),
+      target: read ? '' : targetOf(e.method, e.params),
+      named: !read,
       mode: e.mode,
       rounds: 0,
       requests: [],
       ...(this.opts.content ? { arguments: e.params['arguments'] ?? e.params } : {}),
       ...(e.replay ? { replay: this.replayInfo(e.replay) } : {}),
       ...(e.rootsRound ? { rootsRound: e.roots ?? [] } : {}),
-    });
+    };
+    if (read) this.name(open, targetOf(e.method, e.params));
+    this.open.set(e.handle, open);
+  }
+
+  /** Names a read by its declared resource or template, or its scheme; the URI is not kept. */
+  private name(o: Open, uri: string): void {
+    const scheme: ResourceName = { name: schemeOf(uri), undeclared: true };
+    const named = this.opts.resourceName?.(uri) ?? Promise.resolve(scheme);
+    o.naming = this.track(
+      named
+        .catch(() => scheme)
+        .then((n) => {
+          o.target = n.name;
+          if (n.undeclared) o.undeclared = true;
+          o.named = true;
+        }),
+    );
+  }
+
+  private track(p: Promise<void>): Promise<void> {
+    this.pending.add(p);
+    void p.finally(() => this.pending.delete(p));
+    return p;
+  }
+
+  /** Resolves once every ended call's record has reached the sink (reads wait for their names). */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
   }
 
   /** A run's link to its call; the previous run's questions are answered here (that run ended at `let_go`). */
   private replayInfo(r: { call: string; run: number; answers: ReadonlyMap<string, unknown> }): ReplayRunInfo {
     const answered: ReplayRunInfo['answered'] = [];
+    // The previous run asked on this instance, or another one (then no field names are kept).
+    const asked = this.replayAsks.get(r.call);
+    this.replayAsks.delete(r.call);
     for (const [key, answer] of r.answers) {
       const method = inputMethodOf(key) ?? 'unknown';
-      answered.push({ round: r.run - 1, key, method, ...describeAnswer(method, answer), ...(this.opts.content ? { answer } : {}) });
+      answered.push({ round: r.run - 1, key, method, ...describeAnswer(method, answer, asked?.get(key)), ...(this.opts.content ? { answer } : {}) });
     }
     return { call: r.call, run: r.run, fromRecord: 0, mismatched: 0, answered };
   }
@@ -93,6 +146,7 @@ export class AuditRecorder implements InteractionObserver {
     const now = this.opts.clock.now();
     o.rounds = e.round;
     o.suspendedAt = now;
+    if (o.replay) this.rememberReplayAsks(o.replay.call, e.asked);
     for (const a of e.asked) {
       o.requests.push({
         round: e.round,
@@ -107,6 +161,13 @@ export class AuditRecorder implements InteractionObserver {
     }
   }
 
+  private rememberReplayAsks(call: string, asked: ReadonlyArray<{ key: string; method: string; params?: Obj }>): void {
+    if (this.replayAsks.size >= MAX_REPLAY_ASKS && !this.replayAsks.has(call)) this.replayAsks.delete(this.replayAsks.keys().next().value!);
+    const byKey = this.replayAsks.get(call) ?? new Map<string, SchemaShape | undefined>();
+    for (const a of asked) byKey.set(a.key, describeAsk(a.method, a.params).schema);
+    this.replayAsks.set(call, byKey);
+  }
+
   onAnswers(e: { handle: string; round: number; answers: ReadonlyMap<string, unknown> }): void {
     const o = this.open.get(e.handle);
     if (!o) return;
@@ -114,7 +175,7 @@ export class AuditRecorder implements InteractionObserver {
     for (const r of o.requests) {
       if (r.round !== e.round || !e.answers.has(r.key)) continue;
       const answer = e.answers.get(r.key);
-      Object.assign(r, describeAnswer(r.method, answer), { clientMs: now - o.suspendedAt }, this.opts.content ? { answer } : {});
+      Object.assign(r, describeAnswer(r.method, answer, r.schema), { clientMs: now - o.suspendedAt }, this.opts.content ? { answer } : {});
     }
     o.workingSince = now;
   }
@@ -124,22 +185,25 @@ export class AuditRecorder implements InteractionObserver {
     if (!o) return;
     this.open.delete(e.handle);
     const now = this.opts.clock.now();
-    this.opts.sink({
+    const record = (): AuditRecord => ({
       ts: new Date(now).toISOString(),
       upstream: this.opts.upstream,
       method: o.method,
       target: o.target,
+      ...(o.undeclared ? { undeclared: true as const } : {}),
       mode: o.mode,
       rounds: o.rounds,
       durationMs: now - o.startedAt,
       finalServerMs: now - o.workingSince,
       requests: o.requests,
-      outcome: outcomeOf(e),
+      outcome: outcomeOf(e, this.opts.content),
       ...(this.opts.content && o.arguments !== undefined ? { arguments: o.arguments } : {}),
       ...(this.opts.questions && e.result ? { resultShape: resultShapeOf(o.method, e.result) } : {}),
       ...(o.rootsRound ? { rootsRound: true as const } : {}),
       ...(this.opts.questions && o.rootsRound && e.result ? { resultNamesRoots: resultNamesRoots(o.method, e.result, o.rootsRound) } : {}),
       ...(o.replay ? { replay: o.replay } : {}),
     });
+    if (o.named) this.opts.sink(record());
+    else this.track(o.naming!.then(() => this.opts.sink(record())));
   }
 }

@@ -18,7 +18,7 @@ export interface ShadowRecord {
   /** The candidate upstream (the migrated server). */
   candidate: string;
   method: string;
-  /** Tool or prompt name, resource URI; empty for lists. */
+  /** Tool or prompt name, the declared resource or template a read was named by (else the URI's scheme); empty for lists. */
   target: string;
   outcome: 'differ' | 'candidate_error';
   /**

@@ -1,8 +1,13 @@
 // The audit file: JSON lines appended by one background loop, so a call never waits for the disk.
 // `write` only queues; the loop appends what is queued in one write, and when the file would pass
 // `maxBytes` it is renamed to FILE.1 (replacing the previous one) and a new FILE is started.
-import { rename, stat, open, type FileHandle } from 'node:fs/promises';
+// A file it creates is readable by its owner only; an existing file keeps the mode the operator
+// gave it (a log shipper's group, say), with a warning when others may read it.
+import { rename, open, type FileHandle } from 'node:fs/promises';
 import type { Logger } from '../telemetry/logger.js';
+
+/** A new audit file (the first, or one started by a rotation): owner read and write only. */
+export const AUDIT_FILE_MODE = 0o600;
 
 export interface AuditWriterOptions {
   file: string;
@@ -19,6 +24,7 @@ export class AuditWriter {
   private running: Promise<void> | undefined;
   private dropped = 0;
   private closed = false;
+  private warnedMode = false;
 
   constructor(private readonly opts: AuditWriterOptions) {}
 
@@ -77,8 +83,16 @@ export class AuditWriter {
   }
 
   private async openFile(): Promise<void> {
-    this.handle = await open(this.opts.file, 'a');
-    this.size = (await stat(this.opts.file)).size;
+    this.handle = await open(this.opts.file, 'a', AUDIT_FILE_MODE);
+    const { size, mode } = await this.handle.stat();
+    this.size = size;
+    if ((mode & 0o077) !== 0 && !this.warnedMode) {
+      this.warnedMode = true;
+      this.opts.log.warn('the audit file may be read by others than its owner; the proxy leaves an existing file as it is (chmod 600 to close it)', {
+        file: this.opts.file,
+        mode: (mode & 0o777).toString(8).padStart(4, '0'),
+      });
+    }
   }
 
   private async rotate(): Promise<void> {

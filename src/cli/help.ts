@@ -119,7 +119,8 @@ ${LIMIT_HELP}  --root URI[=NAME]         a root for clients that declare no root
                             resource; what the legacy server asked, the client's action, timings,
                             outcome) to FILE, without user content; read it with 'mrtr-proxy report'
   --audit-max-bytes N       rename FILE to FILE.1 when it would grow past N bytes (default 64 MiB)
-  --audit-content           also record what was asked and answered, and the call's arguments
+  --audit-content           also record what was asked and answered, the call's arguments (a
+                            read's URI) and legacy error messages
   --audit-questions         also record what the server authored when it asked (the elicitation
                             message and schema, sampling parameters without the messages' text,
                             roots requests) and, after the proxy's roots round, whether the

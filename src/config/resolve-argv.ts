@@ -20,8 +20,7 @@ import type { AuditConfig, LegacyClients, ProxyConfig, Root, SuspendMode, Upstre
 /** One string option per row of the limits table: `--interaction-ttl`, `--max-sessions`, ... */
 const LIMIT_OPTIONS = Object.fromEntries(LIMIT_ROWS.map((r) => [r.option, { type: 'string' }])) as { [O in LimitOption]: { type: 'string' } };
 
-
-/** Every option of the proxy's command line (test/e2e/cli.test.ts: each is in --help and the README). */
+/** Every option of the proxy's command line (test/e2e/cli.test.ts: each is in --help and the option table of docs/configuration.md). */
 export const PROXY_OPTIONS = {
   config: { type: 'string' },
   stdio: { type: 'boolean' },

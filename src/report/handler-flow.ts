@@ -9,7 +9,7 @@ import { baseKey, signatureOf, type ItemKind } from './migration.js';
 import { joinReplayRuns } from './replay-join.js';
 import type { Declared } from './model.js';
 import { type RootsReading, rootsKey, rootsWhy } from './roots-readers.js';
-import { resourceOf } from './uri-template.js';
+import { auditedReadName } from './uri-template.js';
 
 /** One question of a round, under the key the migrated handler asks it by. */
 export interface FlowQuestion {
@@ -112,19 +112,22 @@ export type DeclaredResources = Pick<Declared, 'upstream' | 'resources' | 'resou
 export function handlerFlows(records: readonly AuditRecord[], roots: readonly RootsReading[] = [], declared: readonly DeclaredResources[] = []): HandlerFlow[] {
   const flows = new Map<string, HandlerFlow>();
   const keys = new Map<HandlerFlow, KeyAllocator>();
-  const nameOf = (upstream: string, kind: ItemKind, target: string): string => {
-    if (kind !== 'resource') return target;
-    const d = declared.find((x) => x.upstream === upstream);
-    return resourceOf(
-      target,
-      (d?.resources ?? []).map((r) => r.uri),
+  // A read of a URI matching nothing declared has no handler to migrate to (its name is a scheme): no flow.
+  const nameOf = (r: Pick<AuditRecord, 'upstream' | 'target' | 'undeclared'>, kind: ItemKind): string | undefined => {
+    if (kind !== 'resource') return r.target;
+    const d = declared.find((x) => x.upstream === r.upstream);
+    const n = auditedReadName(
+      r,
+      (d?.resources ?? []).map((x) => x.uri),
       (d?.resourceTemplates ?? []).map((t) => t.uriTemplate),
     );
+    return n.undeclared ? undefined : n.name;
   };
   for (const r of joinReplayRuns(records)) {
     const kind = KIND_OF[r.method];
     if (!kind) continue;
-    const name = nameOf(r.upstream, kind, r.target);
+    const name = nameOf(r, kind);
+    if (name === undefined) continue;
     const id = `${r.upstream}\u0000${kind}\u0000${name}`;
     let flow = flows.get(id);
     if (!flow) {
@@ -137,7 +140,7 @@ export function handlerFlows(records: readonly AuditRecord[], roots: readonly Ro
   }
   for (const u of roots)
     for (const item of u.items) {
-      const id = `${u.upstream}\u0000${item.kind}\u0000${nameOf(u.upstream, item.kind, item.name)}`;
+      const id = `${u.upstream}\u0000${item.kind}\u0000${nameOf({ upstream: u.upstream, target: item.name }, item.kind)}`;
       const flow = flows.get(id);
       if (item.reads && flow) flows.set(id, withRootsRound(flow, rootsWhy(item), u.roundCalls > 0));
     }

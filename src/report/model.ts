@@ -17,6 +17,7 @@ import {
 } from './migration.js';
 import { joinReplayRuns, type ReplayMatch } from './replay-join.js';
 import { type RootsReading, rootsKey, rootsReading, rootsWhy } from './roots-readers.js';
+import { auditedReadName } from './uri-template.js';
 
 /** What one upstream declared when the report asked it. */
 export interface Declared {
@@ -140,7 +141,19 @@ export function buildReport(
     for (const t of d.tools) items.set(id(d.upstream, 'tool', t.name), emptyItem(d.upstream, 'tool', t.name, true, t.annotations));
     for (const p of d.prompts) items.set(id(d.upstream, 'prompt', p.name), emptyItem(d.upstream, 'prompt', p.name, true));
     for (const r of d.resources) items.set(id(d.upstream, 'resource', r.uri), emptyItem(d.upstream, 'resource', r.uri, true));
+    for (const t of d.resourceTemplates ?? []) items.set(id(d.upstream, 'resource', t.uriTemplate), emptyItem(d.upstream, 'resource', t.uriTemplate, true));
   }
+  // Reads are listed per declared resource or template, never per URI read (see auditedReadName).
+  const nameOf = (r: Pick<AuditRecord, 'upstream' | 'target' | 'undeclared'>, kind: ItemKind): string => {
+    if (kind !== 'resource') return r.target;
+    const d = declared.find((x) => x.upstream === r.upstream);
+    const n = auditedReadName(
+      r,
+      (d?.resources ?? []).map((x) => x.uri),
+      (d?.resourceTemplates ?? []).map((t) => t.uriTemplate),
+    );
+    return n.undeclared ? `${n.name || 'no scheme'} (URIs matching no declared resource)` : n.name;
+  };
   const questions = new Map<ItemReport, Map<string, Question>>();
   const think = new Map<ItemReport, number[]>();
   const server = new Map<ItemReport, number[]>();
@@ -148,8 +161,9 @@ export function buildReport(
   for (const r of joinReplayRuns(records)) {
     const kind = KIND_OF[r.method];
     if (!kind) continue;
-    const key = id(r.upstream, kind, r.target);
-    const item = items.get(key) ?? emptyItem(r.upstream, kind, r.target, false);
+    const name = nameOf(r, kind);
+    const key = id(r.upstream, kind, name);
+    const item = items.get(key) ?? emptyItem(r.upstream, kind, name, false);
     items.set(key, item);
     item.calls++;
     if (r.requests.length > 0) item.callsThatAsked++;
@@ -214,7 +228,7 @@ export function buildReport(
       (a, b) => a.upstream.localeCompare(b.upstream) || order[a.asks]! - order[b.asks]! || a.kind.localeCompare(b.kind) || a.name.localeCompare(b.name),
     ),
     roundsPerCall,
-    shadow: shadowItems(shadow),
+    shadow: shadowItems(shadow.map((s) => (s.method === 'resources/read' ? { ...s, target: nameOf(s, 'resource') } : s))),
     roots,
   };
 }

@@ -1,12 +1,36 @@
-// The migration report as Markdown: a summary table, then one section per item that asks.
+// The migration report as Markdown: a summary table, then one section per item that asks. Every
+// value from a server, the configuration or an audit file goes through `text` or `code`, so none
+// is read as Markdown or HTML (a link, a tag, a table cell, a new block).
 import type { Question, ItemReport, ReportModel, Stats } from './model.js';
 import { inputRequestsByRound } from './migration.js';
 import { type RootsItem, type RootsReading, rootsWhy } from './roots-readers.js';
 import { differenceLabel, type ShadowItem } from './shadow.js';
 
-/** Markdown table cells: no pipes or newlines from server-defined names. */
-export function cell(s: string): string {
-  return s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+const ENTITIES: Record<string, string> = { '<': '&lt;', '>': '&gt;', '&': '&amp;' };
+
+/**
+ * Inline Markdown text that reads as itself: `<`, `>` and `&` as entities (no tag, no entity of
+ * the value's own); backslash-escaped what opens a link, image, emphasis, code span, math or
+ * strikethrough, or ends a table cell; line breaks as spaces (no new block: every line starts with
+ * the renderer's own text). Other punctuation means nothing mid-line and stays readable.
+ */
+export function text(s: string): string {
+  return s.replace(/\r\n|[\r\n]/g, ' ').replace(/[\\`*_[\]|~!$<>&]/g, (c) => ENTITIES[c] ?? `\\${c}`);
+}
+
+/** A code span holding `s` literally: its fence is longer than any run of backticks in it. */
+export function code(s: string): string {
+  const flat = s.replace(/\r\n|[\r\n]/g, ' ');
+  const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  // A space each side keeps a leading or trailing backtick off the fence (CommonMark strips one).
+  const pad = /^[` ]|[` ]$/.test(flat) ? ' ' : '';
+  return `${fence}${pad}${flat}${pad}${fence}`;
+}
+
+/** JSON for a fenced block: no backtick closes the fence, no `<` or `&` reaches a renderer that ignores fences. */
+export function fencedJson(value: unknown): string {
+  return JSON.stringify(value, null, 2).replace(/[`<>&]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 export function ms(s: Stats | undefined): string {
@@ -39,7 +63,7 @@ export function annotateLabel(i: ItemReport): string {
   return i.migration.annotate.map((a) => `${a.annotation} (${a.why})`).join('; ');
 }
 
-function counts(c: Record<string, number>): string {
+export function counts(c: Record<string, number>): string {
   return (
     Object.entries(c)
       .map(([k, n]) => `${k}: ${n}`)
@@ -56,16 +80,16 @@ export function replayLabel(r: NonNullable<ItemReport['replay']>): string {
 
 function section(i: ItemReport): string {
   const lines = [
-    `### ${i.kind} \`${i.name}\` (${i.upstream})`,
+    `### ${text(i.kind)} ${code(i.name)} (${text(i.upstream)})`,
     '',
-    `- asks: ${asksLabel(i)}${i.declared ? '' : ' (not declared by the server now)'}`,
-    `- rounds per call: ${counts(i.rounds)}; outcomes: ${counts(i.outcomes)}; modes: ${counts(i.modes)}`,
-    `- client think time: ${ms(i.thinkMs)}; legacy server time: ${ms(i.serverMs)}`,
-    ...(i.replay ? [`- replays: ${replayLabel(i.replay)}`] : []),
-    ...i.questions.map((q) => `- question: ${questionLabel(q)}`),
-    `- safe to replay: ${i.migration.replay.safe} (${i.migration.replay.why})`,
-    ...(i.migration.annotate.length ? [`- annotate: ${annotateLabel(i)}`] : []),
-    ...(i.migration.readsRoots ? [`- reads the roots the server asked for outside calls: ${i.migration.readsRoots}`] : []),
+    `- asks: ${text(asksLabel(i))}${i.declared ? '' : ' (not declared by the server now)'}`,
+    `- rounds per call: ${text(counts(i.rounds))}; outcomes: ${text(counts(i.outcomes))}; modes: ${text(counts(i.modes))}`,
+    `- client think time: ${text(ms(i.thinkMs))}; legacy server time: ${text(ms(i.serverMs))}`,
+    ...(i.replay ? [`- replays: ${text(replayLabel(i.replay))}`] : []),
+    ...i.questions.map((q) => `- question: ${text(questionLabel(q))}`),
+    `- safe to replay: ${text(i.migration.replay.safe)} (${text(i.migration.replay.why)})`,
+    ...(i.migration.annotate.length ? [`- annotate: ${text(annotateLabel(i))}`] : []),
+    ...(i.migration.readsRoots ? [`- reads the roots the server asked for outside calls: ${text(i.migration.readsRoots)}`] : []),
     '',
     'A 2026-07-28 version returns, when it needs these answers:',
     '',
@@ -73,7 +97,7 @@ function section(i: ItemReport): string {
       `Round ${round}, \`inputRequests\`:`,
       '',
       '```json',
-      JSON.stringify(inputRequests, null, 2),
+      fencedJson(inputRequests),
       '```',
       '',
     ]),
@@ -87,13 +111,15 @@ export function renderMarkdown(m: ReportModel): string {
     '',
     `Generated ${m.generatedAt} from ${m.audit.records} audited call(s) in ${m.audit.files.length} file(s)${m.audit.skippedLines ? ` (${m.audit.skippedLines} unreadable line(s) skipped)` : ''}.`,
     '',
-    ...m.upstreams.map((u) => `- upstream \`${u.name}\`: ${u.server ? `${u.server.name} ${u.server.version}` : ''}${u.error ? ` ${u.error}` : ''}`),
+    ...m.upstreams.map(
+      (u) => `- upstream ${code(u.name)}: ${u.server ? text(`${u.server.name} ${u.server.version}`) : ''}${u.error ? ` ${text(u.error)}` : ''}`,
+    ),
     '',
     '| upstream | kind | name | asks | methods | rounds | think time (median) | safe to replay | annotate |',
     '|---|---|---|---|---|---|---|---|---|',
     ...m.items.map(
       (i) =>
-        `| ${cell(i.upstream)} | ${i.kind} | ${cell(i.name)} | ${asksLabel(i)} | ${i.methods.join(', ') || '–'} | ${counts(i.rounds)} | ${i.thinkMs ? `${i.thinkMs.median} ms` : '–'} | ${i.migration.replay.safe} | ${i.migration.annotate.map((a) => a.annotation).join(', ') || '–'} |`,
+        `| ${text(i.upstream)} | ${text(i.kind)} | ${text(i.name)} | ${text(asksLabel(i))} | ${text(i.methods.join(', ') || '–')} | ${text(counts(i.rounds))} | ${i.thinkMs ? text(`${i.thinkMs.median} ms`) : '–'} | ${text(i.migration.replay.safe)} | ${text(i.migration.annotate.map((a) => a.annotation).join(', ') || '–')} |`,
     ),
     '',
     '## What asks',
@@ -105,13 +131,19 @@ export function renderMarkdown(m: ReportModel): string {
   return `${out.join('\n')}\n`;
 }
 
-/** What the report says of one upstream's roots, as plain sentences: shared by the Markdown and HTML renderers. */
-export function rootsText(r: RootsReading): { intro: string; readers: string[]; others: string[]; how: string } {
-  const label = (i: RootsItem) => `${i.kind} \`${i.name}\``;
+/**
+ * What the report says of one upstream's roots, as plain sentences: shared by the Markdown and HTML
+ * renderers. `name` writes an upstream's or item's name (a Markdown code span by default).
+ */
+export function rootsText(
+  r: RootsReading,
+  name: (s: string) => string = (s) => `\`${s}\``,
+): { intro: string; readers: string[]; others: string[]; how: string } {
+  const label = (i: RootsItem) => `${i.kind} ${name(i.name)}`;
   const intro =
     r.roundCalls > 0
-      ? `\`${r.upstream}\` asks for the client's roots outside calls (at initialize): ${r.roundCalls} audited call(s) had the proxy's roots round before them (docs/roots.md), so its tools ask nothing for the roots in their calls. A 2026-07-28 server is told no roots before a call: each tool that reads them asks in its own first round, \`{"roots": {"method": "roots/list"}}\`, its other questions one round later.`
-      : `\`${r.upstream}\`: no audited call had the proxy's roots round; the tools named by --roots-tools ask for the roots in their first round, \`{"roots": {"method": "roots/list"}}\`, their other questions one round later.`;
+      ? `Upstream ${name(r.upstream)} asks for the client's roots outside calls (at initialize): ${r.roundCalls} audited call(s) had the proxy's roots round before them (docs/roots.md), so its tools ask nothing for the roots in their calls. A 2026-07-28 server is told no roots before a call: each tool that reads them asks in its own first round, \`{"roots": {"method": "roots/list"}}\`, its other questions one round later.`
+      : `Upstream ${name(r.upstream)}: no audited call had the proxy's roots round; the tools named by --roots-tools ask for the roots in their first round, \`{"roots": {"method": "roots/list"}}\`, their other questions one round later.`;
   const readers = r.items.filter((i) => i.reads).map((i) => `${label(i)}: ${rootsWhy(i)}`);
   const others = r.items
     .filter((i) => !i.reads)
@@ -131,7 +163,7 @@ function rootsSection(m: ReportModel): string[] {
     '## Roots read outside calls',
     '',
     ...m.roots.flatMap((r) => {
-      const t = rootsText(r);
+      const t = rootsText(r, code);
       return [
         t.intro,
         '',
@@ -160,10 +192,10 @@ function shadowSection(m: ReportModel): string[] {
     '## Shadow differences',
     '',
     ...m.shadow.flatMap((s) => [
-      `### ${s.method} \`${s.name}\` (${s.upstream} → ${s.candidate})`,
+      `### ${text(s.method)} ${code(s.name)} (${text(s.upstream)} → ${text(s.candidate)})`,
       '',
-      `- ${shadowSummary(s)}`,
-      ...s.differences.map((d) => `- ${differenceLabel(d)}`),
+      `- ${text(shadowSummary(s))}`,
+      ...s.differences.map((d) => `- ${text(differenceLabel(d))}`),
       '',
     ]),
   ];

@@ -14,7 +14,7 @@ export interface ShadowItem {
   upstream: string;
   candidate: string;
   method: string;
-  /** Tool or prompt name, resource URI; the method for lists. */
+  /** Tool or prompt name, the resource or template read; the method for lists. */
   name: string;
   differed: number;
   candidateErrors: number;

@@ -1,6 +1,9 @@
 // RFC 6570 URI templates as the report needs them: the variables a migrated handler's read
-// callback receives, and which declared template an audited URI was read through (the audit
-// records the URI a client read, never the template). Pure; never expands or decodes values.
+// callback receives, and which declared template an audited read belongs to (the audit records the
+// template; audit files from before it did hold the URI read). Pure; never expands or decodes values.
+import { matchesTemplate, resourceNameOf, type ResourceName } from '../protocol/resource-names.js';
+
+export { matchesTemplate };
 
 export interface TemplateVariable {
   name: string;
@@ -26,36 +29,23 @@ export function templateVariables(template: string): TemplateVariable[] {
   return out;
 }
 
-// What each operator's expansion may contain, loosely: enough to tell which template a URI came
-// from, not to extract its values (the SDK the migrated server runs on does that).
-const VALUE: Record<string, string> = {
-  '': '[^/?#]*',
-  '+': '[^#]*',
-  '#': '(?:#.*)?',
-  '.': '(?:\\.[^/?#]*)*',
-  '/': '(?:/[^/?#]*)*',
-  ';': '(?:;[^/?#]*)*',
-  '?': '(?:\\?[^#]*)?',
-  '&': '(?:&[^#]*)*',
-};
-
-const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-export function matchesTemplate(uri: string, template: string): boolean {
-  let source = '';
-  let at = 0;
-  for (const m of template.matchAll(EXPRESSION)) {
-    source += literal(template.slice(at, m.index)) + VALUE[m[1] ?? '']!;
-    at = m.index + m[0].length;
-  }
-  return new RegExp(`^${source}${literal(template.slice(at))}$`).test(uri);
+/**
+ * What an audited read is reported under: the record's declared resource or template; in an audit
+ * file from before reads were named, the template its URI matches; never a URI matching nothing
+ * declared (that may hold what the user typed): its scheme, `undeclared`.
+ */
+export function auditedReadName(r: { target: string; undeclared?: true }, statics: readonly string[], templates: readonly string[]): ResourceName {
+  if (r.undeclared) return { name: r.target, undeclared: true };
+  // A template (declared, or declared when it was audited) names itself.
+  if (isTemplate(r.target)) return { name: r.target };
+  return resourceNameOf(r.target, statics, templates);
 }
 
 /**
  * The name a read of `uri` is migrated under: the URI itself when it is a declared static
- * resource (or matches no template), else the first declared template it matches.
+ * resource or template (or matches no template), else the first declared template it matches.
  */
 export function resourceOf(uri: string, statics: readonly string[], templates: readonly string[]): string {
-  if (statics.includes(uri)) return uri;
+  if (statics.includes(uri) || templates.includes(uri)) return uri;
   return templates.find((t) => matchesTemplate(uri, t)) ?? uri;
 }

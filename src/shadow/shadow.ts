@@ -8,6 +8,7 @@ import { auditedDifference, type ShadowRecord } from '../audit/shadow-record.js'
 import { parseIgnorePath, type PathStep, type ShadowConfig } from '../config/shadow.js';
 import type { ProxyConfig } from '../config/types.js';
 import type { JsonObject } from '../protocol/json.js';
+import { schemeOf } from '../protocol/resource-names.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { ProxyMetrics } from '../telemetry/metrics.js';
@@ -41,6 +42,8 @@ export interface ShadowDeps {
   random?: () => number;
   /** The proxy instance's upstream credentials (a candidate may need the proxy's own token). */
   tokens: TokenCache;
+  /** The declared resource or template a read of `uri` on `upstream` is named by (undefined: none; then its scheme), as the audit names reads. */
+  nameRead?: (upstream: string, uri: string) => string | undefined;
 }
 
 interface Plan {
@@ -135,7 +138,9 @@ export class ShadowComparisons {
 
   private settle(upstream: string, plan: Plan, req: ShadowRequest, primaryRounds: number, c: Comparison, ms: number): void {
     this.count(upstream, req.method, c.outcome);
-    const target = String(req.params['name'] ?? req.params['uri'] ?? '');
+    // A read is named as the audit names it: never by the URI read, which may hold what the user typed.
+    const uri = req.method === 'resources/read' ? String(req.params['uri'] ?? '') : undefined;
+    const target = uri === undefined ? String(req.params['name'] ?? '') : (this.deps.nameRead?.(upstream, uri) ?? schemeOf(uri));
     const where = { upstream, candidate: plan.shadow.upstream, method: req.method, target };
     if (c.outcome === 'match') {
       this.deps.log.debug('shadow comparison matched', where);

@@ -8,13 +8,18 @@ import type { SpanContext } from '@opentelemetry/api';
 import { type ServeMode, methodLabel } from './labels.js';
 import { clientCarrier, endSpan, linkRounds, startFrontSpan, type FrontSpan } from './spans.js';
 
-/** Longest target (tool, prompt, URI) kept for the access log and span attributes. */
+/** Longest target (tool, prompt) kept for the access log and span attributes. */
 const MAX_TARGET = 256;
+/** Longest URI held for naming (protocol/resource-names.ts matches none longer). */
+const MAX_URI = 4096;
 
 /** What the first message of a body says about the request. */
 export interface RequestHead {
   method: string;
+  /** The tool or prompt; for resources/read, the template or resource the URI was named by at the end (see `named`). */
   target?: string;
+  /** resources/read: the URI read, held only to name it by its declared template; never logged or traced as it is. */
+  uri?: string;
   meta?: unknown;
 }
 
@@ -58,8 +63,18 @@ export class FrontRequest {
       ...(target === undefined ? {} : { 'mrtr.target': target }),
     });
     this.headers = undefined;
-    if (meta !== undefined) this.headOfRequest = target === undefined ? { method } : { method, target };
+    if (meta !== undefined) {
+      const { meta: _meta, ...head } = this.headOfRequest;
+      this.headOfRequest = head;
+    }
     return this.frontSpan;
+  }
+
+  /** A read's URI named by its declared resource or template (undefined: by nothing); the URI is let go. */
+  named(name: string | undefined): void {
+    const { uri: _uri, ...head } = this.headOfRequest;
+    this.headOfRequest = name === undefined ? head : { ...head, target: name };
+    if (name !== undefined) this.frontSpan?.span.setAttribute('mrtr.target', name);
   }
 
   /** Marks this request as round `round` of an interaction whose first round's span is `first`. */
@@ -128,10 +143,13 @@ export function headOfMessage(body: unknown): RequestHead {
   const m = body as { method?: unknown; params?: Record<string, unknown> };
   if (typeof m.method !== 'string') return { method: 'result' in m || 'error' in m ? 'response' : 'unreadable' };
   const params = typeof m.params === 'object' && m.params !== null ? m.params : {};
-  const target = m.method === 'resources/read' ? params['uri'] : m.method === 'tools/call' || m.method === 'prompts/get' ? params['name'] : undefined;
+  const target = m.method === 'tools/call' || m.method === 'prompts/get' ? params['name'] : undefined;
+  // A URI may carry what the user typed (a template's variables): it is named at the end, never kept as it is.
+  const uri = m.method === 'resources/read' ? params['uri'] : undefined;
   return {
     method: m.method.slice(0, MAX_TARGET),
     ...(typeof target === 'string' ? { target: target.slice(0, MAX_TARGET) } : {}),
+    ...(typeof uri === 'string' && uri.length <= MAX_URI ? { uri } : {}),
     ...(params['_meta'] === undefined ? {} : { meta: params['_meta'] }),
   };
 }

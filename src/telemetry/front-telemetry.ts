@@ -20,13 +20,22 @@ export interface FrontTelemetryOptions {
   hashPrincipal?: PrincipalHasher;
 }
 
+/** What a read of `uri` on `upstream` is named by, from what is known (no listing): undefined when nothing declared matches. */
+export type ReadNamer = (upstream: string, uri: string) => string | undefined;
+
 type JsonResponse = ServerResponse & { json?: (body: unknown) => unknown };
 
 export class FrontTelemetry {
   private readonly hash: PrincipalHasher;
+  private nameRead: ReadNamer = () => undefined;
 
   constructor(private readonly opts: FrontTelemetryOptions) {
     this.hash = opts.hashPrincipal ?? createPrincipalHasher();
+  }
+
+  /** How reads are named in the access log and spans (set once the upstreams exist); by default by nothing. */
+  nameReadsWith(namer: ReadNamer): void {
+    this.nameRead = namer;
   }
 
   /** The metrics to serve at GET /metrics on the MCP listener, if they are served there. */
@@ -85,6 +94,8 @@ export class FrontTelemetry {
   }
 
   private finish(request: FrontRequest, status: number | undefined): void {
+    const uri = request.head.uri;
+    if (uri !== undefined) request.named(this.nameRead(request.upstream, uri));
     const seconds = request.end(status);
     if (seconds === undefined) return;
     this.opts.metrics?.request(request.upstream, methodLabel(request.head.method), outcomeOf(status ?? 200, request.code, request.inputRequired), seconds);

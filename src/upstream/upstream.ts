@@ -19,6 +19,8 @@ import { createStdioTransport, StdioTransport } from './transport/stdio-transpor
 import { minimalEnvironmentHint } from './child/child-environment.js';
 import { createHttpTransport } from './transport/streamable-http-transport.js';
 import { ToolSchemas } from './tool-schemas.js';
+import { ResourceCatalog } from './resource-catalog.js';
+import type { ResourceName } from '../protocol/resource-names.js';
 import { startIdleSweeper } from './pool/idle-sweep.js';
 import { WsClientTransport } from './transport/ws-transport.js';
 
@@ -31,6 +33,8 @@ const RETIRE_POLL_MS = 1000;
 
 export class Upstream {
   readonly toolSchemas = new ToolSchemas();
+  /** Declared resources and templates: what a read is named by in the audit and the access log. */
+  readonly resourceCatalog = new ResourceCatalog();
   private config: UpstreamConfig;
   private pool: SessionPool<LegacySession>;
   private stopSweeper: Cancel;
@@ -58,6 +62,7 @@ export class Upstream {
     this.hooks = {
       onChange: (method, params) => {
         if (method === 'notifications/tools/list_changed') this.toolSchemas.invalidate();
+        if (method === 'notifications/resources/list_changed') this.resourceCatalog.invalidate();
         for (const l of this.listeners) l(method, params);
       },
       onClosed: () => {},
@@ -127,6 +132,7 @@ export class Upstream {
     try {
       const result = await lease.session.request(method, params, signal ? { signal, record } : { record });
       if (method === 'tools/list') this.toolSchemas.observe(result);
+      if (method === 'resources/list' || method === 'resources/templates/list') this.resourceCatalog.observe(method, result);
       return result;
     } finally {
       if (lease.session.closed) lease.discard('session closed');
@@ -151,6 +157,14 @@ export class Upstream {
   async toolExecution(name: string, caps: LegacyCapabilities, record?: FrontRecord): Promise<JsonObject | undefined> {
     await this.toolInputSchema(name, caps, record);
     return this.toolSchemas.executionOf(name);
+  }
+
+  /** What a read of `uri` is named by outside its call (protocol/resource-names.ts), listing the resources if nothing known matches. */
+  resourceName(uri: string): Promise<ResourceName> {
+    // On the control session: listing needs no client capabilities, and no new session is opened for it.
+    return this.resourceCatalog.nameOf(uri, async (method, cursor) =>
+      (await this.controlSession()).request(method, cursor === undefined ? undefined : { cursor }),
+    );
   }
 
   /** Reference-counted legacy resources/subscribe on the control session (made for front request `record`). */
@@ -200,6 +214,7 @@ export class Upstream {
     this.control = control;
     this.described = session.info;
     this.toolSchemas.invalidate();
+    this.resourceCatalog.invalidate();
     void old.control?.then(
       (s) => s.close('reconfigured'),
       () => {},

@@ -52,7 +52,8 @@ describe('command line', () => {
       const flag = `--${name}`;
       const synopsis = 'short' in spec ? `-${spec.short}, ${flag}` : flag;
       if (!new RegExp(`^  ${literal(synopsis)}( |$)`, 'm').test(r.stdout)) missing.push(`--help has no row for ${flag}`);
-      if (!rows.some((row) => new RegExp(`\`${literal(flag)}[ \`]`).test(row.split(' | ')[0]!))) missing.push(`the option table of docs/configuration.md has no row for ${flag}`);
+      if (!rows.some((row) => new RegExp(`\`${literal(flag)}[ \`]`).test(row.split(' | ')[0]!)))
+        missing.push(`the option table of docs/configuration.md has no row for ${flag}`);
     }
     for (const variable of [STATE_KEY_ENV, LOG_FORMAT_ENV, INTROSPECTION_CLIENT_ID_ENV, INTROSPECTION_CLIENT_SECRET_ENV]) {
       if (!r.stdout.includes(variable)) missing.push(`--help does not name ${variable}`);

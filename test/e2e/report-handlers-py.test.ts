@@ -51,7 +51,8 @@ const CASES: Case[] = [
       'ask-twice 2/2',
       'ask-url 1/1',
       'elicit-then-sample 2/2',
-      ...FIXTURE_NOTES.map((uri) => `${uri} 1/1`),
+      // A shadow line names a read by its template, as the audit does.
+      ...FIXTURE_NOTES.map(() => 'fixture://note/{id} 1/1'),
       'fixture://secret 1/1',
       'greet 1/1',
       'list-roots 1/1',

@@ -152,7 +152,8 @@ describe('report --handlers --lang ts over the test fixture', () => {
       flows.map((f) => `${f.target} ${f.rounds}`).sort(),
       FIXTURE_CALLS.filter(([n]) => n !== 'echo')
         .map(([n, a]) => `${n} ${n === 'ask-if' && a['ask'] === false ? '0/0' : `${rounds[n] ?? 1}/${rounds[n] ?? 1}`}`)
-        .concat(['greet 1/1', 'fixture://secret 1/1', ...FIXTURE_NOTES.map((uri) => `${uri} 1/1`)])
+        // A shadow line names a read by its template, as the audit does.
+        .concat(['greet 1/1', 'fixture://secret 1/1', ...FIXTURE_NOTES.map(() => 'fixture://note/{id} 1/1')])
         .sort(),
     );
   });

@@ -1,12 +1,12 @@
-// The audit file writer: queued lines reach the file in order, the file rotates by size, and a
-// close flushes everything queued.
+// The audit file writer: queued lines reach the file in order, the file rotates by size, a close
+// flushes everything queued, and the files it creates are its owner's alone.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AuditWriter } from '../../src/audit/writer.js';
-import { createLogger } from '../../src/telemetry/logger.js';
+import { createLogger, type Logger } from '../../src/telemetry/logger.js';
 
 const log = createLogger('error');
 const lines = (f: string) =>
@@ -53,5 +53,34 @@ describe('audit writer', () => {
     for (let n = 0; n < 50; n++) w.write({ n });
     await w.close();
     assert.equal(lines(file).length, 10);
+  });
+
+  it('creates the file and the one after a rotation readable by the owner only', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'audit-')), 'audit.jsonl');
+    const w = new AuditWriter({ file, maxBytes: 256, log });
+    for (let n = 0; n < 10; n++) {
+      w.write({ n, pad: 'x'.repeat(60) });
+      await w.flush();
+    }
+    await w.close();
+    assert.ok(existsSync(`${file}.1`), 'it rotated');
+    for (const f of [file, `${file}.1`]) assert.equal((statSync(f).mode & 0o777).toString(8), '600', f);
+  });
+
+  it('leaves an existing file as the operator made it, and warns once when others may read it', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'audit-')), 'audit.jsonl');
+    writeFileSync(file, '');
+    chmodSync(file, 0o640);
+    const warned: Array<{ message: string; fields: unknown }> = [];
+    const spy = { warn: (message: string, fields: unknown) => void warned.push({ message, fields }) } as unknown as Logger;
+    const w = new AuditWriter({ file, maxBytes: 1 << 20, log: spy });
+    w.write({ n: 1 });
+    await w.flush();
+    w.write({ n: 2 });
+    await w.close();
+    assert.equal((statSync(file).mode & 0o777).toString(8), '640');
+    assert.equal(warned.length, 1);
+    assert.match(warned[0]!.message, /may be read by others/);
+    assert.deepEqual(warned[0]!.fields, { file, mode: '0640' });
   });
 });

@@ -74,18 +74,29 @@ describe('AuditRecorder, replayed runs', () => {
     const clock = testClock(T0);
     const out: AuditRecord[] = [];
     const r = new AuditRecorder({ upstream: 'u', clock, content: false, sink: (x) => out.push(x) });
-    const answers = new Map<string, unknown>([['elicitation-1', { action: 'accept', content: { city: 'secret-city' } }]]);
+    // Run 1 asks for a city and lets its call go; run 2 starts with the answer.
+    const city = { requestedSchema: { properties: { city: { type: 'string' } } } };
+    r.onStart({ handle: 'h1', method: 'tools/call', params: { name: 'lookup' }, mode: 'replay', replay: { call: 'c1', run: 1, answers: new Map() } });
+    r.onRound({ handle: 'h1', round: 1, asked: [{ key: 'elicitation-1', method: 'elicitation/create', params: city }] });
+    r.onEnd({ handle: 'h1', reason: 'let_go' });
+    const answers = new Map<string, unknown>([['elicitation-1', { action: 'accept', content: { city: 'secret-city', 'planted-name': 'x' } }]]);
     r.onStart({ handle: 'h2', method: 'tools/call', params: { name: 'lookup' }, mode: 'replay', replay: { call: 'c1', run: 2, answers } });
     r.onReplay({ handle: 'h2', fromRecord: 1, mismatched: 0 });
     r.onRound({ handle: 'h2', round: 2, asked: [{ key: 'elicitation-2', method: 'elicitation/create', params: { requestedSchema: {} } }] });
     r.onEnd({ handle: 'h2', reason: 'let_go' });
-    assert.deepEqual(out[0]!.replay, {
+    assert.deepEqual(out[1]!.replay, {
       call: 'c1',
       run: 2,
       fromRecord: 1,
       mismatched: 0,
       answered: [{ round: 1, key: 'elicitation-1', method: 'elicitation/create', action: 'accept', fields: ['city'] }],
     });
+    // A run whose previous run asked on another instance: no schema here, so no names.
+    r.onStart({ handle: 'h3', method: 'tools/call', params: { name: 'lookup' }, mode: 'replay', replay: { call: 'c2', run: 2, answers } });
+    r.onEnd({ handle: 'h3', reason: 'completed', result: { content: [] } });
+    assert.deepEqual(out[2]!.replay!.answered, [{ round: 1, key: 'elicitation-1', method: 'elicitation/create', action: 'accept' }]);
+    assert.doesNotMatch(JSON.stringify(out), /planted-name/);
+    out.shift();
     assert.deepEqual(out[0]!.outcome, { kind: 'let_go' });
     assert.doesNotMatch(JSON.stringify(out), /secret-city/);
   });

@@ -217,7 +217,7 @@ describe('report renderers', () => {
     const html = renderHtml(m);
     assert.doesNotMatch(html, /<img/);
     assert.match(html, /&lt;img src=x/);
-    assert.match(renderMarkdown(m), /onerror=alert\(1\)>\\\|x/);
+    assert.match(renderMarkdown(m), /onerror=alert\(1\)&gt;\\\|x/);
   });
 
   it('draws three inline charts and loads nothing', () => {

@@ -71,7 +71,7 @@ describe('report shadow differences', () => {
     const md = renderMarkdown(m);
     assert.match(
       md,
-      /## Shadow differences\n\n### tools\/call `<img src=x>` \(old → new\)\n\n- 1 comparison\(s\) differed, 0 candidate error\(s\)\n- content\[0\]\.text changed \(1×\)/,
+      /## Shadow differences\n\n### tools\/call `<img src=x>` \(old → new\)\n\n- 1 comparison\(s\) differed, 0 candidate error\(s\)\n- content\\\[0\\\]\.text changed \(1×\)/,
     );
     const html = renderHtml(m);
     assert.match(html, /<h2>Shadow differences<\/h2>/);

@@ -96,7 +96,8 @@ describe('readHead', () => {
       target: 'book',
       meta: { traceparent: TP },
     });
-    assert.deepEqual(readHead(body({ method: 'resources/read', params: { uri: 'file:///a' } }), 'POST'), { method: 'resources/read', target: 'file:///a' });
+    // A read's URI is held apart, to be named by its template: it is never the target as it is.
+    assert.deepEqual(readHead(body({ method: 'resources/read', params: { uri: 'file:///a' } }), 'POST'), { method: 'resources/read', uri: 'file:///a' });
     assert.equal(readHead(body({ method: 'tools/call', params: { name: 'n'.repeat(1000) } }), 'POST').target?.length, 256);
   });
 
@@ -130,6 +131,21 @@ describe('access log line', () => {
     });
     assert.match(fields.principal, /^[0-9a-f]{16}$/);
     assert.notEqual(createPrincipalHasher(new Uint8Array(32).fill(2))('anonymous'), fields.principal, 'another key, another hash');
+  });
+
+  it('names a read by its declared template, or not at all: never by the URI read', () => {
+    const hash = createPrincipalHasher(new Uint8Array(32).fill(1));
+    const head = () => readHead(Buffer.from(JSON.stringify({ method: 'resources/read', params: { uri: 'notes://note/planted-id' } })), 'POST');
+    const named = new FrontRequest('u1', 'anonymous', head(), {});
+    named.named('notes://note/{id}');
+    const unnamed = new FrontRequest('u1', 'anonymous', head(), {});
+    unnamed.named(undefined);
+    assert.equal(accessLogFields(named, 200, 0.001, hash).target, 'notes://note/{id}');
+    assert.equal(accessLogFields(unnamed, 200, 0.001, hash).target, undefined);
+    for (const r of [named, unnamed]) {
+      assert.doesNotMatch(JSON.stringify(accessLogFields(r, 200, 0.001, hash)), /planted-id/);
+      assert.doesNotMatch(JSON.stringify(r.head), /planted-id/, 'the URI is let go once named');
+    }
   });
 });
 
