@@ -21,7 +21,7 @@ const ENOENT = /the legacy server exited with code -2 \(spawn [^ ]*no-such-comma
 const LAST_LINES = /the legacy server exited with code 1; its last stderr lines: BOOM: missing DATABASE_URL/;
 // A server that exits as it starts may lack a variable: the proxy says what a child gets and how to give it more.
 const MINIMAL_ENV =
-  /a stdio server gets only HOME, LOGNAME, PATH, SHELL, TERM, USER of the proxy's environment: if it needs another variable, pass it with --env NAME \(or NAME=VALUE\), or `env:` on the upstream in the configuration file/;
+  /a stdio server gets only HOME, LOGNAME, PATH, SHELL, TERM, USER of the proxy's environment: if it needs another variable, pass it with --env NAME \(or NAME=VALUE\), `env:` on the upstream in the configuration file, or --pass-environment/;
 
 function proxy(args: string[]): { status: number | null; stderr: string } {
   const r = spawnSync(process.execPath, [PROXY_BIN, ...args], { encoding: 'utf8', timeout: 20_000, input: '' });
