@@ -75,26 +75,38 @@ if (unit.length > 0) {
   if (r.status !== 0) status = r.status ?? 1;
 }
 
-/** Runs one file in its own test runner; its output is held and printed whole when it ends. */
+/**
+ * Runs one file in its own test runner; its output is held and printed whole when it ends. The
+ * runner runs under sh, whose `times` then writes to fd 3 the CPU time of what it waited for: the
+ * runner, the test file and the processes it started and stopped.
+ */
 function runFile(file) {
   const started = performance.now();
-  const child = spawn(node, ['--test', '--test-reporter=spec', TIMEOUT, file], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const script = '"$@"; status=$?; times >&3; exit $status';
+  const argv = [node, '--test', '--test-reporter=spec', TIMEOUT, file];
+  const child = spawn('sh', ['-c', script, 'sh', ...argv], { cwd: root, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
   const output = [];
+  let times = '';
   child.stdout.on('data', (chunk) => output.push(chunk));
   child.stderr.on('data', (chunk) => output.push(chunk));
+  child.stdio[3].on('data', (chunk) => (times += chunk));
   return new Promise((resolve) => {
     child.on('close', (code, signal) => {
       const seconds = (performance.now() - started) / 1000;
+      // `times`: the shell's user and system time, then its children's.
+      const [, , user, system] = [...times.matchAll(/(\d+)m([\d.]+)s/g)].map((m) => Number(m[1]) * 60 + Number(m[2]));
+      const cpu = (user ?? 0) + (system ?? 0);
       const name = relative(testDir, file);
-      process.stdout.write(`\n# ${name} (${seconds.toFixed(1)} s)\n`);
+      process.stdout.write(`\n# ${name} (${seconds.toFixed(1)} s, CPU ${cpu.toFixed(1)} s)\n`);
       process.stdout.write(Buffer.concat(output));
-      resolve({ name, seconds, ok: code === 0, why: signal ?? `exit code ${code}` });
+      resolve({ name, seconds, cpu, ok: code === 0, why: signal ?? `exit code ${code}` });
     });
   });
 }
 
 /** Runs files `width` at a time. */
-async function pool(queue, width) {
+async function pool(files, width) {
+  const queue = [...files];
   const results = [];
   const worker = async () => {
     for (let file = queue.shift(); file !== undefined; file = queue.shift()) results.push(await runFile(file));
@@ -111,10 +123,11 @@ if (others.length > 0) {
   const results = await pool(together, jobs);
   results.push(...(await pool(alone, 1)));
   const wall = (performance.now() - started) / 1000;
+  const cpu = results.reduce((sum, r) => sum + r.cpu, 0);
   const failed = results.filter((r) => !r.ok);
   const slowest = results.sort((a, b) => b.seconds - a.seconds).slice(0, 15);
-  console.log(`\n# ${results.length} files in ${wall.toFixed(1)} s, ${jobs} at a time; the slowest:`);
-  for (const r of slowest) console.log(`#   ${r.seconds.toFixed(1).padStart(6)} s  ${r.name}`);
+  console.log(`\n# ${results.length} files in ${wall.toFixed(1)} s, ${jobs} at a time (${alone.length} alone), CPU ${cpu.toFixed(1)} s; the slowest:`);
+  for (const r of slowest) console.log(`#   ${r.seconds.toFixed(1).padStart(6)} s  CPU ${r.cpu.toFixed(1).padStart(6)} s  ${r.name}`);
   for (const r of failed) console.log(`# FAILED ${r.name} (${r.why})`);
   if (failed.length > 0) status = 1;
 }

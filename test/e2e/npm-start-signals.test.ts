@@ -2,6 +2,8 @@
 // shell npm runs the script in. Either ends that shell without the signal reaching the launcher
 // (examples/start-demo.mjs); the launcher must still stop the proxy and the demo server, or the
 // next `npm start` finds the port in use.
+// run-alone: `npm start` builds first, and the bundle step deletes and rewrites dist/bin, which
+// every proxy another test starts would load.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
