@@ -59,7 +59,7 @@ describe('lifecycle', () => {
     const proxy = await startProxy(['--', process.execPath, FIXTURE]);
     try {
       const first = inputRequired(await rpc(proxy.url, 'tools/call', { name: 'ask-with-timeout', arguments: { ms: 300 } }, { caps: ELICIT }));
-      await until(() => /the legacy server gave up waiting for the user/.test(proxy.stderr()), 10_000, 'the legacy server giving up');
+      await until(() => /legacy server withdrew its request/.test(proxy.stderr()), 10_000, 'the legacy server withdrawing its question');
       const r = await rpc(
         proxy.url,
         'tools/call',

@@ -93,7 +93,7 @@ describe('think time longer than the legacy server request timeout', () => {
 
   it('a held call gets legacy_gave_up, saying after how many seconds, never a silent re-run', async () => {
     const r1 = inputRequired(await call(held.url, 'ask-with-timeout', {}, { ms: 1000 }));
-    await until(() => /the legacy server gave up waiting for the user/.test(held.stderr()), 10_000, 'the legacy server giving up');
+    await until(() => /legacy server withdrew its request/.test(held.stderr()), 10_000, 'the legacy server withdrawing its question');
     const retry = await call(
       held.url,
       'ask-with-timeout',
