@@ -1,5 +1,7 @@
 // The proxy binary in front of a v1-SDK legacy server over stdio: what only a stdio child has.
 // The bridge behaviours common to every transport are in test/contract.
+// run-alone: a child spins a core for its whole life, and a round's close is timed by whether the
+// child reads as waiting, which a neighbour's load would blur.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/client';

@@ -34,22 +34,31 @@ const skip = skipOrFail(
   !existsSync(NODE22) && 'Node 22 not fetched into .cache/node22 (run: node scripts/fetch-node.mjs; npm test does)',
 );
 
+/**
+ * Scenarios run side by side against one proxy, as several clients would: each is its own
+ * conformance client with its own sessions and tasks, and most of a run is the CLI starting.
+ */
+const SIDE_BY_SIDE = 4;
+
 async function expectAllPass(urlOf: string | ((scenario: string) => string), upstream: string): Promise<void> {
-  let passed = 0;
-  let skipped = 0;
-  const failures = [];
-  for (const scenario of SCENARIOS) {
-    const result = await runConformance(typeof urlOf === 'string' ? urlOf : urlOf(scenario), {
-      scenario,
-      force: true,
-      scenarioTimeoutMs: 60_000,
-      timeoutMs: 120_000,
-    });
-    passed += result.passed;
-    skipped += result.skipped ?? 0;
-    failures.push(...result.failures);
-    assert.ok(result.passed + (result.skipped ?? 0) > 0, `${scenario} ran no check:\n${result.raw.slice(-2000)}`);
-  }
+  const queue = [...SCENARIOS];
+  const results: Array<Awaited<ReturnType<typeof runConformance>>> = [];
+  const runNext = async (): Promise<void> => {
+    for (let scenario = queue.shift(); scenario !== undefined; scenario = queue.shift()) {
+      const result = await runConformance(typeof urlOf === 'string' ? urlOf : urlOf(scenario), {
+        scenario,
+        force: true,
+        scenarioTimeoutMs: 60_000,
+        timeoutMs: 120_000,
+      });
+      assert.ok(result.passed + (result.skipped ?? 0) > 0, `${scenario} ran no check:\n${result.raw.slice(-2000)}`);
+      results.push(result);
+    }
+  };
+  await Promise.all(Array.from({ length: SIDE_BY_SIDE }, runNext));
+  const passed = results.reduce((n, r) => n + r.passed, 0);
+  const skipped = results.reduce((n, r) => n + (r.skipped ?? 0), 0);
+  const failures = results.flatMap((r) => r.failures);
   console.log(
     `tasks conformance (${upstream} upstream): ${SCENARIOS.length} scenarios, ${passed} checks passed, ${failures.length} failed, ${skipped} skipped`,
   );

@@ -129,7 +129,7 @@ describe('legacy client sessions that are abandoned', () => {
       const withSession = { ...headers, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' };
       const list = await post(proxy.url, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }), withSession);
       assert.equal(list.status, 200);
-      await new Promise((r) => setTimeout(r, 2500));
+      await until(() => /legacy client session ended/.test(proxy.stderr()), 10_000, 'the idle session closing');
       const gone = await post(proxy.url, JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} }), withSession);
       assert.equal(gone.status, 404);
       assert.match(proxy.stderr(), /legacy client session idle: closing it/);

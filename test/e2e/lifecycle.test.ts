@@ -27,7 +27,8 @@ describe('lifecycle', () => {
     const proxy = await startProxy(['--', process.execPath, FIXTURE]);
     try {
       const first = inputRequired(await rpc(proxy.url, 'tools/call', { name: 'crash-while-asking', arguments: {} }, { caps: ELICIT }));
-      await sleep(600); // the fixture exits 300 ms after asking
+      // The fixture exits 300 ms after asking.
+      await until(() => /legacy session closed/.test(proxy.stderr()), 10_000, 'the legacy child exiting');
       const r = await rpc(
         proxy.url,
         'tools/call',
@@ -58,7 +59,7 @@ describe('lifecycle', () => {
     const proxy = await startProxy(['--', process.execPath, FIXTURE]);
     try {
       const first = inputRequired(await rpc(proxy.url, 'tools/call', { name: 'ask-with-timeout', arguments: { ms: 300 } }, { caps: ELICIT }));
-      await sleep(700);
+      await until(() => /legacy server withdrew its request/.test(proxy.stderr()), 10_000, 'the legacy server withdrawing its question');
       const r = await rpc(
         proxy.url,
         'tools/call',

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { textOf } from '../support/client.js';
 import { FIXTURE, startProxy, type ProxyProcess } from '../support/processes.js';
 import { inputRequired, rpc } from '../support/rpc.js';
-import { sleep } from '../support/wait.js';
+import { sleep, until } from '../support/wait.js';
 
 const CAPS = { elicitation: { form: {} } };
 const accept = (content: Record<string, string>) => ({ action: 'accept', content });
@@ -93,7 +93,7 @@ describe('think time longer than the legacy server request timeout', () => {
 
   it('a held call gets legacy_gave_up, saying after how many seconds, never a silent re-run', async () => {
     const r1 = inputRequired(await call(held.url, 'ask-with-timeout', {}, { ms: 1000 }));
-    await sleep(1500);
+    await until(() => /legacy server withdrew its request/.test(held.stderr()), 10_000, 'the legacy server withdrawing its question');
     const retry = await call(
       held.url,
       'ask-with-timeout',

@@ -68,18 +68,34 @@ const CASES: Case[] = [
   },
 ];
 
-for (const c of CASES) {
-  describe(`report --handlers --lang py over ${c.name}`, { skip }, () => {
-    let server: Running & { url: string };
-    before(async () => {
+/**
+ * Each case's migrated server, built once for every suite that drives it: recording the audit,
+ * generating and starting Python are most of this file's time.
+ */
+const built = new Map<Case, Promise<Running & { url: string }>>();
+function migrated(c: Case): Promise<Running & { url: string }> {
+  let server = built.get(c);
+  if (server === undefined) {
+    server = (async () => {
       const audit = await auditWithQuestions(c.server, c.drive, c.proxyArgs ?? []);
       const { dir } = generate(audit, c.server, 'py');
       fillPythonStubs(dir);
       checkPython(python, dir);
-      server = await startPython(python, dir);
-    });
-    after(async () => {
-      await server?.stop();
+      return startPython(python, dir);
+    })();
+    built.set(c, server);
+  }
+  return server;
+}
+after(async () => {
+  for (const server of built.values()) await (await server.catch(() => undefined))?.stop();
+});
+
+for (const c of CASES) {
+  describe(`report --handlers --lang py over ${c.name}`, { skip }, () => {
+    let server: Running & { url: string };
+    before(async () => {
+      server = await migrated(c);
     });
 
     it('starts and answers server/discover', async () => {
@@ -104,13 +120,7 @@ for (const c of CASES) {
 describe('report --handlers --lang py: rounds and keys', { skip }, () => {
   let server: Running & { url: string };
   before(async () => {
-    const audit = await auditWithQuestions(FIXTURE_SERVER, driveFixture);
-    const { dir } = generate(audit, FIXTURE_SERVER, 'py');
-    fillPythonStubs(dir);
-    server = await startPython(python, dir);
-  });
-  after(async () => {
-    await server?.stop();
+    server = await migrated(CASES[0]!);
   });
 
   it('asks ask-twice in two rounds under the keys first and second, the state sealed by the SDK', async () => {

@@ -4,6 +4,7 @@
 // the abandoned calls have reached their steady number), nothing is
 // pending once the ttl has passed, and every answer was what its request must get. Memory is the
 // long soak's to judge (npm run bench -- soak).
+// run-alone: half a minute of traffic as fast as the proxy answers, which would starve neighbours.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { PROC_READABLE } from '../support/descriptors.js';

@@ -4,6 +4,8 @@
 // question to its call. A parked call cannot ask, so the proxy runs one such call at a time per
 // legacy session and parks any number beside it: bursts of users complete with their own answers,
 // on few sessions, without a refusal, also when a loaded server answers the GET stream late.
+// run-alone: how many legacy children a burst starts depends on how fast each one starts, which a
+// neighbour's load slows.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { textOf } from '../support/client.js';

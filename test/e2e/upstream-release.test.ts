@@ -4,6 +4,8 @@
 // connection, descriptor or child per call adds ten; the slack allowed is what pools keep: the
 // keep-alive connections that were busy at one moment, and the sessions (at most MAX_SESSIONS)
 // the pool started for calls that overlapped (a cancelled call the legacy server goes on running).
+// run-alone: how many calls overlap, and so how many sessions and descriptors the pool holds, depends
+// on how fast the legacy calls run, which a neighbour's load slows.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeConfig } from '../support/config.js';

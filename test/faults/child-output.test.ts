@@ -1,6 +1,8 @@
 // A legacy child's hostile output: a huge stderr line (one built to make a backtracking pattern
 // stall), a stderr line that never ends, a stdout line past the size of a message. The proxy keeps
 // answering, its memory stays bounded, and what it cut or refused is said in its log.
+// run-alone: it times /healthz while the proxy reads a hostile child, which a neighbour's load
+// would slow as much as the fault it looks for.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

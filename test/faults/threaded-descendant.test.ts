@@ -1,6 +1,8 @@
 // A legacy child whose descendant has thousands of sleeping threads: reading whether it runs (the
 // gather of each round) must not block the proxy's event loop for a time that grows with them, and
 // its rounds still close (by timing, once it cannot be read thread by thread).
+// run-alone: it times /healthz while the proxy reads thousands of threads, which a neighbour's
+// load would slow as much as the fault it looks for.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
