@@ -97,7 +97,10 @@ if (unit.length > 0) {
   const tap = join(tapDir, 'unit.tap');
   const shown = ['--test-reporter', process.stdout.isTTY ? 'spec' : 'tap', '--test-reporter-destination', 'stdout'];
   const counted = ['--test-reporter', 'tap', '--test-reporter-destination', tap];
-  const r = spawnSync(node, ['--test', ...shown, ...counted, `--test-concurrency=${availableParallelism()}`, UNIT_TIMEOUT, ...unit], { stdio: 'inherit', cwd: root });
+  const r = spawnSync(node, ['--test', ...shown, ...counted, `--test-concurrency=${availableParallelism()}`, UNIT_TIMEOUT, ...unit], {
+    stdio: 'inherit',
+    cwd: root,
+  });
   if (r.status !== 0) status = r.status ?? 1;
   if (!count(existsSync(tap) ? readFileSync(tap, 'utf8') : '')) totals.failed++;
   rmSync(tapDir, { recursive: true, force: true });
