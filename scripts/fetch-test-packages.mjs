@@ -11,7 +11,8 @@
 // same packages; a fetch that fails leaves the tests that need it to say SKIPPED.
 //
 //   node scripts/fetch-test-packages.mjs     (npm test's pretest does this)
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -35,7 +36,8 @@ function installedVersion(prefix, name) {
   return existsSync(manifest) ? JSON.parse(readFileSync(manifest, 'utf8')).version : undefined;
 }
 
-for (const set of SETS) {
+/** Installs one set into .cache unless its version is there; the sets are independent, so they install side by side. */
+async function fetchSet(set) {
   const prefix = `${root}.cache/${set.dir}`;
   const [name, version] = set.main;
   mkdirSync(prefix, { recursive: true });
@@ -43,27 +45,27 @@ for (const set of SETS) {
   if (installedVersion(prefix, name) !== version) {
     console.error(`fetch-test-packages: installing ${name}@${version} into .cache/${set.dir}`);
     try {
-      execFileSync(
-        'npm',
-        [
-          'install',
-          '--no-save',
-          '--no-package-lock',
-          '--no-audit',
-          '--no-fund',
-          '--loglevel',
-          'error',
-          '--prefix',
-          prefix,
-          `${name}@${version}`,
-          ...set.packages,
-        ],
-        // JOBS: node-gyp compiles on every core instead of one.
-        { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, JOBS: 'max' } },
-      );
+      const args = [
+        'install',
+        '--no-save',
+        '--no-package-lock',
+        '--no-audit',
+        '--no-fund',
+        '--loglevel',
+        'error',
+        '--prefix',
+        prefix,
+        `${name}@${version}`,
+        ...set.packages,
+      ];
+      // JOBS: node-gyp compiles on every core instead of one.
+      const { stderr } = await promisify(execFile)('npm', args, { env: { ...process.env, JOBS: 'max' }, maxBuffer: 64 * 1024 * 1024 });
+      if (stderr) process.stderr.write(stderr);
     } catch (err) {
       console.error(`fetch-test-packages: SKIPPED: could not install ${name}@${version} (${err.message}); its tests will say SKIPPED`);
     }
   }
   for (const file of set.copy ?? []) copyFileSync(`${root}${file}`, `${prefix}/${file.split('/').at(-1)}`);
 }
+
+await Promise.all(SETS.map(fetchSet));
