@@ -14,8 +14,10 @@ import { skipOrFail } from '../support/skip.js';
 const node = process.execPath;
 const pkg = (path: string) => `${ROOT}node_modules/${path}`;
 const SQLITE_SERVER = `${ROOT}.cache/mcp-sqlite/node_modules/mcp-sqlite/mcp-sqlite-server.js`;
-const noSqlite = !existsSync(SQLITE_SERVER) && 'mcp-sqlite is not in .cache/mcp-sqlite (node scripts/fetch-test-packages.mjs)';
-if (noSqlite) process.stderr.write(`SKIPPED e2e/compat-third-party (mcp-sqlite): ${noSqlite}\n`);
+const noSqlite = skipOrFail(
+  'e2e/compat-third-party (mcp-sqlite)',
+  !existsSync(SQLITE_SERVER) && 'mcp-sqlite is not in .cache/mcp-sqlite (node scripts/fetch-test-packages.mjs)',
+);
 const temp = mkdtempSync(join(tmpdir(), 'mrtr-compat-3p-'));
 const db = join(temp, 'shop.db');
 

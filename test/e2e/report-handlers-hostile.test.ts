@@ -24,10 +24,10 @@ import {
 import type { Running } from '../support/processes.js';
 import { pythonWithMcp2 } from '../support/python.js';
 import { ALL_CAPS, rpc } from '../support/rpc.js';
+import { skipOrFail } from '../support/skip.js';
 
 const env = pythonWithMcp2();
-const pySkip = 'skip' in env ? env.skip : false;
-if (pySkip) process.stderr.write(`SKIPPED the Python half of test/e2e/report-handlers-hostile.test.ts: ${pySkip}\n`);
+const pySkip = skipOrFail('the Python half of e2e/report-handlers-hostile', 'skip' in env && env.skip);
 const python = 'python' in env ? env.python : '';
 
 /** The finish file of tool `a`, which tool `a_finish` must never take. */

@@ -10,6 +10,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { alive, FIXTURE, startProxy, TEST_STATE_KEY } from '../support/processes.js';
+import { skipOrFail } from '../support/skip.js';
 import { until } from '../support/wait.js';
 
 const CHILD_USER = 'nobody';
@@ -25,8 +26,7 @@ function whyNotAsAnotherUser(): string | false {
   return false;
 }
 
-const noOtherUser = whyNotAsAnotherUser();
-if (noOtherUser) process.stderr.write(`SKIPPED stdio children run as another user: ${noOtherUser}\n`);
+const noOtherUser = skipOrFail('faults/child-user (stdio children run as another user)', whyNotAsAnotherUser());
 
 /** The fixture's probe lines: path (the proxy's pid as PARENT) -> readable or an errno code. */
 function probes(stderr: string): Map<string, string> {

@@ -8,12 +8,15 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { FIXTURE, startProxy, type ProxyProcess } from '../support/processes.js';
 import { ALL_CAPS, inputRequired, rpc } from '../support/rpc.js';
+import { skipOrFail } from '../support/skip.js';
 import { sleep } from '../support/wait.js';
 
 const THREADS = 4000;
 const ROUNDS = 10;
-const noPython = spawnSync('python3', ['-c', '']).status === 0 ? false : 'python3 is not installed';
-if (noPython) process.stderr.write(`SKIPPED: ${noPython}: the threaded descendant cannot be started\n`);
+const noPython = skipOrFail(
+  'faults/threaded-descendant',
+  spawnSync('python3', ['-c', '']).status !== 0 && 'python3 is not installed: the threaded descendant cannot be started',
+);
 
 /** One interactive call: its round (returned: how long it took to close), then the answer. */
 async function askAndAnswer(url: string, timeoutMs = 10_000): Promise<number> {
