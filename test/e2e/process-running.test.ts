@@ -6,25 +6,12 @@ import { spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { childPids, MAX_THREADS, PASS_BUDGET_MS, processTreeRunning, statState, statThreads } from '../../src/upstream/child/process-running.js';
 import { skipOrFail } from '../support/skip.js';
+import { startThreaded } from '../support/threaded.js';
 
 const noProc = skipOrFail('e2e/process-running', !existsSync('/proc/self/stat') && 'it reads processes from Linux /proc');
 const noPython = skipOrFail('e2e/process-running, many threads', spawnSync('python3', ['-c', '']).status !== 0 && 'python3 is not installed');
 
-/** A python3 process with `n` threads besides its main one, all sleeping; ready once it says so. */
-async function threaded(n: number): Promise<ChildProcess> {
-  const script = `import sys, threading
-threading.stack_size(64 * 1024)
-gate = threading.Event()
-for _ in range(${n}): threading.Thread(target=gate.wait, daemon=True).start()
-print('ready', flush=True)
-sys.stdin.read()`;
-  const child = spawn('python3', ['-c', script], { stdio: ['pipe', 'pipe', 'ignore'] });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.once('data', () => resolve());
-    child.once('exit', (code) => reject(new Error(`python3 exited with ${code}`)));
-  });
-  return child;
-}
+const threaded = (n: number): Promise<ChildProcess> => startThreaded(n, 'ignore');
 
 async function started(child: ChildProcess): Promise<number> {
   await new Promise<void>((resolve, reject) => child.once('spawn', resolve).once('error', reject));
