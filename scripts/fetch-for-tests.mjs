@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// What `npm test` fetches before it runs (npm's pretest): Node 22 and 24, the test-only npm
-// packages, the Python stacks. They fill different folders of .cache and mostly wait on the
-// registry, pip and a compiler, so they run side by side; each one's output goes through as it
-// comes. Exits with the first failure's code, once all have ended.
+// What `npm test` fetches for the tests that drive it (scripts/run-tests.mjs --fetch runs this
+// beside the unit ring): Node 22 and 24, the test-only npm packages, the Python stacks. They fill
+// different folders of .cache and mostly wait on the registry, pip and a compiler, so they run
+// side by side; each one's output goes through as it comes. Exits with the first failure's code, once all have ended.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 

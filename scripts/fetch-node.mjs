@@ -4,7 +4,7 @@
 // .cache/node22 and .cache/node24. They are not devDependencies on purpose: that package's bin is
 // named `node`, and npm would put it first on PATH for every npm script, replacing the machine's Node.
 //
-//   node scripts/fetch-node.mjs          (npm test's pretest does this)
+//   node scripts/fetch-node.mjs          (npm test does this before its tests)
 //   node scripts/fetch-node.mjs 24       (one line only)
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';

@@ -4,9 +4,10 @@
 // every dependency, are looked for in $MRTR_WHEELS or ../shared/wheels (beside the clone). Without
 // python3 or the wheels it says so and exits 0: the tests that need a stack print SKIPPED lines.
 //
-//   node scripts/python-stacks.mjs          (npm test's pretest does this)
+//   node scripts/python-stacks.mjs          (npm test does this before its tests)
 //   node scripts/python-stacks.mjs fastmcp2 (one stack only)
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -29,8 +30,12 @@ function python3() {
   }
 }
 
-/** Installs stack `name` unless it is already; says why not when python3 or the wheels are missing. */
-function install(name, python) {
+/**
+ * Installs stack `name` unless it is already; says why not when python3 or the wheels are missing.
+ * The venv gets no pip of its own (ensurepip would take as long as the install): the machine's pip
+ * installs into it (`pip --python`, pip 22.3 and later); an older pip gets a venv with its own.
+ */
+async function install(name, python) {
   const dir = `${root}.cache/py-${name}`;
   const stamp = `${dir}/mrtr-stack.txt`;
   const wanted = STACKS[name].join(' ');
@@ -42,12 +47,16 @@ function install(name, python) {
   }
   rmSync(dir, { recursive: true, force: true });
   console.error(`python-stacks: installing ${wanted} into .cache/py-${name}`);
+  const pipArgs = ['install', '-q', '--no-index', '--find-links', wheels, ...STACKS[name]];
+  const pipEnv = { ...process.env, PIP_CONFIG_FILE: '/dev/null', PIP_DISABLE_PIP_VERSION_CHECK: '1' };
   try {
-    execFileSync(python, ['-m', 'venv', dir], { stdio: ['ignore', 'ignore', 'inherit'] });
-    execFileSync(`${dir}/bin/pip`, ['install', '-q', '--no-index', '--find-links', wheels, ...STACKS[name]], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-      env: { ...process.env, PIP_CONFIG_FILE: '/dev/null', PIP_DISABLE_PIP_VERSION_CHECK: '1' },
-    });
+    if (pipTargetsOtherPythons(python)) {
+      await run(python, ['-m', 'venv', '--without-pip', dir]);
+      await run(python, ['-m', 'pip', '--python', `${dir}/bin/python`, ...pipArgs], pipEnv);
+    } else {
+      await run(python, ['-m', 'venv', dir]);
+      await run(`${dir}/bin/pip`, pipArgs, pipEnv);
+    }
   } catch (err) {
     // No venv module, or a wheel missing: no half-made venv is left, so its tests are SKIPPED (not failed).
     rmSync(dir, { recursive: true, force: true });
@@ -57,12 +66,31 @@ function install(name, python) {
   writeFileSync(stamp, wanted);
 }
 
+/** Runs a command, its stderr shown; rejects when it fails. */
+async function run(command, args, env = process.env) {
+  await promisify(execFile)(command, args, { env, maxBuffer: 16 * 1024 * 1024 }).then(({ stderr }) => stderr && process.stderr.write(stderr));
+}
+
+/** Whether python3's own pip can install into another interpreter's environment (`--python`). */
+function pipTargetsOtherPythons(python) {
+  try {
+    const [major, minor] = execFileSync(python, ['-m', 'pip', '--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+      .split(' ')[1]
+      .split('.')
+      .map(Number);
+    return major > 22 || (major === 22 && minor >= 3);
+  } catch {
+    return false;
+  }
+}
+
 const python = python3();
 const asked = process.argv.slice(2);
-for (const name of asked.length > 0 ? asked : Object.keys(STACKS)) {
+for (const name of asked) {
   if (!(name in STACKS)) {
     console.error(`python-stacks: no stack ${name}; known: ${Object.keys(STACKS).join(', ')}`);
     process.exit(2);
   }
-  install(name, python);
 }
+// The stacks are independent venvs: they install side by side.
+await Promise.all((asked.length > 0 ? asked : Object.keys(STACKS)).map((name) => install(name, python)));

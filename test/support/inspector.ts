@@ -10,7 +10,7 @@ import { ROOT } from './processes.js';
 import { descendants } from './process-tree.js';
 
 const run = promisify(execFile);
-/** Fetched into .cache by scripts/fetch-test-packages.mjs (npm test's pretest). */
+/** Fetched into .cache by scripts/fetch-test-packages.mjs (npm test does it). */
 const PACKAGE = `${ROOT}.cache/inspector/node_modules/@modelcontextprotocol/inspector/clients/`;
 export const INSPECTOR_WEB = `${PACKAGE}launcher/build/index.js`;
 export const MCPDO = `${PACKAGE}mcpdo/build/mcp-bin.js`;

@@ -1,4 +1,4 @@
-// The Node binaries scripts/fetch-node.mjs puts in .cache (npm test's pretest does it), so that
+// The Node binaries scripts/fetch-node.mjs puts in .cache (npm test does it), so that
 // tests can run the proxy on the release lines it supports besides the one running the tests.
 // A test that needs one that is missing (not linux/x64, or not fetched) is skipped, loudly (skip.ts).
 import { existsSync } from 'node:fs';
