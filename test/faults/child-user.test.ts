@@ -9,6 +9,7 @@ import { once } from 'node:events';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { build } from 'esbuild';
 import { alive, FIXTURE, startProxy, TEST_STATE_KEY } from '../support/processes.js';
 import { skipOrFail } from '../support/skip.js';
 import { until } from '../support/wait.js';
@@ -23,20 +24,27 @@ function whyNotAsAnotherUser(): string | false {
 }
 
 /**
- * Why that user cannot run the fixture from this checkout, or false: a property of where the
- * checkout lies (under a 0700 home or temporary directory), not of the machine, so a plain loud
- * skip, in CI too.
+ * The fixture bundled into one file of a directory anyone may enter: the checkout may lie under a
+ * directory closed to other users (a 0700 home or temporary directory), which the child could not
+ * read its script or modules from.
  */
-function whyCheckoutUnreadable(): string | false {
-  const id = Number(spawnSync('id', ['-u', CHILD_USER], { encoding: 'utf8' }).stdout.trim());
-  const r = spawnSync(process.execPath, [FIXTURE, '--exit-at-once'], { uid: id, gid: id, encoding: 'utf8' });
-  if (r.status === 3) return false;
-  const why = `${CHILD_USER} cannot run the fixture ${FIXTURE} (a directory above the checkout is closed to it): ${r.stderr.split('\n')[0] ?? r.error?.message}`;
-  process.stderr.write(`SKIPPED faults/child-user (stdio children run as another user): ${why}\n`);
-  return why;
+async function bundleFixture(into: string): Promise<string> {
+  const outfile = join(into, 'legacy-server.mjs');
+  await build({
+    entryPoints: [FIXTURE],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    logLevel: 'error',
+    // Bundled CommonJS packages call require for node's own modules.
+    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+  });
+  chmodSync(outfile, 0o644);
+  return outfile;
 }
 
-const noOtherUser = skipOrFail('faults/child-user (stdio children run as another user)', whyNotAsAnotherUser()) || whyCheckoutUnreadable();
+const noOtherUser = skipOrFail('faults/child-user (stdio children run as another user)', whyNotAsAnotherUser());
 
 /** The fixture's probe lines: path (the proxy's pid as PARENT) -> readable or an errno code. */
 function probes(stderr: string): Map<string, string> {
@@ -47,6 +55,7 @@ describe('what a stdio child can read of the proxy', () => {
   let dir: string;
   let keyFile: string;
   let configFile: string;
+  let fixture: string;
   /** A configuration file for one stdio upstream running the probing fixture, with `extra` lines in its stdio:. */
   const writeConfig = (extra: string) =>
     writeFileSync(
@@ -56,7 +65,7 @@ describe('what a stdio child can read of the proxy', () => {
         '  probe:',
         '    stdio:',
         `      command: ${JSON.stringify(process.execPath)}`,
-        `      args: [${JSON.stringify(FIXTURE)}, --probe-secrets, ${JSON.stringify(`${keyFile},${configFile}`)}]`,
+        `      args: [${JSON.stringify(fixture)}, --probe-secrets, ${JSON.stringify(`${keyFile},${configFile}`)}]`,
         extra,
       ]
         .filter(Boolean)
@@ -64,11 +73,12 @@ describe('what a stdio child can read of the proxy', () => {
       { mode: 0o600 },
     );
 
-  before(() => {
+  before(async () => {
     // A directory anyone may enter, holding files only their owner may read: what the child meets
     // is the files' own permissions.
     dir = mkdtempSync(join(tmpdir(), 'mrtr-child-user-'));
     chmodSync(dir, 0o755);
+    fixture = await bundleFixture(dir);
     keyFile = join(dir, 'state.key');
     configFile = join(dir, 'proxy.yaml');
     writeFileSync(keyFile, `${TEST_STATE_KEY}\n`, { mode: 0o600 });
