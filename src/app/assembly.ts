@@ -109,7 +109,7 @@ function assembleLegacy(config: UpstreamConfig, deps: AssemblyDeps, log: Logger)
       return { idle: s.sessions - s.held - s.shared, exclusive: s.held, shared: s.shared, connecting: s.connecting };
     },
   });
-  const clients = deps.legacyClients === 'pass' ? new LegacyClientSessions(upstream, config.maxSessions, config.idleSessionTtlMs, log, deps.clock) : undefined;
+  const clients = deps.legacyClients === 'pass' ? new LegacyClientSessions(upstream, config.idleSessionTtlMs, log, deps.clock) : undefined;
   const forwarding = deps.forwardKeys
     ? {
         instance: `${deps.instance}/${config.name}`,
@@ -139,7 +139,7 @@ function assembleLegacy(config: UpstreamConfig, deps: AssemblyDeps, log: Logger)
       if (next.era !== 'legacy') return false;
       await upstream.reconfigure(next);
       bridge.reconfigure(next);
-      clients?.setLimits(next.maxSessions, next.idleSessionTtlMs);
+      clients?.setIdleTtl(next.idleSessionTtlMs);
       route.reconfigured(next);
       return true;
     },

@@ -150,6 +150,7 @@ export class LegacyRoute implements Route {
       queued: pool.waiting,
       max: pool.maxSessions,
       maxOnClient: pool.maxWaiting,
+      passThrough: pool.passThrough,
     };
     const base = { era: this.era, transport: this.currentConfig.target.kind, sessions };
     try {

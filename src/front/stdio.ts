@@ -8,7 +8,7 @@ import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/s
 import { type McpServer, type Transport, type JSONRPCMessage, SUBSCRIPTION_ID_META_KEY } from '@modelcontextprotocol/server';
 import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { LegacyClients } from '../config/types.js';
-import { errorBody } from '../protocol/errors.js';
+import { errorBody, JSONRPC } from '../protocol/errors.js';
 import type { JsonObject } from '../protocol/json.js';
 import { MAX_JSON_DEPTH, TOO_DEEP, valueNestingExceeds } from '../protocol/json-body.js';
 import { resourceSubscriptionUris } from '../protocol/params.js';
@@ -90,9 +90,19 @@ export async function startStdioFront(deps: FrontDeps, legacyClients: LegacyClie
   async function relayLegacy(message: Message): Promise<void> {
     if (!pump) {
       log.info('legacy client on stdio: relaying it to its own legacy session');
-      pump = new LegacyPump(upstream.openTransport(), (m) => inner.send(m as JSONRPCMessage), log);
-      pump.onclose = () => void inner.close();
-      await pump.start();
+      try {
+        const opened = new LegacyPump(upstream.openPassThrough(), (m) => inner.send(m as JSONRPCMessage), log);
+        opened.onclose = () => void inner.close();
+        await opened.start();
+        pump = opened;
+      } catch (err) {
+        // No session for it (every one allowed is in use, or the server cannot be reached): the
+        // client hears why, and may send its initialize again.
+        log.warn('legacy path: no legacy session for the client', { error: (err as Error).message });
+        const why = `cannot open a legacy session for this client: ${(err as Error).message}`;
+        if (message.id !== undefined) await inner.send(errorBody(message.id, JSONRPC.INTERNAL_ERROR, why) as JSONRPCMessage);
+        return;
+      }
     }
     await pump.fromClient(message as never);
   }

@@ -32,7 +32,6 @@ export class LegacyClientSessions {
    */
   constructor(
     private readonly upstream: Upstream,
-    private maxSessions: number,
     private idleTtlMs: number,
     private readonly log: Logger,
     private readonly clock: Clock,
@@ -40,9 +39,8 @@ export class LegacyClientSessions {
     this.stopSweeper = startIdleSweeper(clock, idleTtlMs, () => this.sweep());
   }
 
-  /** A reload: the new limits apply from now on (open sessions are not closed for a lower maximum). */
-  setLimits(maxSessions: number, idleTtlMs: number): void {
-    this.maxSessions = maxSessions;
+  /** A reload: the new idle TTL applies from now on. */
+  setIdleTtl(idleTtlMs: number): void {
     if (idleTtlMs !== this.idleTtlMs) {
       this.stopSweeper();
       this.stopSweeper = startIdleSweeper(this.clock, idleTtlMs, () => this.sweep());
@@ -103,8 +101,12 @@ export class LegacyClientSessions {
 
   private async open(req: Request, res: Response): Promise<void> {
     const reqId = (req.body as { id?: unknown }).id ?? null;
-    if (this.sessions.size >= this.maxSessions) {
-      res.status(503).json(errorBody(reqId, JSONRPC.INTERNAL_ERROR, `too many legacy client sessions (${this.maxSessions}, --max-sessions)`));
+    let upstream: ReturnType<Upstream['openPassThrough']>;
+    try {
+      upstream = this.upstream.openPassThrough();
+    } catch (err) {
+      // Its own session counts among --max-sessions with the pool's: none is free.
+      res.status(503).json(errorBody(reqId, JSONRPC.INTERNAL_ERROR, (err as Error).message));
       return;
     }
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
@@ -117,7 +119,7 @@ export class LegacyClientSessions {
       },
     });
     const pump = new LegacyPump(
-      this.upstream.openTransport(),
+      upstream,
       (m, related) => transport.send(m as JSONRPCMessage, related === undefined ? undefined : { relatedRequestId: related }),
       this.log,
     );

@@ -14,17 +14,30 @@ export class LegacyPump {
   private closed = false;
   onclose?: () => void;
 
+  private readonly upstream: Transport;
+  private readonly release: () => void;
+
+  /** `upstream`: the session's transport and its slot among --max-sessions, given back when the pump closes or cannot start. */
   constructor(
-    private readonly upstream: Transport,
+    upstream: { transport: Transport; release: () => void },
     private readonly toClient: ToClient,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.upstream = upstream.transport;
+    this.release = upstream.release;
+  }
 
   async start(): Promise<void> {
     this.upstream.onmessage = (message) => this.fromServer(message as JSONRPCMessage);
     this.upstream.onclose = () => void this.close('the legacy server closed the connection');
     this.upstream.onerror = (err) => this.log.debug('legacy path upstream error', { error: err.message });
-    await this.upstream.start();
+    try {
+      await this.upstream.start();
+    } catch (err) {
+      this.closed = true;
+      this.release();
+      throw err;
+    }
   }
 
   async fromClient(message: JSONRPCMessage): Promise<void> {
@@ -41,6 +54,7 @@ export class LegacyPump {
     const t = this.upstream as Transport & { terminateSession?: () => Promise<void> };
     await t.terminateSession?.().catch(() => {});
     await this.upstream.close().catch(() => {});
+    this.release();
     this.onclose?.();
   }
 

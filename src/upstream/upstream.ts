@@ -11,6 +11,7 @@ import type { Cancel, Clock } from '../clock.js';
 import type { Logger } from '../telemetry/logger.js';
 import { type FrontRecord, NO_TELEMETRY, type NotificationDrop, type UpstreamTelemetry } from '../telemetry/ports.js';
 import { learnedFor, type Learned } from './learned.js';
+import { ProxyError } from '../protocol/errors.js';
 import { SessionPool, waitingCap, type Lease, type LeaseMode, type PoolStats } from './pool/pool.js';
 import { LegacySession, type SessionHooks, type UpstreamInfo } from './session.js';
 import type { UpstreamResources } from './resources.js';
@@ -238,9 +239,18 @@ export class Upstream {
     ]);
   }
 
-  /** A fresh, unstarted transport to the legacy server (for the transparent legacy path). */
-  openTransport(): Transport {
-    return this.transport(this.config.target);
+  /**
+   * A fresh, unstarted transport to the legacy server for a legacy client's own session (the
+   * transparent legacy path), with its slot among --max-sessions: `release` gives the slot back
+   * once the session ends. Refused when every session allowed is in use.
+   */
+  openPassThrough(): { transport: Transport; release: () => void } {
+    const release = this.pool.reserveOutside();
+    if (release === undefined) {
+      const max = this.config.maxSessions;
+      throw new ProxyError('overloaded', `every legacy session allowed by --max-sessions (${max}) is in use; try again later`);
+    }
+    return { transport: this.transport(this.config.target), release };
   }
 
   private createPool(config: UpstreamConfig): SessionPool<LegacySession> {

@@ -139,3 +139,43 @@ describe('legacy client sessions that are abandoned', () => {
     }
   });
 });
+
+describe("legacy clients' own sessions", () => {
+  it('count among --max-sessions with the pool: past it a legacy client is refused, and a call waits until one ends', async () => {
+    const proxy = await startProxy(['--max-sessions', '1', '--', process.execPath, FIXTURE]);
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const initialize = (id: number) =>
+      fetch(proxy.url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          method: 'initialize',
+          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+        }),
+      });
+    try {
+      const first = await initialize(1);
+      const sid = first.headers.get('mcp-session-id');
+      await first.text();
+      assert.ok(sid, 'the first legacy client has its session');
+      const second = await initialize(2);
+      assert.equal(second.status, 503);
+      const refused = (await second.json()) as { error: { message: string } };
+      assert.match(refused.error.message, /--max-sessions \(1\) is in use/);
+
+      const modern = await connectClient(proxy.url, {});
+      let settled = false;
+      const call = modern.callTool({ name: 'echo', arguments: { text: 'after' } }).finally(() => (settled = true));
+      await new Promise((r) => setTimeout(r, 500));
+      assert.equal(settled, false, 'the call waits for a session while the legacy client holds the only one');
+      const ended = await fetch(proxy.url, { method: 'DELETE', headers: { 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' } });
+      assert.ok(ended.ok, `DELETE answered ${ended.status}`);
+      assert.equal(textOf(await call), 'echo: after');
+      await modern.close();
+    } finally {
+      await proxy.stop();
+    }
+  });
+});

@@ -73,6 +73,7 @@ describe('SessionPool: sessions held by calls waiting for a client', () => {
       held: 2,
       shared: 0,
       connecting: 0,
+      passThrough: 0,
       waiting: 0,
       onClient: 0,
       sharedCalls: 0,

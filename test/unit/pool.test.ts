@@ -135,6 +135,7 @@ describe('SessionPool', () => {
       held: 0,
       shared: 0,
       connecting: 0,
+      passThrough: 0,
       waiting: 0,
       onClient: 0,
       sharedCalls: 0,

@@ -87,6 +87,8 @@ export interface PoolStats {
   /** Not held, serving at least one shared lease. */
   shared: number;
   connecting: number;
+  /** Slots held by legacy clients' own sessions, relayed as they are (SessionPool.reserveOutside). */
+  passThrough: number;
   waiting: number;
   /** Sessions with at least one call waiting for its client. */
   onClient: number;

@@ -175,7 +175,7 @@ export function mayWaitIn<S extends PooledSession>(entries: Iterable<Entry<S>>, 
  */
 export function poolStats<S extends PooledSession>(
   entries: Iterable<Entry<S>>,
-  o: { connecting: number; waiting: number; callsPerSession: number; maxSessions: number; maxWaiting: number },
+  o: { connecting: number; passThrough: number; waiting: number; callsPerSession: number; maxSessions: number; maxWaiting: number },
 ): PoolStats {
   let sessions = 0;
   let held = 0;
@@ -195,6 +195,6 @@ export function poolStats<S extends PooledSession>(
     sharedCalls += e.shared;
     waitingCalls += e.sharedWaiting + (e.waiting ? 1 : 0);
   }
-  const saturated = held + shared + o.connecting >= o.maxSessions;
+  const saturated = held + shared + o.connecting + o.passThrough >= o.maxSessions;
   return { sessions, held, shared, onClient, sharedCalls, waitingCalls, runners, slotWaits, ...o, saturated };
 }

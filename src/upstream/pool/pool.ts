@@ -46,6 +46,8 @@ export class SessionPool<S extends PooledSession> {
   private readonly waiters: Waiter<S>[] = [];
   private readonly starting = new Set<Starting<S>>();
   private connecting = 0;
+  /** Slots taken by sessions the pool does not own: legacy clients' own sessions (see reserveOutside). */
+  private outside = 0;
   private closing = false;
   /** Sessions being closed; shutdown waits for them so no legacy child outlives the proxy. */
   private readonly closingSessions = new Set<Promise<void>>();
@@ -67,7 +69,31 @@ export class SessionPool<S extends PooledSession> {
    * request that needs a session of its own now has to queue.
    */
   stats(): PoolStats {
-    return poolStats(this.entries, { connecting: this.connecting, waiting: this.waiters.length, ...this.limits() });
+    return poolStats(this.entries, { connecting: this.connecting, passThrough: this.outside, waiting: this.waiters.length, ...this.limits() });
+  }
+
+  /**
+   * A slot for a session the pool does not own (a legacy client's own session, relayed as it is),
+   * counted against --max-sessions with the pool's: the longest-idle pooled session is closed to
+   * make room, and without room (every session in use) undefined. The returned release gives the
+   * slot back (once) and hands it to a queued request.
+   */
+  reserveOutside(): (() => void) | undefined {
+    if (this.closing || !this.canOpen()) return undefined;
+    this.makeRoom();
+    this.outside++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.outside--;
+      this.drain();
+    };
+  }
+
+  /** Sessions counted against --max-sessions: the pool's, those starting, and the slots held outside it. */
+  private used(): number {
+    return this.entries.size + this.connecting + this.outside;
   }
 
   /**
@@ -168,13 +194,13 @@ export class SessionPool<S extends PooledSession> {
 
   /** True when a new session may be started now (evicting the longest-idle one if needed). */
   private canOpen(): boolean {
-    if (this.entries.size + this.connecting < this.opts.maxSessions) return true;
+    if (this.used() < this.opts.maxSessions) return true;
     for (const e of this.entries) if (!e.held && e.shared === 0) return true;
     return false;
   }
 
   private makeRoom(): void {
-    if (this.entries.size + this.connecting < this.opts.maxSessions) return;
+    if (this.used() < this.opts.maxSessions) return;
     let idlest: Entry<S> | undefined;
     for (const e of this.entries) {
       if (!e.held && e.shared === 0 && (!idlest || e.idleSince < idlest.idleSince)) idlest = e;
@@ -243,7 +269,7 @@ export class SessionPool<S extends PooledSession> {
     let ready = this.warming.get(key) ?? 0;
     for (const e of this.entries) if (e.key === key && !e.held && e.shared === 0 && !e.session.closed) ready++;
     for (; ready < this.opts.spareSessions && !this.closing; ready++) {
-      if (this.entries.size + this.connecting >= this.opts.maxSessions) return;
+      if (this.used() >= this.opts.maxSessions) return;
       this.connecting++;
       this.warming.set(key, (this.warming.get(key) ?? 0) + 1);
       this.opts
