@@ -12,7 +12,7 @@
 // install without it (npm install --omit=optional) serves everything else.
 import type { createClient } from 'redis';
 import type { ConsumedLedger } from './ledger.js';
-import type { StoredTask, TaskStore, Writer } from './task-store.js';
+import { type StoredTask, type TaskStore, WriteNotSent, type Writer } from './task-store.js';
 
 const KEY_PREFIX = 'mrtr-proxy:consumed:';
 const TASK_PREFIX = 'mrtr-proxy:task:';
@@ -99,6 +99,8 @@ export class RedisStore implements ConsumedLedger, TaskStore {
   }
 
   async putTask(handle: string, task: StoredTask, expiresAtMs: number, writer: Writer): Promise<boolean> {
+    // Not connected: the client refuses the command without sending it (disableOfflineQueue).
+    if (!this.client.isReady) throw new WriteNotSent(`the state store is not connected (${this.state})`);
     const at = String(Math.max(expiresAtMs, Date.now() + 1));
     const args = [task.record, String(task.version), task.final ? '1' : '0', at];
     const script = writer.kind === 'owner' ? OWNER_PUT : READER_PUT;

@@ -8,6 +8,15 @@
 // A final record is never replaced by another status, so the owner's `completed` cannot overwrite a
 // `failed` another instance wrote once the owner's liveness mark had lapsed, nor the other way round.
 
+/**
+ * A write the store never received (its client was not connected): it did not and will not apply.
+ * Any other failed write may still apply (a reply lost or late: a timeout, a connection that broke
+ * after sending), so its outcome is unknown until the store is read again.
+ */
+export class WriteNotSent extends Error {
+  override readonly name = 'WriteNotSent';
+}
+
 /** A task's record as stored: the sealed record, its version, and whether its status is final. */
 export interface StoredTask {
   record: string;

@@ -17,7 +17,7 @@ import type { JsonObject, Root } from '../../src/protocol/json.js';
 import { createSealer } from '../../src/state/seal.js';
 import { MAX_RECORD_CHARS } from '../../src/bridge/tasks/task-records.js';
 import type { TaskBounds } from '../../src/bridge/tasks/task-bounds.js';
-import { mayPut, type StoredTask, type TaskStore, type Writer } from '../../src/state/task-store.js';
+import { mayPut, type StoredTask, type TaskStore, type Writer, WriteNotSent } from '../../src/state/task-store.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import { type TestClock, testClock } from '../support/clock.js';
 import { type FakeCall, FakeSession, recordingLease, tick, until } from '../support/fake-session.js';
@@ -42,7 +42,8 @@ class MemoryTaskStore implements TaskStore {
   constructor(private readonly clock: Clock) {}
 
   async putTask(handle: string, task: StoredTask, expiresAtMs: number, writer: Writer): Promise<boolean> {
-    this.reach();
+    // A store that is down refuses the connection: the write is never sent (as the Redis store says).
+    if (this.down) throw new WriteNotSent('ECONNREFUSED 127.0.0.1:6379');
     if (!mayPut(this.live(handle), writer)) return false;
     this.records.set(handle, { ...task, expiresAt: expiresAtMs });
     return true;

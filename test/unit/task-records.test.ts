@@ -61,9 +61,9 @@ describe('ownerShows', () => {
   it("shows another instance's final status over its own", () => {
     const theirs = record(view('failed', { error: { code: -32603, message: 'owner gone' } })).view;
     const shown = ownerShows({ stored: true, live, override: theirs }, view('completed', { result: {} }));
-    assert.equal(shown.status, 'failed');
-    assert.equal(shown.taskId, 't');
-    assert.equal('result' in shown, false);
+    assert.equal(shown?.status, 'failed');
+    assert.equal(shown?.taskId, 't');
+    assert.equal('result' in (shown ?? {}), false);
   });
 });
 
@@ -72,5 +72,17 @@ describe('markLapsed', () => {
     assert.equal(markLapsed(undefined, 1_000_000, 15_000), false);
     assert.equal(markLapsed(100_000, 114_999, 15_000), false);
     assert.equal(markLapsed(100_000, 115_000, 15_000), true, 'a pause as long as the mark');
+  });
+});
+
+describe('ownerShows, an end written with no reply', () => {
+  const live = view('working');
+  const done = view('completed', { result: { content: [] } });
+  it('shows nothing while the store may or may not have it: neither the end nor the status before it', () => {
+    assert.equal(ownerShows({ stored: false, live, record: record(done), unsure: record(done) }, done), undefined);
+  });
+  it('shows a running task as it is, whatever write had no reply', () => {
+    const asking = view('input_required', { inputRequests: {} });
+    assert.equal(ownerShows({ stored: false, live, record: record(asking), unsure: record(asking) }, asking), asking);
   });
 });

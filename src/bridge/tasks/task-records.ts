@@ -9,6 +9,12 @@
 //   until then the status before it. `failed` it shows at once: it is all another instance writes;
 // - a record not written (the store away), lost (the store restarted empty) or rolled back is
 //   written again by the owner's next heartbeat (reconcile), the final status included;
+// - a write whose reply never came (a timeout, a connection broken after sending) may still apply,
+//   late: its outcome is unknown. While the outcome of an end is unknown the owner shows neither
+//   that end (the store may never have it) nor the status before it (another instance may already
+//   have read the end): a client is told the store cannot answer now. The next write or heartbeat
+//   settles it, and a record the owner finds final in the store is recognised as its own by its
+//   writer and version;
 // - every record carries its version, checked against the store's on read, and its expiry; a
 //   record larger than MAX_RECORD_CHARS is not opened. An instance remembers the latest version it
 //   read of each task (the last SEEN_TASKS tasks) and never answers from an older one (rolled back
@@ -17,7 +23,7 @@ import type { Clock } from '../../clock.js';
 import { JSONRPC, ProxyError } from '../../protocol/errors.js';
 import type { JsonObject } from '../../protocol/json.js';
 import type { Sealer } from '../../state/seal.js';
-import type { TaskStore, Writer } from '../../state/task-store.js';
+import { type TaskStore, WriteNotSent, type Writer } from '../../state/task-store.js';
 import type { Logger } from '../../telemetry/logger.js';
 import { isTerminal, type TaskView } from './task-wire.js';
 
@@ -36,6 +42,8 @@ export interface TaskRecord {
   o: string;
   /** When the record goes (ms). */
   e: number;
+  /** The instance that wrote this version (the owner, or a reader that failed the task); absent in records of earlier versions. */
+  w?: string;
   /** Its version: one more with each write; the store keeps it beside the record (mayPut). */
   v: number;
   view: RecordView;
@@ -49,6 +57,8 @@ export interface Published {
   record?: TaskRecord | undefined;
   /** The store has `record` (false: it is written again by the next reconcile). */
   stored: boolean;
+  /** A record whose write got no reply: the store may have it, or may get it late. */
+  unsure?: TaskRecord | undefined;
   /** A final status another instance wrote first: what the task ended as. */
   override?: RecordView | undefined;
   /** The task's latest status that was not final, shown until its end is in the store. */
@@ -60,11 +70,14 @@ export interface Published {
 /**
  * What the owner tells its clients of a task whose records go to a store: a final status another
  * instance wrote first; otherwise the task as it is, except a `completed` or `cancelled` the store
- * has not confirmed, for which the status before it. Pure.
+ * has not confirmed, for which the status before it, and nothing (undefined: the store cannot say
+ * now) while the write of its end has an unknown outcome. Pure.
  */
-export function ownerShows(p: Pick<Published, 'override' | 'live' | 'stored' | 'record'>, view: TaskView): TaskView {
+export function ownerShows(p: Pick<Published, 'override' | 'live' | 'stored' | 'record' | 'unsure'>, view: TaskView): TaskView | undefined {
   if (p.override !== undefined) return { ...p.override, taskId: view.taskId };
   if (!isTerminal(view.status) || view.status === 'failed') return view;
+  // Its end may be in the store, or not: neither it nor the status before it may be shown.
+  if (p.unsure !== undefined && isTerminal(p.unsure.view.status)) return undefined;
   const confirmed = p.stored && p.record?.view.status === view.status;
   return confirmed || p.live === undefined ? view : p.live;
 }
@@ -92,7 +105,8 @@ export class TaskRecords {
     if (p.override !== undefined) return;
     if (!isTerminal(view.status)) p.live = view;
     const { taskId: _id, ...rest } = view;
-    const record: TaskRecord = { h: p.handle, o: this.opts.instance, e: p.expiresAt, v: (p.record?.v ?? 0) + 1, view: rest };
+    const { instance } = this.opts;
+    const record: TaskRecord = { h: p.handle, o: instance, w: instance, e: p.expiresAt, v: (p.record?.v ?? 0) + 1, view: rest };
     p.record = record;
     p.stored = false;
     this.put(p);
@@ -126,20 +140,40 @@ export class TaskRecords {
     const record = p.record;
     // A later write, or another instance's end, came first.
     if (record === undefined || p.stored) return;
-    if (await this.putRecord(record, { kind: 'owner' })) {
-      if (p.record !== record) return;
-      p.stored = true;
-      if (isTerminal(record.view.status)) this.opts.settled(p.handle);
+    let put: boolean;
+    try {
+      put = await this.putRecord(record, { kind: 'owner' });
+    } catch (err) {
+      if (!(err instanceof WriteNotSent)) p.unsure = record;
+      throw err;
+    }
+    if (put) {
+      this.confirmed(p, record);
       return;
     }
-    // A final record is there that this one may not replace: another instance failed the task.
+    // A final record is there that this one may not replace: this instance's own, written by a
+    // write whose reply was lost, or another instance's (that failed the task).
     const theirs = await this.readRecord(p.handle, this.opts.instance);
+    if (theirs.w === this.opts.instance && theirs.v === record.v) {
+      this.opts.log.debug('the state store has the task as this instance wrote it (the reply to that write was lost)', { task: p.handle, version: record.v });
+      this.confirmed(p, record);
+      return;
+    }
+    p.unsure = undefined;
     this.opts.log.info("the task's end was written by another instance first: it ends as that says", { task: p.handle, status: theirs.view.status });
     p.override = theirs.view;
     p.record = theirs;
     p.stored = true;
     this.opts.endedElsewhere(p.handle, theirs.view.error?.message ?? `the task was ${theirs.view.status} by another proxy instance`);
     this.opts.settled(p.handle);
+  }
+
+  /** The store has `record`: an end it holds is settled, and a write before it with no reply no longer matters. */
+  private confirmed(p: Published, record: TaskRecord): void {
+    if (p.unsure !== undefined && p.unsure.v <= record.v) p.unsure = undefined;
+    if (p.record !== record) return;
+    p.stored = true;
+    if (isTerminal(record.view.status)) this.opts.settled(p.handle);
   }
 
   /** Another instance's task as the store has it; a running one whose owner is no longer alive is failed now (if still as read). */
@@ -152,6 +186,7 @@ export class TaskRecords {
     const { inputRequests: _open, result: _result, ...rest } = record.view;
     const failed: TaskRecord = {
       ...record,
+      w: this.opts.instance,
       v: record.v + 1,
       view: { ...rest, status: 'failed', lastUpdatedAt: new Date(this.opts.clock.now()).toISOString(), error: { code: JSONRPC.INTERNAL_ERROR, message } },
     };

@@ -205,7 +205,10 @@ export class TaskTable {
 
   async get(taskId: unknown, principal: string): Promise<JsonObject> {
     const found = await this.find(taskId, principal);
-    return detailedTask('task' in found ? this.shown(found, await found.task.view()) : await this.remoteView(found.claims, taskId as string));
+    if (!('task' in found)) return detailedTask(await this.remoteView(found.claims, taskId as string));
+    const shown = this.shown(found, await found.task.view());
+    if (shown === undefined) throw endNotSettled();
+    return detailedTask(shown);
   }
 
   async update(taskId: unknown, principal: string, inputResponses: unknown, dropped: readonly string[]): Promise<JsonObject> {
@@ -367,15 +370,19 @@ export class TaskTable {
   /** The store settled a task's end (confirmed it, or another instance's end stands): its watchers hear it. */
   private settled(handle: string): void {
     const entry = this.tasks.get(handle);
-    if (entry !== undefined) this.notify(this.shown(entry, entry.task.snapshot()));
+    const shown = entry && this.shown(entry, entry.task.snapshot());
+    if (shown !== undefined) this.notify(shown);
   }
 
   private notify(view: TaskView): void {
     for (const watcher of this.watchers) watcher(view);
   }
 
-  /** What this instance tells clients of its own task (task-records.ts ownerShows); without a store, the task as it is. */
-  private shown(entry: Entry, view: TaskView): TaskView {
+  /**
+   * What this instance tells clients of its own task (task-records.ts ownerShows); without a store,
+   * the task as it is. Undefined while the store may or may not have the task's end.
+   */
+  private shown(entry: Entry, view: TaskView): TaskView | undefined {
     return this.records === undefined ? view : ownerShows(entry, view);
   }
 
@@ -429,4 +436,11 @@ export class TaskTable {
       { reason: 'owner_unreachable' },
     );
   }
+}
+
+/** A task whose end was written with no reply yet: the store may have it or not, so no status is safe to tell. */
+function endNotSettled(): ProxyError {
+  return new ProxyError('store_unavailable', "the state store has not confirmed this task's end yet, so no instance can answer for it now; try again", {
+    reason: 'state_store_unavailable',
+  });
 }
