@@ -6,7 +6,6 @@
 //
 // Each repeat times every kind once (seal, then open of tokens sealed beforehand); the figures are
 // the median over repeats with the min–max range.
-import { performance } from 'node:perf_hooks';
 import { holdClaims, replayClaims, taskClaims } from '../src/state/claims.js';
 import { encodeRecord } from '../src/state/replay-record.js';
 import { createSealer, type Sealer } from '../src/state/seal.js';
@@ -81,12 +80,13 @@ const KINDS: Kind[] = [
   { name: 'task record', seal: (s) => s.sealRecord(TASK_RECORD), open: (s, t) => s.openRecord(t) },
 ];
 
-/** Microseconds per call of `fn`, after a warm-up. */
+/** CPU microseconds (user + system) per call of `fn`, after a warm-up: on a shared machine, wall time would count the waits for a core. */
 async function perOpUs(n: number, fn: (i: number) => Promise<unknown>): Promise<number> {
   for (let i = 0; i < Math.min(500, n); i++) await fn(i);
-  const t0 = performance.now();
+  const before = process.cpuUsage();
   for (let i = 0; i < n; i++) await fn(i);
-  return ((performance.now() - t0) * 1000) / n;
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / n;
 }
 
 async function main(): Promise<void> {
@@ -100,7 +100,7 @@ async function main(): Promise<void> {
       figures[k]!.open.push(await perOpUs(iterations, (i) => kind.open(sealer, tokens[i % tokens.length]!)));
     }
   }
-  console.log(`${iterations} iterations x ${repeats} repeats, Node ${process.version}: µs per operation, median (min–max)`);
+  console.log(`${iterations} iterations x ${repeats} repeats, Node ${process.version}: CPU µs per operation, median (min–max)`);
   console.log('| token | chars | seal µs | open µs | seal + open µs |');
   console.log('| --- | ---: | ---: | ---: | ---: |');
   for (const [k, kind] of KINDS.entries()) {
