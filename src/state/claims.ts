@@ -63,7 +63,7 @@ export type StateClaims = HoldClaims | ReplayClaims | TaskClaims;
 /** What a retry's requestState may be (a task id never is). */
 export type RetryClaims = HoldClaims | ReplayClaims;
 
-export function holdClaims(c: {
+export function holdClaims(of: {
   handle: string;
   instance: string;
   round: number;
@@ -74,17 +74,17 @@ export function holdClaims(c: {
 }): HoldClaims {
   return {
     k: 'hold',
-    h: c.handle,
-    i: c.instance,
-    r: c.round,
-    p: c.principal,
-    fp: c.fingerprint,
-    ...(c.roots && { rt: [...c.roots] }),
-    ...(c.ownerUrl === undefined ? {} : { o: c.ownerUrl }),
+    h: of.handle,
+    i: of.instance,
+    r: of.round,
+    p: of.principal,
+    fp: of.fingerprint,
+    ...(of.roots && { rt: [...of.roots] }),
+    ...(of.ownerUrl === undefined ? {} : { o: of.ownerUrl }),
   };
 }
 
-export function replayClaims(c: {
+export function replayClaims(of: {
   handle: string;
   instance: string;
   round: number;
@@ -99,30 +99,30 @@ export function replayClaims(c: {
 }): ReplayClaims {
   return {
     k: 'replay',
-    h: c.handle,
-    i: c.instance,
-    r: c.round,
-    p: c.principal,
-    fp: c.fingerprint,
-    ...(c.roots && { rt: [...c.roots] }),
-    u: c.upstream,
-    x: c.record,
-    lv: c.legacyVersion,
-    e: c.expiresAt,
-    c: c.callId,
+    h: of.handle,
+    i: of.instance,
+    r: of.round,
+    p: of.principal,
+    fp: of.fingerprint,
+    ...(of.roots && { rt: [...of.roots] }),
+    u: of.upstream,
+    x: of.record,
+    lv: of.legacyVersion,
+    e: of.expiresAt,
+    c: of.callId,
   };
 }
 
-export function taskClaims(c: { handle: string; instance: string; principal: string; upstream: string; ownerUrl?: string | undefined }): TaskClaims {
+export function taskClaims(of: { handle: string; instance: string; principal: string; upstream: string; ownerUrl?: string | undefined }): TaskClaims {
   return {
     k: 'task',
-    h: c.handle,
-    i: c.instance,
+    h: of.handle,
+    i: of.instance,
     r: 0,
-    p: c.principal,
+    p: of.principal,
     fp: 'task',
-    u: c.upstream,
-    ...(c.ownerUrl === undefined ? {} : { o: c.ownerUrl }),
+    u: of.upstream,
+    ...(of.ownerUrl === undefined ? {} : { o: of.ownerUrl }),
   };
 }
 
