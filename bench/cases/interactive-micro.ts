@@ -2,6 +2,7 @@
 // the wire. The Bridge (dist/src) is driven by the unit tests' fake in-memory legacy session.
 import { performance } from 'node:perf_hooks';
 import { Bridge } from '../../src/bridge/bridge.js';
+import { holdClaims } from '../../src/state/claims.js';
 import { createSealer } from '../../src/state/seal.js';
 import { MemoryLedger } from '../../src/state/ledger.js';
 import { fingerprint } from '../../src/state/fingerprint.js';
@@ -26,13 +27,14 @@ export async function sealCosts(n: number): Promise<{ seal: number; unseal: numb
   const sealer = createSealer(KEY);
   const fp = fingerprint({ method: 'tools/call', target: 'ask-name', args: {} });
   // The instance claim has the shape the proxy uses: its instance id, a slash, the upstream name.
-  const claims = (i: number) => ({
-    h: '6f1c2b7e-3c1a-4c1e-9d0a-2b8e4f0c9a11',
-    i: 'b0c8a3a6-5a2e-4e0f-8f64-0d3c3f1e2a77/default',
-    r: (i % 9) + 1,
-    p: 'anonymous',
-    fp,
-  });
+  const claims = (i: number) =>
+    holdClaims({
+      handle: '6f1c2b7e-3c1a-4c1e-9d0a-2b8e4f0c9a11',
+      instance: 'b0c8a3a6-5a2e-4e0f-8f64-0d3c3f1e2a77/default',
+      round: (i % 9) + 1,
+      principal: 'anonymous',
+      fingerprint: fp,
+    });
   const expect = { instance: claims(0).i, principal: 'anonymous', fingerprint: fp };
   const exp = Date.now() + 600_000;
   const tokens = await Promise.all(Array.from({ length: 64 }, (_, i) => sealer.seal(claims(i), exp)));

@@ -9,7 +9,8 @@ import { withAnswers, type RecordEntry } from '../protocol/replay-match.js';
 import { rootsFromAnswers } from '../protocol/roots.js';
 import type { ConsumedLedger } from '../state/ledger.js';
 import { decodeRecord } from '../state/replay-record.js';
-import { StateError, type StateClaims } from '../state/seal.js';
+import type { ReplayClaims } from '../state/claims.js';
+import { StateError } from '../state/seal.js';
 import type { UpstreamTelemetry } from '../telemetry/ports.js';
 import type { BoundCall, FrontCall } from './front-call.js';
 import { goneError, recoveryFor } from './retry.js';
@@ -32,7 +33,7 @@ export interface Rerun {
 
 /** A replay state's retry, checked and consumed: the call to run again. */
 export async function replayRetry(
-  claims: StateClaims,
+  claims: ReplayClaims,
   front: FrontCall,
   ledger: Pick<ConsumedLedger, 'consume'>,
   telemetry: UpstreamTelemetry,
@@ -47,13 +48,13 @@ export async function replayRetry(
 }
 
 export async function takeReplayRecord(
-  claims: StateClaims,
+  claims: ReplayClaims,
   retry: RetryAnswers,
   ledger: Pick<ConsumedLedger, 'consume'>,
 ): Promise<{ record: RecordEntry[]; answers: ReadonlyMap<string, unknown> }> {
   let record: RecordEntry[];
   try {
-    record = decodeRecord(claims.x ?? '');
+    record = decodeRecord(claims.x);
   } catch (err) {
     if (err instanceof StateError) throw new ProxyError('state_invalid', err.message, recoveryFor(err.reason));
     throw err;
@@ -67,13 +68,13 @@ export async function takeReplayRecord(
     const key = inputKey(e.m, e.n);
     const answer = split.answers.get(key);
     if (answer === undefined) continue;
-    const adapted = adaptAnswer(e.m, answer, claims.lv ?? '2025-11-25');
+    const adapted = adaptAnswer(e.m, answer, claims.lv);
     if (!adapted.ok) throw new ProxyError('input_invalid', `inputResponses['${key}']: ${adapted.message}`, { key, action: 'fix' });
     answers.set(e.n, answer);
   }
   let first: boolean;
   try {
-    first = await ledger.consume(claims.h, claims.e ?? 0);
+    first = await ledger.consume(claims.h, claims.e);
   } catch {
     // Fail closed: without the ledger a second copy of this retry could run the call again. The
     // store's own words describe the deployment, not the request: the ledger's owner logs them.

@@ -8,6 +8,7 @@ import { inputPosition } from '../protocol/input-requests.js';
 import type { JsonObject, Root } from '../protocol/json.js';
 import { nextRecord, recordedAnswer, shapeDigest, type RecordEntry } from '../protocol/replay-match.js';
 import type { Clock } from '../clock.js';
+import { replayClaims } from '../state/claims.js';
 import { fingerprint } from '../state/fingerprint.js';
 import { encodeRecord } from '../state/replay-record.js';
 import type { Sealer } from '../state/seal.js';
@@ -87,20 +88,19 @@ export class ReplayRun {
     const record = nextRecord(this.matched, asked);
     const expiresAt = this.ctx.clock.now() + this.ctx.limits().interactionTtlMs;
     const requestState = await this.ctx.sealer.seal(
-      {
-        h: randomUUID(),
-        i: this.ctx.instance,
-        r: this.round,
-        p: front.principal,
-        fp: fingerprint(front.identity),
-        k: 'replay',
-        u: this.ctx.upstream,
-        x: encodeRecord(record),
-        lv: version,
-        e: expiresAt,
-        c: this.callId,
-        ...(front.roots && { rt: [...front.roots] }),
-      },
+      replayClaims({
+        handle: randomUUID(),
+        instance: this.ctx.instance,
+        round: this.round,
+        principal: front.principal,
+        fingerprint: fingerprint(front.identity),
+        roots: front.roots,
+        upstream: this.ctx.upstream,
+        record: encodeRecord(record),
+        legacyVersion: version,
+        expiresAt,
+        callId: this.callId,
+      }),
       expiresAt,
     );
     const bytes = Buffer.byteLength(requestState);

@@ -16,21 +16,22 @@ import { adaptAnswer, type AskedInput, partitionAnswers } from '../protocol/answ
 import { ProxyError } from '../protocol/errors.js';
 import type { JsonObject } from '../protocol/json.js';
 import { fingerprint } from '../state/fingerprint.js';
-import { StateError, type Sealer, type StateClaims } from '../state/seal.js';
+import { holdClaims, type HoldClaims, type RetryClaims } from '../state/claims.js';
+import { StateError, type Sealer } from '../state/seal.js';
 import type { BoundCall } from './front-call.js';
 import { MISS_MESSAGES, type MissResult } from './suspensions.js';
 
 /** What a held round's requestState seals. */
-export function heldClaims(owner: { instance: string; advertiseUrl?: string | undefined }, handle: string, round: number, call: BoundCall): StateClaims {
-  return {
-    h: handle,
-    i: owner.instance,
-    r: round,
-    p: call.principal,
-    fp: fingerprint(call.identity),
-    ...(owner.advertiseUrl === undefined ? {} : { o: owner.advertiseUrl }),
-    ...(call.roots && { rt: [...call.roots] }),
-  };
+export function heldClaims(owner: { instance: string; advertiseUrl?: string | undefined }, handle: string, round: number, call: BoundCall): HoldClaims {
+  return holdClaims({
+    handle,
+    instance: owner.instance,
+    round,
+    principal: call.principal,
+    fingerprint: fingerprint(call.identity),
+    roots: call.roots,
+    ownerUrl: owner.advertiseUrl,
+  });
 }
 
 export type RecoveryAction = 'resend' | 'fix';
@@ -54,7 +55,7 @@ export function goneError(m: Pick<MissResult, 'miss' | 'waitedMs'>): ProxyError 
   return new ProxyError('interaction_gone', MISS_MESSAGES[m.miss], recoveryFor(m.miss));
 }
 
-export async function openState(sealer: Sealer, token: string, expect: Parameters<Sealer['open']>[1]): Promise<StateClaims> {
+export async function openState(sealer: Sealer, token: string, expect: Parameters<Sealer['open']>[1]): Promise<RetryClaims> {
   try {
     return await sealer.open(token, expect);
   } catch (err) {

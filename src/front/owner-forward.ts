@@ -62,7 +62,7 @@ export async function forwardIfForeign(f: OwnerForwarding, req: Request, res: Re
   if (!(task || isInteractiveMethod(msg?.method)) || typeof token !== 'string') return false;
   const claims = await f.sealer.inspect(token).catch(() => undefined);
   // Unreadable ids and states, replayed calls and this instance's own are the bridge's to answer.
-  if (!claims || claims.i === f.instance || (task ? claims.k !== 'task' : claims.k === 'replay' || claims.k === 'task')) return false;
+  if (!claims || claims.k === 'replay' || claims.i === f.instance || (task ? claims.k !== 'task' : claims.k === 'task')) return false;
   const path = req.originalUrl.split('?')[0]!;
   if (req.header(FORWARD_HEADER) !== undefined) {
     if (!verifyForward(f.keys, req.header(FORWARD_HEADER), f.now(), path, raw)) {

@@ -1,14 +1,9 @@
 // The one home of requestState sealing. A state is a compact JWE (dir + A256GCM): the client can
-// neither read nor forge it. Failure reasons are fixed strings that never echo the payload.
-import { createHash, webcrypto } from 'node:crypto';
-import type * as Jose from 'jose';
-
-// jose is loaded at the first seal or open, not at start: a proxy that never holds an
-// interaction (and its first server/discover) does not pay for loading it.
-let josePromise: Promise<typeof Jose> | undefined;
-const jose = (): Promise<typeof Jose> => (josePromise ??= import('jose'));
-import type { Root } from '../protocol/json.js';
-import { rootsFromClaim } from '../protocol/roots.js';
+// neither read nor forge it. Failure reasons are fixed strings that never echo the payload. Sealing
+// and opening are synchronous (node:crypto): the promises are the interface's, not the work's.
+import { createHash, createSecretKey, type KeyObject } from 'node:crypto';
+import { type RetryClaims, readClaims, type StateClaims, wireClaims } from './claims.js';
+import { type CompactJwe, jsonObject, openCompact, readCompact, type SealingHeader, sealCompact, sealingHeader } from './compact-jwe.js';
 
 export const STATE_FORMAT_VERSION = 1;
 
@@ -17,40 +12,6 @@ export const STATE_FORMAT_VERSION = 1;
  * of sealed token), so this leaves room and still bounds the work an unauthenticated token costs.
  */
 const MAX_TOKEN_CHARS = 96 * 1024;
-
-/** What a requestState carries. Short claim names keep the token small across many rounds. */
-export interface StateClaims {
-  /** Handle of the suspended interaction. */
-  h: string;
-  /** The proxy instance that owns the suspension. */
-  i: string;
-  /** Round number this state answers. */
-  r: number;
-  /** Principal the state is bound to. */
-  p: string;
-  /** Fingerprint of the originating request. */
-  fp: string;
-  /** The call's roots, once the client gave them in a roots round: later rounds never ask again. */
-  rt?: Root[];
-  /**
-   * `replay`: the call was let go and runs again on the retry, on any instance (the fields below
-   * say how); `task`: not a requestState but a task id (tasks/task-table.ts), held by instance `i`;
-   * absent for a call held by instance `i`.
-   */
-  k?: 'replay' | 'task';
-  /** Replay and task: the upstream (route name) the call or task belongs to. */
-  u?: string;
-  /** Replay: the compressed record of questions and answers (state/replay-record.ts). */
-  x?: string;
-  /** Replay: the legacy revision the questions were asked in (answers are checked against it). */
-  lv?: string;
-  /** Replay: when the state expires, in ms (the single-use ledger keeps its entry until then). */
-  e?: number;
-  /** Replay: the call's id, the same in every state of one call: it links the call's runs in the audit. */
-  c?: string;
-  /** Hold and task: the owner's advertised base URL, where other instances forward the retry. */
-  o?: string;
-}
 
 export type StateFailure = 'malformed' | 'unauthentic' | 'expired' | 'version' | 'foreign_instance' | 'wrong_request' | 'wrong_principal';
 
@@ -97,7 +58,7 @@ export interface StateExpectation {
 export interface Sealer {
   seal(claims: StateClaims, expiresAtMs: number): Promise<string>;
   /** Opens and checks a state against what the retry is. Throws StateError. */
-  open(token: unknown, expect: StateExpectation): Promise<StateClaims>;
+  open(token: unknown, expect: StateExpectation): Promise<RetryClaims>;
   /** Opens a state without checking whom it belongs to: only to learn its owner. Throws StateError. */
   inspect(token: unknown): Promise<StateClaims>;
   /**
@@ -105,7 +66,7 @@ export interface Sealer {
    * authenticated like a state, and marked so that neither can pass for the other.
    */
   sealRecord(record: Record<string, unknown>): Promise<string>;
-  /** Opens a record sealed by sealRecord with any of the keys. Throws StateError. */
+  /** Opens a record sealed by sealRecord with any of the keys. Throws StateError. Its caller bounds its size. */
   openRecord(token: string): Promise<Record<string, unknown>>;
 }
 
@@ -125,132 +86,78 @@ export function createSealer(keys: Uint8Array | readonly Uint8Array[], now: () =
   const list = keys instanceof Uint8Array ? [keys] : [...keys];
   if (list.length === 0) throw new RangeError('requestState needs at least one key');
   for (const k of list) if (k.length !== 32) throw new RangeError('requestState key must be 32 bytes');
-  // Each key is handed to jose as a CryptoKey imported once: given raw bytes, jose imports them
-  // again for every seal and open.
-  const imported = new Map<Uint8Array, Promise<webcrypto.CryptoKey>>();
-  const cryptoKey = (raw: Uint8Array): Promise<webcrypto.CryptoKey> => {
-    let key = imported.get(raw);
-    if (key === undefined) {
-      key = webcrypto.subtle.importKey('raw', raw, 'AES-GCM', false, ['encrypt', 'decrypt']);
-      imported.set(raw, key);
-    }
-    return key;
+  const byId = new Map(list.map((k) => [keyId(k), createSecretKey(k)] as const));
+  const sealingId = keyId(list[0]!);
+  const sealing = byId.get(sealingId)!;
+  const stateHeader: SealingHeader = sealingHeader({ kid: sealingId });
+  const recordHeader: SealingHeader = sealingHeader({ kid: sealingId, cty: RECORD_TYPE });
+
+  /**
+   * The plaintext of a token read whole, decrypted with the key its header names; `unnamed`: the key
+   * of a token that names none (a state sealed before rotation support: only the sealing key can
+   * have made it).
+   */
+  const decrypt = (jwe: CompactJwe, unnamed: KeyObject | undefined): Uint8Array => {
+    const kid = jwe.header['kid'];
+    const key = kid === undefined ? unnamed : typeof kid === 'string' ? byId.get(kid) : undefined;
+    if (key === undefined) throw new StateError('unauthentic', UNKNOWN_KEY_MESSAGE);
+    const plaintext = openCompact(key, jwe);
+    if (plaintext === 'unauthentic') throw new StateError('unauthentic', kid === undefined ? undefined : ALTERED_MESSAGE);
+    if (plaintext === 'malformed') throw new StateError('malformed');
+    return plaintext;
   };
-  const byId = new Map(list.map((k) => [keyId(k), k] as const));
-  const sealing = list[0]!;
-  const sealingId = keyId(sealing);
+
+  const inspect = (token: unknown): StateClaims => {
+    if (typeof token !== 'string' || token.length === 0 || token.length > MAX_TOKEN_CHARS) throw new StateError('malformed');
+    const jwe = readCompact(token);
+    if (jwe === undefined || jwe.header['cty'] !== undefined) throw new StateError('malformed');
+    const payload = jsonObject(decrypt(jwe, sealing));
+    const exp = payload?.['exp'];
+    if (payload === undefined || typeof exp !== 'number') throw new StateError('malformed');
+    // A JWT's `exp` is in whole seconds, and the state is expired from that second on.
+    if (exp <= Math.floor(now() / 1000)) throw new StateError('expired');
+    if (payload['v'] !== STATE_FORMAT_VERSION) throw new StateError('version');
+    const claims = readClaims(payload);
+    if (claims === undefined) throw new StateError('malformed');
+    return claims;
+  };
+
   return {
     async seal(claims, expiresAtMs) {
-      const { EncryptJWT } = await jose();
-      return new EncryptJWT({ v: STATE_FORMAT_VERSION, ...claims })
-        .setProtectedHeader({ alg: 'dir', enc: 'A256GCM', kid: sealingId })
-        .setExpirationTime(Math.ceil(expiresAtMs / 1000))
-        .encrypt(await cryptoKey(sealing));
+      const exp = Math.ceil(expiresAtMs / 1000);
+      if (!Number.isSafeInteger(exp)) throw new RangeError('requestState expiry must be a time in ms');
+      return sealCompact(sealing, stateHeader, JSON.stringify({ v: STATE_FORMAT_VERSION, ...wireClaims(claims), exp }));
     },
     async open(token, expect) {
-      const claims = await this.inspect(token);
-      // A task id is no requestState, whoever holds it.
-      if (claims.k === 'task') throw new StateError('wrong_request');
-      if (claims.k === 'replay') {
-        if (claims.u !== expect.upstream) throw new StateError('wrong_request');
-      } else if (claims.i !== expect.instance) throw new StateError('foreign_instance');
+      const claims = inspect(token);
+      switch (claims.k) {
+        // A task id is no requestState, whoever holds it.
+        case 'task':
+          throw new StateError('wrong_request');
+        case 'replay':
+          if (claims.u !== expect.upstream) throw new StateError('wrong_request');
+          break;
+        case 'hold':
+          if (claims.i !== expect.instance) throw new StateError('foreign_instance');
+          break;
+      }
       if (claims.p !== expect.principal) throw new StateError('wrong_principal');
       if (claims.fp !== expect.fingerprint) throw new StateError('wrong_request');
       return claims;
     },
     async inspect(token) {
-      if (typeof token !== 'string' || token.length === 0 || token.length > MAX_TOKEN_CHARS) throw new StateError('malformed');
-      const { jwtDecrypt, errors } = await jose();
-      const kid = await keyIdOf(token, undefined);
-      // A state without a key id predates rotation support: only the sealing key can have made it.
-      const key = kid === undefined ? sealing : typeof kid === 'string' ? byId.get(kid) : undefined;
-      if (key === undefined) throw new StateError('unauthentic', UNKNOWN_KEY_MESSAGE);
-      let payload: Record<string, unknown>;
-      try {
-        ({ payload } = await jwtDecrypt(token, await cryptoKey(key), {
-          currentDate: new Date(now()),
-          keyManagementAlgorithms: ['dir'],
-          contentEncryptionAlgorithms: ['A256GCM'],
-          requiredClaims: ['exp'],
-        }));
-      } catch (err) {
-        const reason = failureOf(err, errors);
-        throw new StateError(reason, reason === 'unauthentic' && kid !== undefined ? ALTERED_MESSAGE : undefined);
-      }
-      if (payload['v'] !== STATE_FORMAT_VERSION) throw new StateError('version');
-      return claimsOf(payload);
+      return inspect(token);
     },
     async sealRecord(record) {
-      const { CompactEncrypt } = await jose();
-      return new CompactEncrypt(new TextEncoder().encode(JSON.stringify(record)))
-        .setProtectedHeader({ alg: 'dir', enc: 'A256GCM', kid: sealingId, cty: RECORD_TYPE })
-        .encrypt(await cryptoKey(sealing));
+      return sealCompact(sealing, recordHeader, JSON.stringify(record));
     },
     async openRecord(token) {
-      const { compactDecrypt } = await jose();
-      const kid = await keyIdOf(token, RECORD_TYPE);
-      const key = typeof kid === 'string' ? byId.get(kid) : undefined;
-      if (key === undefined) throw new StateError('unauthentic', UNKNOWN_KEY_MESSAGE);
-      let plaintext: Uint8Array;
-      try {
-        ({ plaintext } = await compactDecrypt(token, await cryptoKey(key), { keyManagementAlgorithms: ['dir'], contentEncryptionAlgorithms: ['A256GCM'] }));
-      } catch {
-        throw new StateError('unauthentic', ALTERED_MESSAGE);
-      }
-      try {
-        const record: unknown = JSON.parse(new TextDecoder().decode(plaintext));
-        if (typeof record !== 'object' || record === null || Array.isArray(record)) throw new Error('not an object');
-        return record as Record<string, unknown>;
-      } catch {
-        throw new StateError('malformed');
-      }
+      const jwe = readCompact(token);
+      if (jwe === undefined || jwe.header['cty'] !== RECORD_TYPE) throw new StateError('malformed');
+      // A record always names its key.
+      const record = jsonObject(decrypt(jwe, undefined));
+      if (record === undefined) throw new StateError('malformed');
+      return record;
     },
   };
-}
-
-/** The key id in a token's header, once the header says it is what is expected (`cty`: a record's type, none for a state). */
-async function keyIdOf(token: string, cty: string | undefined): Promise<unknown> {
-  const { decodeProtectedHeader } = await jose();
-  let header: Jose.ProtectedHeaderParameters;
-  try {
-    header = decodeProtectedHeader(token);
-  } catch {
-    throw new StateError('malformed');
-  }
-  if (header.cty !== cty) throw new StateError('malformed');
-  return header.kid;
-}
-
-function failureOf(err: unknown, errors: typeof Jose.errors): StateFailure {
-  if (err instanceof errors.JWTExpired) return 'expired';
-  if (err instanceof errors.JWEDecryptionFailed) return 'unauthentic';
-  return 'malformed';
-}
-
-function claimsOf(p: Record<string, unknown>): StateClaims {
-  const { h, i, r, fp } = p;
-  const principal = p['p'];
-  if (typeof h !== 'string' || typeof i !== 'string' || typeof r !== 'number' || typeof principal !== 'string' || typeof fp !== 'string') {
-    throw new StateError('malformed');
-  }
-  const base: StateClaims = { h, i, r, p: principal, fp };
-  let claims = base;
-  if (p['rt'] !== undefined) {
-    const rt = rootsFromClaim(p['rt']);
-    if (rt === undefined) throw new StateError('malformed');
-    claims = { ...base, rt };
-  }
-  if (p['k'] === undefined) {
-    if (p['o'] === undefined) return claims;
-    if (typeof p['o'] !== 'string') throw new StateError('malformed');
-    return { ...claims, o: p['o'] };
-  }
-  const { k, u, x, lv, e, c } = p;
-  if (k === 'task') {
-    if (typeof u !== 'string' || (p['o'] !== undefined && typeof p['o'] !== 'string')) throw new StateError('malformed');
-    return { ...claims, k, u, ...(p['o'] === undefined ? {} : { o: p['o'] as string }) };
-  }
-  if (k !== 'replay' || typeof u !== 'string' || typeof x !== 'string' || typeof lv !== 'string' || typeof e !== 'number') throw new StateError('malformed');
-  if (c !== undefined && typeof c !== 'string') throw new StateError('malformed');
-  return { ...claims, k, u, x, lv, e, ...(c === undefined ? {} : { c }) };
 }

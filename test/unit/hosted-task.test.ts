@@ -14,6 +14,7 @@ import type { Clock } from '../../src/clock.js';
 import type { FrontCapabilities } from '../../src/protocol/capabilities.js';
 import { ProxyError, type ProxyErrorCode } from '../../src/protocol/errors.js';
 import type { JsonObject, Root } from '../../src/protocol/json.js';
+import { holdClaims, taskClaims } from '../../src/state/claims.js';
 import { createSealer } from '../../src/state/seal.js';
 import { MAX_RECORD_CHARS } from '../../src/bridge/tasks/task-records.js';
 import type { TaskBounds } from '../../src/bridge/tasks/task-bounds.js';
@@ -636,14 +637,14 @@ describe('hosted tasks across instances (a task store)', () => {
 
     // A requestState is no record.
     const sealer = createSealer(key, () => clock.now());
-    const state = await sealer.seal({ h: handle, i: 'i1/up', r: 0, p: 'alice', fp: 'task' }, T0 + 60_000);
+    const state = await sealer.seal(holdClaims({ handle, instance: 'i1/up', round: 0, principal: 'alice', fingerprint: 'task' }), T0 + 60_000);
     store.records.set(handle, { ...entry, record: state });
     await fails(b.get(h.taskId, 'alice'), 'task_unknown', 'unknown');
 
     // The genuine record, but an id (sealed with the key) that names another owner for it.
     store.records.set(handle, entry);
     assert.equal((await b.get(h.taskId, 'alice'))['status'], 'completed');
-    const misowned = await sealer.seal({ h: handle, i: 'i3/up', r: 0, p: 'alice', fp: 'task', k: 'task', u: 'up' }, T0 + 60_000);
+    const misowned = await sealer.seal(taskClaims({ handle, instance: 'i3/up', principal: 'alice', upstream: 'up' }), T0 + 60_000);
     await fails(b.get(misowned, 'alice'), 'task_unknown', 'unknown');
   });
 

@@ -7,12 +7,13 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { EncryptJWT } from 'jose';
 import { fuzzRuns } from '../support/fuzz.js';
-import { createSealer, type StateClaims, StateError } from '../../src/state/seal.js';
+import type { HoldClaims } from '../../src/state/claims.js';
+import { createSealer, StateError } from '../../src/state/seal.js';
 
 const KEY = new Uint8Array(randomBytes(32));
 const T0 = 1_800_000_000_000;
 const sealer = createSealer(KEY, () => T0);
-const CLAIMS: StateClaims = { h: 'handle-1', i: 'instance-A', r: 1, p: 'anonymous', fp: 'fp-1' };
+const CLAIMS: HoldClaims = { k: 'hold', h: 'handle-1', i: 'instance-A', r: 1, p: 'anonymous', fp: 'fp-1' };
 const EXPECT = { instance: CLAIMS.i, principal: CLAIMS.p, fingerprint: CLAIMS.fp };
 const RUNS = 300;
 
@@ -90,8 +91,7 @@ describe('requestState opening, fuzzed', () => {
           .setExpirationTime(Math.floor(T0 / 1000) + expInSeconds)
           .encrypt(KEY);
         const result = await outcome(token);
-        const exact =
-          claims['v'] === 1 && ['h', 'i', 'r', 'p', 'fp'].every((k) => JSON.stringify(claims[k]) === JSON.stringify(CLAIMS[k as keyof StateClaims]));
+        const exact = claims['v'] === 1 && ['h', 'i', 'r', 'p', 'fp'].every((k) => JSON.stringify(claims[k]) === JSON.stringify(CLAIMS[k as keyof HoldClaims]));
         if (!exact || expInSeconds <= 0) assert.notEqual(result, 'opened');
       }),
       fuzzRuns(t, RUNS),

@@ -3,12 +3,14 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { EncryptJWT } from 'jose';
-import { STATE_FORMAT_VERSION, StateError, createSealer, keyId, type StateClaims } from '../../src/state/seal.js';
+import type { HoldClaims } from '../../src/state/claims.js';
+import { STATE_FORMAT_VERSION, StateError, createSealer, keyId } from '../../src/state/seal.js';
 
 const OLD = new Uint8Array(randomBytes(32));
 const NEW = new Uint8Array(randomBytes(32));
 const T0 = 1_800_000_000_000;
-const CLAIMS: StateClaims = { h: 'h1', i: 'instance-A', r: 1, p: 'anonymous', fp: 'fp' };
+const CLAIMS: HoldClaims = { k: 'hold', h: 'h1', i: 'instance-A', r: 1, p: 'anonymous', fp: 'fp' };
+const { k: _hold, ...WIRE } = CLAIMS;
 const EXPECT = { instance: 'instance-A', principal: 'anonymous', fingerprint: 'fp' };
 const header = (token: string) => JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString('utf8')) as Record<string, unknown>;
 
@@ -65,7 +67,7 @@ describe('state key rotation', () => {
 
   it('opens a state without a key id (sealed before ids existed) with the sealing key only', async () => {
     const legacy = (key: Uint8Array) =>
-      new EncryptJWT({ v: STATE_FORMAT_VERSION, ...CLAIMS })
+      new EncryptJWT({ v: STATE_FORMAT_VERSION, ...WIRE })
         .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
         .setExpirationTime(Math.ceil((T0 + 60_000) / 1000))
         .encrypt(key);

@@ -2,12 +2,15 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { CompactEncrypt, EncryptJWT } from 'jose';
-import { STATE_FORMAT_VERSION, StateError, createSealer, keyId, type StateClaims, type StateFailure } from '../../src/state/seal.js';
+import type { HoldClaims } from '../../src/state/claims.js';
+import { STATE_FORMAT_VERSION, StateError, createSealer, keyId, type StateFailure } from '../../src/state/seal.js';
 
 const KEY = new Uint8Array(randomBytes(32));
 const OTHER_KEY = new Uint8Array(randomBytes(32));
 const T0 = 1_800_000_000_000; // a whole second, in ms
-const CLAIMS: StateClaims = { h: 'handle-Zq8rT1xW', i: 'instance-A', r: 3, p: 'principal:alice@example.com', fp: 'fingerprint-0123456789abcdef' };
+const CLAIMS: HoldClaims = { k: 'hold', h: 'handle-Zq8rT1xW', i: 'instance-A', r: 3, p: 'principal:alice@example.com', fp: 'fingerprint-0123456789abcdef' };
+/** The claims as a held call's state carries them: without the kind. */
+const { k: _hold, ...WIRE } = CLAIMS;
 const EXPECT = { instance: CLAIMS.i, principal: CLAIMS.p, fingerprint: CLAIMS.fp };
 
 function clockAt(start: number) {
@@ -155,12 +158,12 @@ describe('createSealer', () => {
 
   it('an unsupported format version -> version', async () => {
     assert.equal(STATE_FORMAT_VERSION, 1);
-    const token = await new EncryptJWT({ v: 2, ...CLAIMS })
+    const token = await new EncryptJWT({ v: 2, ...WIRE })
       .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
       .setExpirationTime(T0 / 1000 + 60)
       .encrypt(KEY);
     await failsWith(createSealer(KEY, () => T0).open(token, EXPECT), 'version');
-    const noVersion = await new EncryptJWT({ ...CLAIMS })
+    const noVersion = await new EncryptJWT({ ...WIRE })
       .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
       .setExpirationTime(T0 / 1000 + 60)
       .encrypt(KEY);
@@ -174,13 +177,14 @@ describe('createSealer', () => {
       return jwt.encrypt(KEY);
     };
     const s = createSealer(KEY, () => T0);
-    await failsWith(s.open(await sealRaw({ v: 1, ...CLAIMS }, null), EXPECT), 'malformed');
-    await failsWith(s.open(await sealRaw({ v: 1, ...CLAIMS, r: '3' }), EXPECT), 'malformed');
-    const { h: _h, ...noHandle } = CLAIMS;
+    assert.deepEqual(await s.open(await sealRaw({ v: 1, ...WIRE }), EXPECT), CLAIMS, 'sealed whole, it opens');
+    await failsWith(s.open(await sealRaw({ v: 1, ...WIRE }, null), EXPECT), 'malformed');
+    await failsWith(s.open(await sealRaw({ v: 1, ...WIRE, r: '3' }), EXPECT), 'malformed');
+    const { h: _h, ...noHandle } = WIRE;
     await failsWith(s.open(await sealRaw({ v: 1, ...noHandle }), EXPECT), 'malformed');
-    await failsWith(s.open(await sealRaw({ v: 1, ...CLAIMS, p: 7 }), EXPECT), 'malformed');
-    await failsWith(s.open(await sealRaw({ v: 1, ...CLAIMS, rt: [{ uri: 3 }] }), EXPECT), 'malformed');
-    await failsWith(s.open(await sealRaw({ v: 1, ...CLAIMS, rt: 'file:///a' }), EXPECT), 'malformed');
+    await failsWith(s.open(await sealRaw({ v: 1, ...WIRE, p: 7 }), EXPECT), 'malformed');
+    await failsWith(s.open(await sealRaw({ v: 1, ...WIRE, rt: [{ uri: 3 }] }), EXPECT), 'malformed');
+    await failsWith(s.open(await sealRaw({ v: 1, ...WIRE, rt: 'file:///a' }), EXPECT), 'malformed');
   });
 
   it("carries a call's roots sealed, and none when absent", async () => {
@@ -191,7 +195,7 @@ describe('createSealer', () => {
   });
 
   it('an unexpected algorithm is refused', async () => {
-    const token = await new EncryptJWT({ v: 1, ...CLAIMS })
+    const token = await new EncryptJWT({ v: 1, ...WIRE })
       .setProtectedHeader({ alg: 'dir', enc: 'A128GCM' })
       .setExpirationTime(T0 / 1000 + 60)
       .encrypt(KEY.slice(0, 16));
@@ -248,7 +252,7 @@ describe('sealed records (sealRecord / openRecord)', () => {
 
   it('is never taken for a state, nor a state for a record', async () => {
     const s = createSealer(KEY, () => T0);
-    const record = await s.sealRecord({ ...CLAIMS, v: STATE_FORMAT_VERSION, exp: T0 / 1000 + 60 });
+    const record = await s.sealRecord({ ...WIRE, v: STATE_FORMAT_VERSION, exp: T0 / 1000 + 60 });
     await failsWith(s.inspect(record), 'malformed');
     await failsWith(s.open(record, EXPECT), 'malformed');
     const state = await s.seal(CLAIMS, T0 + 60_000);

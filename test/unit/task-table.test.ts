@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { TaskTable } from '../../src/bridge/tasks/task-table.js';
 import { ProxyError } from '../../src/protocol/errors.js';
+import { taskClaims } from '../../src/state/claims.js';
 import { createSealer } from '../../src/state/seal.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import { testClock } from '../support/clock.js';
@@ -59,7 +60,7 @@ describe('TaskTable', () => {
     await unknown(s.table.get(forged, 'alice'), 'unknown');
     await unknown(s.table.get('not-a-task', 'alice'), 'unknown');
     await unknown(s.table.cancel(taskId, 'bob'), 'unknown');
-    const elsewhere = await createSealer(key).seal({ h: 'x', i: 'i2/up', r: 0, p: 'alice', fp: 'task', k: 'task', u: 'up' }, Date.now() + 60_000);
+    const elsewhere = await createSealer(key).seal(taskClaims({ handle: 'x', instance: 'i2/up', principal: 'alice', upstream: 'up' }), Date.now() + 60_000);
     await unknown(s.table.get(elsewhere, 'alice'), 'owner_gone');
   });
 

@@ -18,6 +18,7 @@ import {
   taskSupportOf,
   type TaskView,
 } from '../../src/bridge/tasks/task-wire.js';
+import { taskClaims } from '../../src/state/claims.js';
 import { createSealer, StateError } from '../../src/state/seal.js';
 
 const VIEW: TaskView = {
@@ -156,10 +157,13 @@ describe('how a legacy task ended', () => {
 
 describe('task ids are sealed', () => {
   const sealer = createSealer(new Uint8Array(randomBytes(32)));
-  const claims = { h: 'h', i: 'instance/up', r: 0, p: 'alice', fp: 'task', k: 'task' as const, u: 'up' };
+  const claims = taskClaims({ handle: 'h', instance: 'instance/up', principal: 'alice', upstream: 'up' });
 
   it('opens as a task and keeps its owner URL', async () => {
-    const id = await sealer.seal({ ...claims, o: 'http://10.0.0.1:8080' }, Date.now() + 60_000);
+    const id = await sealer.seal(
+      taskClaims({ handle: 'h', instance: 'instance/up', principal: 'alice', upstream: 'up', ownerUrl: 'http://10.0.0.1:8080' }),
+      Date.now() + 60_000,
+    );
     assert.deepEqual(await sealer.inspect(id), { ...claims, o: 'http://10.0.0.1:8080' });
   });
 

@@ -20,7 +20,8 @@ import type { Clock } from '../../clock.js';
 import type { FrontCapabilities } from '../../protocol/capabilities.js';
 import { ProxyError } from '../../protocol/errors.js';
 import type { JsonObject, Root } from '../../protocol/json.js';
-import { type Sealer, type StateClaims, StateError } from '../../state/seal.js';
+import { type TaskClaims, taskClaims } from '../../state/claims.js';
+import { type Sealer, StateError } from '../../state/seal.js';
 import { principalTag } from '../../state/principal.js';
 import type { TaskStore } from '../../state/task-store.js';
 import type { Logger } from '../../telemetry/logger.js';
@@ -261,16 +262,7 @@ export class TaskTable {
   private async newId(principal: string, ttlMs: number): Promise<{ handle: string; taskId: string; expiresAt: number }> {
     const handle = randomUUID();
     const expiresAt = this.opts.clock.now() + ttlMs;
-    const claims: StateClaims = {
-      h: handle,
-      i: this.opts.instance,
-      r: 0,
-      p: principal,
-      fp: 'task',
-      k: 'task',
-      u: this.opts.upstream,
-      ...(this.opts.advertiseUrl === undefined ? {} : { o: this.opts.advertiseUrl }),
-    };
+    const claims = taskClaims({ handle, instance: this.opts.instance, principal, upstream: this.opts.upstream, ownerUrl: this.opts.advertiseUrl });
     return { handle, taskId: await this.opts.sealer.seal(claims, expiresAt), expiresAt };
   }
 
@@ -397,7 +389,7 @@ export class TaskTable {
   }
 
   /** This instance's task, or the claims of another instance's (to be read from the store). */
-  private async find(taskId: unknown, principal: string): Promise<Entry | { claims: StateClaims }> {
+  private async find(taskId: unknown, principal: string): Promise<Entry | { claims: TaskClaims }> {
     const claims = await this.opts.sealer
       .inspect(taskId)
       .catch((err: unknown) => (err instanceof StateError && err.reason === 'expired' ? 'expired' : undefined));
@@ -416,7 +408,7 @@ export class TaskTable {
   }
 
   /** Another instance's task, as the store has it; one whose owner is no longer alive is failed now. */
-  private remoteView(claims: StateClaims, taskId: string): Promise<TaskView> {
+  private remoteView(claims: TaskClaims, taskId: string): Promise<TaskView> {
     return this.records!.remoteView(claims.i, claims.h, taskId);
   }
 
@@ -425,7 +417,7 @@ export class TaskTable {
    * --advertise-url, or the owner could not be reached): nothing to do for a task that is over (its
    * owner is gone, or it ended); a live owner out of reach is an error the client may retry.
    */
-  private async settledElsewhere(claims: StateClaims, taskId: string): Promise<void> {
+  private async settledElsewhere(claims: TaskClaims, taskId: string): Promise<void> {
     const view = await this.remoteView(claims, taskId);
     if (isTerminal(view.status)) return;
     throw new ProxyError(
