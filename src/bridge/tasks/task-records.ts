@@ -9,12 +9,13 @@
 //   until then the status before it. `failed` it shows at once: it is all another instance writes;
 // - a record not written (the store away), lost (the store restarted empty) or rolled back is
 //   written again by the owner's next heartbeat (reconcile), the final status included;
-// - a write whose reply never came (a timeout, a connection broken after sending) may still apply,
-//   late: its outcome is unknown. While the outcome of an end is unknown the owner shows neither
-//   that end (the store may never have it) nor the status before it (another instance may already
-//   have read the end): a client is told the store cannot answer now. The next write or heartbeat
-//   settles it, and a record the owner finds final in the store is recognised as its own by its
-//   writer and version;
+// - a write may apply before its reply comes, and one whose reply never came (a timeout, a
+//   connection broken after sending) may still apply, late: from the moment an end is sent until
+//   the store is read again its outcome is unknown. Meanwhile the owner shows neither that end (the
+//   store may never have it) nor the status before it (another instance may already have read the
+//   end): tasks/get waits for the write, and if its outcome stays unknown the client is told the
+//   store cannot answer now. The next write or heartbeat settles it, and a record the owner finds
+//   final in the store is recognised as its own by its writer and version;
 // - every record carries its version, checked against the store's on read, and its expiry; a
 //   record larger than MAX_RECORD_CHARS is not opened. An instance remembers the latest version it
 //   read of each task (the last SEEN_TASKS tasks) and never answers from an older one (rolled back
@@ -109,6 +110,8 @@ export class TaskRecords {
     const record: TaskRecord = { h: p.handle, o: instance, w: instance, e: p.expiresAt, v: (p.record?.v ?? 0) + 1, view: rest };
     p.record = record;
     p.stored = false;
+    // From the moment it is sent, an end may be in the store (and read by another instance).
+    if (isTerminal(view.status)) p.unsure = record;
     this.put(p);
   }
 
@@ -144,7 +147,9 @@ export class TaskRecords {
     try {
       put = await this.putRecord(record, { kind: 'owner' });
     } catch (err) {
-      if (!(err instanceof WriteNotSent)) p.unsure = record;
+      // Never sent: it did not apply. Otherwise it may have, or may yet: unsure until the store is read.
+      if (err instanceof WriteNotSent && p.unsure === record) p.unsure = undefined;
+      else if (!(err instanceof WriteNotSent)) p.unsure = record;
       throw err;
     }
     if (put) {

@@ -207,7 +207,12 @@ export class TaskTable {
   async get(taskId: unknown, principal: string): Promise<JsonObject> {
     const found = await this.find(taskId, principal);
     if (!('task' in found)) return detailedTask(await this.remoteView(found.claims, taskId as string));
-    const shown = this.shown(found, await found.task.view());
+    let shown = this.shown(found, await found.task.view());
+    // Its end is being written: the answer waits for the store's reply (at most its deadline).
+    if (shown === undefined) {
+      await found.written;
+      shown = this.shown(found, await found.task.view());
+    }
     if (shown === undefined) throw endNotSettled();
     return detailedTask(shown);
   }
