@@ -12,7 +12,7 @@ import { decodeRecord } from '../state/replay-record.js';
 import { StateError, type StateClaims } from '../state/seal.js';
 import type { UpstreamTelemetry } from '../telemetry/ports.js';
 import type { BoundCall, FrontCall } from './front-call.js';
-import { goneError, recoveryFor } from './retry.js';
+import { goneError } from './retry.js';
 
 export interface RetryAnswers {
   inputResponses?: unknown;
@@ -55,20 +55,20 @@ export async function takeReplayRecord(
   try {
     record = decodeRecord(claims.x ?? '');
   } catch (err) {
-    if (err instanceof StateError) throw new ProxyError('state_invalid', err.message, recoveryFor(err.reason));
+    if (err instanceof StateError) throw new ProxyError('state_invalid', err.reason, err.message);
     throw err;
   }
   const open = record.filter((e) => e.q !== undefined);
   const asked = open.map((e) => ({ key: inputKey(e.m, e.n), method: e.m, request: e.q! }));
   const split = partitionAnswers(asked, retry.inputResponses, retry.droppedInputKeys);
-  if (!split.ok) throw new ProxyError('input_invalid', split.message, { ...(split.key ? { key: split.key } : {}), action: 'fix' });
+  if (!split.ok) throw new ProxyError('input_invalid', 'input_responses_invalid', split.message, split.key ? { key: split.key } : {});
   const answers = new Map<number, JsonObject>();
   for (const e of open) {
     const key = inputKey(e.m, e.n);
     const answer = split.answers.get(key);
     if (answer === undefined) continue;
     const adapted = adaptAnswer(e.m, answer, claims.lv ?? '2025-11-25');
-    if (!adapted.ok) throw new ProxyError('input_invalid', `inputResponses['${key}']: ${adapted.message}`, { key, action: 'fix' });
+    if (!adapted.ok) throw new ProxyError('input_invalid', 'answer_invalid', `inputResponses['${key}']: ${adapted.message}`, { key });
     answers.set(e.n, answer);
   }
   let first: boolean;
@@ -77,9 +77,7 @@ export async function takeReplayRecord(
   } catch {
     // Fail closed: without the ledger a second copy of this retry could run the call again. The
     // store's own words describe the deployment, not the request: the ledger's owner logs them.
-    throw new ProxyError('store_unavailable', 'the state store cannot be reached; the retry was not run, send it again later', {
-      reason: 'state_store_unavailable',
-    });
+    throw new ProxyError('store_unavailable', 'state_store_unavailable', 'the state store cannot be reached; the retry was not run, send it again later');
   }
   if (!first) throw goneError({ miss: 'consumed' });
   return { record: withAnswers(record, answers), answers: split.answers };

@@ -37,12 +37,12 @@ export function rootsRoundResult(requestState: string): JsonObject {
  */
 export function readRootsAnswer(inputResponses: unknown, dropped: readonly string[] | undefined): Root[] | undefined {
   const split = partitionAnswers([{ key: ROOTS_ROUND_KEY, method: 'roots/list' }], inputResponses, dropped);
-  if (!split.ok) throw new ProxyError('input_invalid', split.message, { ...(split.key ? { key: split.key } : {}), action: 'fix' });
+  if (!split.ok) throw new ProxyError('input_invalid', 'input_responses_invalid', split.message, split.key ? { key: split.key } : {});
   const answer = split.answers.get(ROOTS_ROUND_KEY);
   if (answer === undefined) return undefined;
   const roots = normalizeRoots(answer['roots'] as Array<{ uri: string; name?: string }>);
   const problem = rootsProblem(roots);
-  if (problem) throw new ProxyError('input_invalid', `inputResponses['${ROOTS_ROUND_KEY}']: ${problem}`, { key: ROOTS_ROUND_KEY, action: 'fix' });
+  if (problem) throw new ProxyError('input_invalid', 'answer_invalid', `inputResponses['${ROOTS_ROUND_KEY}']: ${problem}`, { key: ROOTS_ROUND_KEY });
   return roots;
 }
 

@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import { errorBody, JSONRPC, LEGACY } from '../protocol/errors.js';
+import { proxyErrorBody } from '../protocol/encode-error.js';
+import { errorBody, LEGACY, ProxyError } from '../protocol/errors.js';
 import type { Cancel, Clock } from '../clock.js';
 import { frontRequestOf } from '../telemetry/front-request.js';
 import type { Logger } from '../telemetry/logger.js';
@@ -104,7 +105,14 @@ export class LegacyClientSessions {
   private async open(req: Request, res: Response): Promise<void> {
     const reqId = (req.body as { id?: unknown }).id ?? null;
     if (this.sessions.size >= this.maxSessions) {
-      res.status(503).json(errorBody(reqId, JSONRPC.INTERNAL_ERROR, `too many legacy client sessions (${this.maxSessions}, --max-sessions)`));
+      res
+        .status(503)
+        .json(
+          proxyErrorBody(
+            reqId,
+            new ProxyError('upstream_unavailable', 'sessions_busy', `too many legacy client sessions (${this.maxSessions}, --max-sessions)`),
+          ),
+        );
       return;
     }
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
@@ -136,7 +144,11 @@ export class LegacyClientSessions {
       await pump.start();
     } catch (err) {
       this.log.warn('legacy path: cannot reach the legacy server', { error: (err as Error).message });
-      res.status(502).json(errorBody(reqId, JSONRPC.INTERNAL_ERROR, `cannot reach the legacy server: ${(err as Error).message}`));
+      res
+        .status(502)
+        .json(
+          proxyErrorBody(reqId, new ProxyError('upstream_unavailable', 'upstream_unreachable', `cannot reach the legacy server: ${(err as Error).message}`)),
+        );
       return;
     }
     await transport.start();

@@ -423,10 +423,10 @@ export class TaskTable {
     if (isTerminal(view.status)) return;
     throw new ProxyError(
       'upstream_unavailable',
+      'owner_unreachable',
       claims.o === undefined
         ? 'the task runs on another proxy instance, and this one cannot forward to it: give every instance --advertise-url'
         : 'the task runs on another proxy instance, which this one cannot reach now; try again',
-      { reason: 'owner_unreachable' },
     );
   }
 }
