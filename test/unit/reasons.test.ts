@@ -52,7 +52,10 @@ describe('reasons', () => {
   });
 
   it('documents every action, and every action the table uses is one of them', () => {
-    assert.deepEqual(docTable('Actions').map(([action]) => action), ACTIONS);
+    assert.deepEqual(
+      docTable('Actions').map(([action]) => action),
+      ACTIONS,
+    );
     for (const r of reasonRows()) assert.ok(ACTIONS.includes(r.action), `${r.code}/${r.reason}: ${r.action}`);
   });
 
