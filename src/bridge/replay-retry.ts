@@ -12,7 +12,7 @@ import { decodeRecord } from '../state/replay-record.js';
 import { StateError, type StateClaims } from '../state/seal.js';
 import type { UpstreamTelemetry } from '../telemetry/ports.js';
 import type { BoundCall, FrontCall } from './front-call.js';
-import { goneError } from './retry.js';
+import { answersRefused, goneError } from './retry.js';
 
 export interface RetryAnswers {
   inputResponses?: unknown;
@@ -61,7 +61,7 @@ export async function takeReplayRecord(
   const open = record.filter((e) => e.q !== undefined);
   const asked = open.map((e) => ({ key: inputKey(e.m, e.n), method: e.m, request: e.q! }));
   const split = partitionAnswers(asked, retry.inputResponses, retry.droppedInputKeys);
-  if (!split.ok) throw new ProxyError('input_invalid', 'input_responses_invalid', split.message, split.key ? { key: split.key } : {});
+  if (!split.ok) throw answersRefused(split);
   const answers = new Map<number, JsonObject>();
   for (const e of open) {
     const key = inputKey(e.m, e.n);

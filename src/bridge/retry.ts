@@ -56,6 +56,13 @@ export async function openState(sealer: Sealer, token: string, expect: Parameter
   }
 }
 
+/** `input_invalid` for inputResponses that do not split into answers: one answer (`key`) at fault, or the whole object. */
+export function answersRefused(split: { message: string; key?: string | undefined }): ProxyError {
+  return split.key === undefined
+    ? new ProxyError('input_invalid', 'input_responses_invalid', split.message)
+    : new ProxyError('input_invalid', 'answer_invalid', split.message, { key: split.key });
+}
+
 /** Each answer adapted to the legacy request it answers, keyed as asked. */
 export function shapeAnswers(asked: readonly AskedInput[], answers: Iterable<[string, unknown]>, version: string): Map<string, JsonObject> {
   const shaped = new Map<string, JsonObject>();
@@ -78,6 +85,6 @@ export function checkRetryAnswers(
   version: string,
 ): { answers: ReadonlyMap<string, unknown>; shaped: Map<string, JsonObject>; missing: string[] } {
   const split = partitionAnswers(asked, retry.inputResponses, retry.droppedInputKeys);
-  if (!split.ok) throw new ProxyError('input_invalid', 'input_responses_invalid', split.message, split.key ? { key: split.key } : {});
+  if (!split.ok) throw answersRefused(split);
   return { answers: split.answers, shaped: shapeAnswers(asked, split.answers, version), missing: split.missing };
 }
