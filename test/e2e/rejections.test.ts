@@ -150,6 +150,7 @@ describe('rejections', () => {
     const r = await rpc(proxy.url, 'tools/call', { name: 'rogue-elicit', arguments: {} }, { caps: {} });
     assert.equal(r.body.error?.code, -32021, JSON.stringify(r.body));
     assert.deepEqual((r.body.error!.data as { requiredCapabilities: unknown }).requiredCapabilities, { elicitation: { form: {} } });
+    assert.deepEqual(r.body.error!.data, { reason: 'capability_undeclared', action: 'stop', requiredCapabilities: { elicitation: { form: {} } } });
     assert.match(r.body.error!.message, /elicitation/);
   });
 
