@@ -41,13 +41,7 @@ export function internalError(err: unknown, log: FaultLog, what = 'internal erro
   return toWireError(new ProxyError('internal', 'internal', INTERNAL_MESSAGE));
 }
 
-/** The whole JSON-RPC error response to request `id` for `err`. */
-export function encodeErrorBody(id: unknown, err: unknown, log: FaultLog): ErrorBody {
-  const w = encodeError(err, log);
-  return errorBody(id, w.code, w.message, w.data);
-}
-
-/** The same for one of the proxy's own errors, which is never a fault to log. */
+/** The whole JSON-RPC error response to request `id` for one of the proxy's own errors (never a fault to log). */
 export function proxyErrorBody(id: unknown, err: ProxyError): ErrorBody {
   const w = toWireError(err);
   return errorBody(id, w.code, w.message, w.data);

@@ -36,46 +36,57 @@ export const REASONS = {
     unknown: 'resend',
     owner_gone: 'resend',
   },
+  /** inputResponses malformed: the round stays open. */
   input_invalid: {
     input_responses_invalid: 'fix',
     answer_invalid: 'fix',
   },
+  /** The legacy server asked for, or a method needs, something the request's client capabilities do not declare. */
   capability_missing: {
     capability_undeclared: 'stop',
     tasks_extension_undeclared: 'stop',
   },
+  /** No upstream session (or owner instance) could be reached or obtained; nothing ran. */
   upstream_unavailable: {
     upstream_unreachable: 'retry',
     sessions_busy: 'retry',
     shutting_down: 'retry',
     owner_unreachable: 'retry',
   },
+  /** The call would need a share of the legacy sessions that is used up. */
   overloaded: {
     waiting_limit: 'retry',
   },
+  /** This principal already runs or waits on as many calls as it may. */
   principal_limit: {
     principal_limit: 'retry',
   },
+  /** The upstream server or its transport failed during the call, or the call was cancelled. */
   upstream_failed: {
     legacy_session_lost: 'resend',
     upstream_incomplete: 'retry',
     client_cancelled: 'stop',
     tasks_not_configured: 'retry',
   },
+  /** The proxy's own per-call timeout fired. */
   timeout: {
     call_timeout: 'stop',
   },
+  /** The user declined input the legacy server cannot do without. */
   declined: {
     url_elicitation_declined: 'stop',
   },
+  /** The shared state store cannot be reached (replay retries fail closed; other instances' tasks cannot be read). */
   store_unavailable: {
     state_store_unavailable: 'retry',
   },
+  /** A task id that names no task this proxy holds for the caller (tasks extension). */
   task_unknown: {
     unknown: 'stop',
     expired: 'resend',
     owner_gone: 'resend',
   },
+  /** A fault of the proxy itself. */
   internal: {
     internal: 'stop',
   },
