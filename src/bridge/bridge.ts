@@ -211,7 +211,8 @@ export class Bridge {
    */
   private async startHosted(front: BoundCall): Promise<JsonObject> {
     const policy = this.limits.tasks;
-    if (policy === undefined) throw new ProxyError('upstream_failed', 'this upstream runs no tasks of the proxy (its configuration changed)');
+    if (policy === undefined)
+      throw new ProxyError('upstream_failed', 'tasks_not_configured', 'this upstream runs no tasks of the proxy (its configuration changed)');
     this.holdForTask();
     const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive', front.roots);
     if (policy.afterMs > 0) return this.startCall(front, lease);
@@ -325,7 +326,11 @@ export class Bridge {
     const consent = interaction.urlConsent();
     if (consent.kind === 'declined') {
       this.finish(interaction, 'completed', `the user did not complete the URL elicitation (${consent.action})`);
-      throw new ProxyError('declined', `the user did not complete the URL elicitation the server requires (${consent.action}): ${consent.message}`);
+      throw new ProxyError(
+        'declined',
+        'url_elicitation_declined',
+        `the user did not complete the URL elicitation the server requires (${consent.action}): ${consent.message}`,
+      );
     }
     if (consent.kind === 'granted') {
       try {
@@ -381,7 +386,7 @@ export class Bridge {
         const lease = created && interaction.takeTaskLease();
         this.finish(interaction, 'completed', undefined, { result: stop.result });
         if (created === undefined) return stop.result;
-        if (!lease) throw new ProxyError('upstream_failed', 'the legacy server created the task, but its session ended at once');
+        if (!lease) throw new ProxyError('upstream_failed', 'legacy_session_lost', 'the legacy server created the task, but its session ended at once');
         // Its place in the waiting share was taken before the call was sent; a round in between may have given it back.
         if (!lease.markWaiting()) this.opts.log.debug('a legacy task holds its session past the waiting share');
         return await this.tasks.adopt(lease, created, this.taskFront(front));
@@ -396,12 +401,13 @@ export class Bridge {
         this.finish(interaction, 'cancelled', 'the proxy call timeout fired');
         throw new ProxyError(
           'timeout',
+          'call_timeout',
           `the legacy server did not answer within ${this.limits.callTimeoutMs / 1000}s (--call-timeout); the call was cancelled`,
         );
       }
       case 'aborted':
         this.finish(interaction, 'cancelled', 'the client cancelled the request');
-        throw new ProxyError('upstream_failed', 'the request was cancelled by the client');
+        throw new ProxyError('upstream_failed', 'client_cancelled', 'the request was cancelled by the client');
     }
   }
 
@@ -432,7 +438,7 @@ export class Bridge {
       return this.ask(interaction, front, interaction.unanswered());
     }
     this.finish(interaction, failure.kind === 'lost' ? 'lost' : 'completed', undefined, failure.kind === 'error' ? { error: failure.error } : {});
-    throw failure.kind === 'lost' ? new ProxyError('upstream_failed', failure.message) : new UpstreamError(failure.error);
+    throw failure.kind === 'lost' ? new ProxyError('upstream_failed', 'legacy_session_lost', failure.message) : new UpstreamError(failure.error);
   }
 
   /** A held call whose legacy server stopped waiting ends now; its retry learns after how long. */
@@ -476,7 +482,7 @@ function startEvent(handle: string, call: BoundCall, replay: Rerun | undefined):
 function taskShareFull(): ProxyError {
   return new ProxyError(
     'overloaded',
+    'waiting_limit',
     'too many tasks and calls waiting for input hold legacy sessions (--waiting-share of --max-sessions), so this task was not started; try again later',
-    { reason: 'waiting_limit' },
   );
 }

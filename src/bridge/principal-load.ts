@@ -83,7 +83,7 @@ export class PrincipalLoad {
   async run<T>(principal: string, kind: 'begin' | 'resume', limits: PrincipalLimits, work: () => Promise<T>, tasks = 0, task?: TaskLoad): Promise<T> {
     const load = this.of(principal);
     const over = principal === ANONYMOUS ? undefined : overLimit({ ...load, running: load.running + tasks }, limits, kind, task);
-    if (over) throw new ProxyError('principal_limit', over.message, { reason: 'principal_limit', limit: over.limit, max: over.max });
+    if (over) throw new ProxyError('principal_limit', 'principal_limit', over.message, { limit: over.limit, max: over.max });
     this.enter(principal);
     try {
       return await work();

@@ -27,6 +27,7 @@ export function refuseUndeclared(
     end(`undeclared capability ${names}`);
     throw new ProxyError(
       'capability_missing',
+      'capability_undeclared',
       `the legacy server asked for ${p.method}, which needs the ${names} client capability this request did not declare`,
       { requiredCapabilities: required },
     );
@@ -42,8 +43,8 @@ export function takeWaitingSlot(interaction: Interaction, settleMs: number, end:
   end('too many interactions are waiting for clients');
   throw new ProxyError(
     'overloaded',
+    'waiting_limit',
     'too many calls are waiting for input from their clients: the legacy sessions they may hold (--waiting-share of --max-sessions) are all taken, so this call was cancelled rather than left waiting; try again later',
-    { reason: 'waiting_limit' },
   );
 }
 

@@ -13,7 +13,7 @@ import type { ReplayClaims } from '../state/claims.js';
 import { StateError } from '../state/seal.js';
 import type { UpstreamTelemetry } from '../telemetry/ports.js';
 import type { BoundCall, FrontCall } from './front-call.js';
-import { goneError, recoveryFor } from './retry.js';
+import { answersRefused, goneError } from './retry.js';
 
 export interface RetryAnswers {
   inputResponses?: unknown;
@@ -56,20 +56,20 @@ export async function takeReplayRecord(
   try {
     record = decodeRecord(claims.x);
   } catch (err) {
-    if (err instanceof StateError) throw new ProxyError('state_invalid', err.message, recoveryFor(err.reason));
+    if (err instanceof StateError) throw new ProxyError('state_invalid', err.reason, err.message);
     throw err;
   }
   const open = record.filter((e) => e.q !== undefined);
   const asked = open.map((e) => ({ key: inputKey(e.m, e.n), method: e.m, request: e.q! }));
   const split = partitionAnswers(asked, retry.inputResponses, retry.droppedInputKeys);
-  if (!split.ok) throw new ProxyError('input_invalid', split.message, { ...(split.key ? { key: split.key } : {}), action: 'fix' });
+  if (!split.ok) throw answersRefused(split);
   const answers = new Map<number, JsonObject>();
   for (const e of open) {
     const key = inputKey(e.m, e.n);
     const answer = split.answers.get(key);
     if (answer === undefined) continue;
     const adapted = adaptAnswer(e.m, answer, claims.lv);
-    if (!adapted.ok) throw new ProxyError('input_invalid', `inputResponses['${key}']: ${adapted.message}`, { key, action: 'fix' });
+    if (!adapted.ok) throw new ProxyError('input_invalid', 'answer_invalid', `inputResponses['${key}']: ${adapted.message}`, { key });
     answers.set(e.n, answer);
   }
   let first: boolean;
@@ -78,9 +78,7 @@ export async function takeReplayRecord(
   } catch {
     // Fail closed: without the ledger a second copy of this retry could run the call again. The
     // store's own words describe the deployment, not the request: the ledger's owner logs them.
-    throw new ProxyError('store_unavailable', 'the state store cannot be reached; the retry was not run, send it again later', {
-      reason: 'state_store_unavailable',
-    });
+    throw new ProxyError('store_unavailable', 'state_store_unavailable', 'the state store cannot be reached; the retry was not run, send it again later');
   }
   if (!first) throw goneError({ miss: 'consumed' });
   return { record: withAnswers(record, answers), answers: split.answers };

@@ -34,34 +34,34 @@ export function heldClaims(owner: { instance: string; advertiseUrl?: string | un
   });
 }
 
-export type RecoveryAction = 'resend' | 'fix';
-
-const RESEND = new Set(['expired', 'foreign_instance', 'unknown', 'lost', 'cancelled', 'completed', 'legacy_gave_up']);
-
-export function recoveryFor(reason: string): { reason: string; action?: RecoveryAction } {
-  return RESEND.has(reason) ? { reason, action: 'resend' } : { reason };
-}
-
 /** The error for a retry whose suspended interaction is gone; says how long a legacy server that gave up waited. */
 export function goneError(m: Pick<MissResult, 'miss' | 'waitedMs'>): ProxyError {
   if (m.miss === 'legacy_gave_up' && m.waitedMs !== undefined) {
     const seconds = Math.round(m.waitedMs / 100) / 10;
     return new ProxyError(
       'interaction_gone',
+      m.miss,
       `the legacy server gave up waiting for the answer after ${seconds} s (its own request timeout) and ended the call; send the request again without requestState and inputResponses`,
-      { ...recoveryFor(m.miss), waitedSeconds: seconds },
+      { waitedSeconds: seconds },
     );
   }
-  return new ProxyError('interaction_gone', MISS_MESSAGES[m.miss], recoveryFor(m.miss));
+  return new ProxyError('interaction_gone', m.miss, MISS_MESSAGES[m.miss]);
 }
 
 export async function openState(sealer: Sealer, token: string, expect: Parameters<Sealer['open']>[1]): Promise<RetryClaims> {
   try {
     return await sealer.open(token, expect);
   } catch (err) {
-    if (err instanceof StateError) throw new ProxyError('state_invalid', err.message, recoveryFor(err.reason));
+    if (err instanceof StateError) throw new ProxyError('state_invalid', err.reason, err.message);
     throw err;
   }
+}
+
+/** `input_invalid` for inputResponses that do not split into answers: one answer (`key`) at fault, or the whole object. */
+export function answersRefused(split: { message: string; key?: string | undefined }): ProxyError {
+  return split.key === undefined
+    ? new ProxyError('input_invalid', 'input_responses_invalid', split.message)
+    : new ProxyError('input_invalid', 'answer_invalid', split.message, { key: split.key });
 }
 
 /** Each answer adapted to the legacy request it answers, keyed as asked. */
@@ -70,7 +70,7 @@ export function shapeAnswers(asked: readonly AskedInput[], answers: Iterable<[st
   for (const [key, answer] of answers) {
     const method = asked.find((a) => a.key === key)!.method;
     const adapted = adaptAnswer(method, answer as never, version);
-    if (!adapted.ok) throw new ProxyError('input_invalid', `inputResponses['${key}']: ${adapted.message}`, { key, action: 'fix' });
+    if (!adapted.ok) throw new ProxyError('input_invalid', 'answer_invalid', `inputResponses['${key}']: ${adapted.message}`, { key });
     shaped.set(key, adapted.result);
   }
   return shaped;
@@ -86,6 +86,6 @@ export function checkRetryAnswers(
   version: string,
 ): { answers: ReadonlyMap<string, unknown>; shaped: Map<string, JsonObject>; missing: string[] } {
   const split = partitionAnswers(asked, retry.inputResponses, retry.droppedInputKeys);
-  if (!split.ok) throw new ProxyError('input_invalid', split.message, { ...(split.key ? { key: split.key } : {}), action: 'fix' });
+  if (!split.ok) throw answersRefused(split);
   return { answers: split.answers, shaped: shapeAnswers(asked, split.answers, version), missing: split.missing };
 }

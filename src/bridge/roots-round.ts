@@ -7,6 +7,7 @@ import { ProxyError } from '../protocol/errors.js';
 import type { JsonObject, Root } from '../protocol/json.js';
 import { type CallRootsFacts, callRootsAnswer, normalizeRoots, ROOTS_ROUND_KEY, rootsProblem } from '../protocol/roots.js';
 import type { Interaction, PendingInput } from './interaction.js';
+import { answersRefused } from './retry.js';
 
 export class RootsRound {
   private rounds = 0;
@@ -37,12 +38,12 @@ export function rootsRoundResult(requestState: string): JsonObject {
  */
 export function readRootsAnswer(inputResponses: unknown, dropped: readonly string[] | undefined): Root[] | undefined {
   const split = partitionAnswers([{ key: ROOTS_ROUND_KEY, method: 'roots/list' }], inputResponses, dropped);
-  if (!split.ok) throw new ProxyError('input_invalid', split.message, { ...(split.key ? { key: split.key } : {}), action: 'fix' });
+  if (!split.ok) throw answersRefused(split);
   const answer = split.answers.get(ROOTS_ROUND_KEY);
   if (answer === undefined) return undefined;
   const roots = normalizeRoots(answer['roots'] as Array<{ uri: string; name?: string }>);
   const problem = rootsProblem(roots);
-  if (problem) throw new ProxyError('input_invalid', `inputResponses['${ROOTS_ROUND_KEY}']: ${problem}`, { key: ROOTS_ROUND_KEY, action: 'fix' });
+  if (problem) throw new ProxyError('input_invalid', 'answer_invalid', `inputResponses['${ROOTS_ROUND_KEY}']: ${problem}`, { key: ROOTS_ROUND_KEY });
   return roots;
 }
 

@@ -3,7 +3,8 @@
 // within that upstream's drain timeout. Streams that never end by design (a legacy client's GET
 // stream, subscriptions/listen) are not waited for: closing the listener ends them.
 import type { Request, Response } from 'express';
-import { errorBody, JSONRPC, requestIdOf } from '../protocol/errors.js';
+import { proxyErrorBody } from '../protocol/encode-error.js';
+import { ProxyError, requestIdOf } from '../protocol/errors.js';
 import type { Clock } from '../clock.js';
 
 export const SHUTTING_DOWN = 'mrtr-proxy is shutting down; send the request again (another instance, or this one once restarted)';
@@ -23,7 +24,7 @@ export class DrainGate {
       res
         .status(503)
         .set('Connection', 'close')
-        .json(errorBody(requestIdOf(body), JSONRPC.INTERNAL_ERROR, SHUTTING_DOWN));
+        .json(proxyErrorBody(requestIdOf(body), new ProxyError('upstream_unavailable', 'shutting_down', SHUTTING_DOWN)));
       return false;
     }
     if (!waitedFor(req)) return true;

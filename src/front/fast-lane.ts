@@ -13,7 +13,7 @@ import { principalOfRequest } from './auth-gate.js';
 import { recognizeToolCall, type FastRequestHead } from './fast-call.js';
 import { type CallOutcome, encodeToolCallAnswer } from './fast-result.js';
 import { type FrontDeps, frontCapabilities, runInteractive } from './server-factory.js';
-import { frontWireError } from './wire-errors.js';
+import { encodeError } from '../protocol/encode-error.js';
 
 const STANDARD_HEADERS = ['mcp-protocol-version', 'mcp-method', 'mcp-name'] as const;
 const NO_NOTIFICATIONS = async () => {};
@@ -53,7 +53,7 @@ export class FastLane {
       );
       outcome = { ok: true, result };
     } catch (error) {
-      outcome = { ok: false, error: frontWireError(error, this.deps.log) };
+      outcome = { ok: false, error: encodeError(error, this.deps.log) };
     }
     res.off('close', onClose);
     const answer = encodeToolCallAnswer(call.id, outcome, info.serverInfo as unknown as JsonObject, call.capabilities as JsonObject);

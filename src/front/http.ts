@@ -4,6 +4,7 @@
 // Anything else, unknown paths included, gets a JSON-RPC-shaped error, never express's HTML.
 import type { AddressInfo } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { internalError } from '../protocol/encode-error.js';
 import { errorBody, JSONRPC, requestIdOf } from '../protocol/errors.js';
 import type { FrontTelemetry } from '../telemetry/front-telemetry.js';
 import { limits } from '../config/file-config.js';
@@ -99,8 +100,8 @@ export async function startHttpListener(
       res.status(status).json(errorBody(null, JSONRPC.INVALID_REQUEST, `Invalid Request: ${(err as Error).message}`));
       return;
     }
-    log.error('request failed', { error: (err as Error).stack ?? String(err) });
-    if (!res.headersSent) res.status(500).json(errorBody(null, JSONRPC.INTERNAL_ERROR, 'internal error in mrtr-proxy'));
+    const wire = internalError(err, log, 'request failed');
+    if (!res.headersSent) res.status(500).json(errorBody(null, wire.code, wire.message, wire.data));
     else res.destroy();
   };
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => answerError(err, req, res));
@@ -147,8 +148,8 @@ async function handle(route: Route, req: Request, res: Response, raw: Buffer | u
   try {
     await route.handle(req, res, raw);
   } catch (err) {
-    log.error('route failed', { upstream: route.name, error: (err as Error).stack ?? String(err) });
-    if (!res.headersSent) res.status(500).json(errorBody(null, JSONRPC.INTERNAL_ERROR, 'internal error in mrtr-proxy'));
+    const wire = internalError(err, log.child({ upstream: route.name }), 'route failed');
+    if (!res.headersSent) res.status(500).json(errorBody(null, wire.code, wire.message, wire.data));
     else res.destroy();
   }
 }

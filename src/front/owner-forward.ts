@@ -13,7 +13,8 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Request, Response } from 'express';
-import { errorBody, JSONRPC, ProxyError, toWireError } from '../protocol/errors.js';
+import { proxyErrorBody } from '../protocol/encode-error.js';
+import { errorBody, JSONRPC, ProxyError } from '../protocol/errors.js';
 import { isInteractiveMethod } from '../protocol/methods.js';
 import { FORWARD_HEADER, signForward, verifyForward } from '../state/forward-auth.js';
 import type { Sealer } from '../state/seal.js';
@@ -48,10 +49,11 @@ export interface OwnerForwarding {
 const TASK_METHODS: ReadonlySet<unknown> = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
 
 const ownerGone = (why: string) =>
-  new ProxyError('interaction_gone', `the proxy instance that holds this interaction ${why}; send the request again without requestState and inputResponses`, {
-    reason: 'owner_gone',
-    action: 'resend',
-  });
+  new ProxyError(
+    'interaction_gone',
+    'owner_gone',
+    `the proxy instance that holds this interaction ${why}; send the request again without requestState and inputResponses`,
+  );
 
 /** Serves the request if another instance owns it; false when it is this instance's to serve. */
 export async function forwardIfForeign(f: OwnerForwarding, req: Request, res: Response, raw: Buffer, body: unknown): Promise<boolean> {
@@ -72,7 +74,7 @@ export async function forwardIfForeign(f: OwnerForwarding, req: Request, res: Re
     // Forwarded here as the owner, but this process is not it: the owner restarted. A task is then
     // served here (the task table knows what became of it); a held call is gone.
     if (task) return false;
-    res.status(200).json(errorBody(msg?.id, ...wire(ownerGone('has restarted and no longer holds it'))));
+    res.status(200).json(proxyErrorBody(msg?.id, ownerGone('has restarted and no longer holds it')));
     return true;
   }
   if (claims.o === undefined) return false;
@@ -80,11 +82,6 @@ export async function forwardIfForeign(f: OwnerForwarding, req: Request, res: Re
     owner: claims.o,
   });
   return relay(f, new URL(path, claims.o), req, res, raw, msg?.id, task);
-}
-
-function wire(err: ProxyError): [number, string, unknown] {
-  const w = toWireError(err);
-  return [w.code, w.message, w.data];
 }
 
 /** True once the owner's answer (or the error for a retry) went to the client; false: a task request the owner never got. */
@@ -97,7 +94,7 @@ function relay(f: OwnerForwarding, target: URL, req: Request, res: Response, raw
     const fail = (why: string) => {
       f.log.warn(task ? 'cannot forward a task request to its owner' : 'cannot forward a retry to its owner', { owner: target.origin, error: why });
       if (task && !res.headersSent) return resolve(false);
-      if (!res.headersSent) res.status(200).json(errorBody(id, ...wire(ownerGone('cannot be reached (it may have stopped)'))));
+      if (!res.headersSent) res.status(200).json(proxyErrorBody(id, ownerGone('cannot be reached (it may have stopped)')));
       else res.destroy();
       resolve(true);
     };

@@ -46,7 +46,7 @@ export function registerTaskMethods(mcp: McpServer, deps: TaskMethodDeps): void 
   server.setRequestHandler('tasks/update', { params: UpdateParams }, (params, ctx) =>
     serve(ctx, (p) => {
       if (params.inputResponses !== undefined && !isJsonObject(params.inputResponses)) {
-        throw new ProxyError('input_invalid', 'inputResponses must be an object keyed by the inputRequests keys', { action: 'fix' });
+        throw new ProxyError('input_invalid', 'input_responses_invalid', 'inputResponses must be an object keyed by the inputRequests keys');
       }
       // The SDK lifts inputResponses off the params of the methods it knows; here they may still be in place.
       const given = params.inputResponses !== undefined ? partitionInputResponses(params.inputResponses) : undefined;

@@ -1,6 +1,7 @@
 // Every JSON-RPC error code the proxy reads or writes, the local error families, and the helper
 // that builds an error body. No other module writes a numeric code or a `{jsonrpc, id, error}`
 // body by hand.
+import { type Action, actionOf, type ProxyErrorCode, type ReasonOf } from './reasons.js';
 
 /** Codes of JSON-RPC 2.0 and of revision 2026-07-28 (S26/basic/index.mdx "Error Codes"). */
 export const JSONRPC = {
@@ -42,20 +43,9 @@ export const MODERN_ONLY_CODES: ReadonlySet<number> = new Set([
   JSONRPC.UNSUPPORTED_PROTOCOL_VERSION,
 ]);
 
-export type ProxyErrorCode =
-  | 'state_invalid' // requestState failed to open or does not belong to this request
-  | 'interaction_gone' // the suspended interaction expired, completed or was lost
-  | 'input_invalid' // inputResponses malformed
-  | 'capability_missing' // the legacy server asked for something the client did not declare
-  | 'upstream_unavailable' // no legacy session could be obtained
-  | 'overloaded' // the call would need a share of the legacy sessions that is used up
-  | 'principal_limit' // this principal already runs or waits on as many calls as it may
-  | 'upstream_failed' // the legacy server or its transport failed during the call
-  | 'timeout' // the proxy's own per-call timeout fired
-  | 'declined' // the user declined input the legacy server cannot do without
-  | 'store_unavailable' // the shared state store cannot be reached (replay retries fail closed; other instances' tasks cannot be read)
-  | 'task_unknown'; // a task id that names no task this proxy holds for the caller (tasks extension)
+export type { Action, ProxyErrorCode, ReasonOf } from './reasons.js';
 
+// What each local family means is in reasons.ts; its reasons and their actions in docs/errors.md.
 const WIRE_CODE: Record<ProxyErrorCode, number> = {
   state_invalid: JSONRPC.INVALID_PARAMS,
   interaction_gone: JSONRPC.INVALID_PARAMS,
@@ -69,16 +59,40 @@ const WIRE_CODE: Record<ProxyErrorCode, number> = {
   declined: JSONRPC.INVALID_PARAMS,
   store_unavailable: JSONRPC.INTERNAL_ERROR,
   task_unknown: JSONRPC.INVALID_PARAMS,
+  internal: JSONRPC.INTERNAL_ERROR,
 };
 
+/** The JSON-RPC code errors of a local family go on the wire with. */
+export function wireCodeOf(code: ProxyErrorCode): number {
+  return WIRE_CODE[code];
+}
+
+/** What an error says besides its reason and action (`limit`, `key`, `requiredCapabilities`, ...). */
+export type ErrorExtra = Record<string, unknown> & { reason?: never; action?: never };
+
+/** The data every ProxyError carries: why (`reason`), what the client should do (`action`), and any extra. */
+export type ErrorData = { reason: string; action: Action } & Record<string, unknown>;
+
+/** A ProxyError's arguments: a family, one of that family's reasons, the message, any extra data. */
+export type ProxyErrorArgs = {
+  [C in ProxyErrorCode]: [code: C, reason: ReasonOf<C>, message: string, extra?: ErrorExtra];
+}[ProxyErrorCode];
+
+/**
+ * An error the proxy makes, always from one of its family's reasons (reasons.ts), so that its
+ * `data.reason` and `data.action` are there and agree with the table; a reason the table does not
+ * list for the family does not compile.
+ */
 export class ProxyError extends Error {
   override readonly name = 'ProxyError';
-  constructor(
-    readonly code: ProxyErrorCode,
-    message: string,
-    readonly data?: Record<string, unknown>,
-  ) {
+  readonly code: ProxyErrorCode;
+  readonly reason: string;
+  readonly data: ErrorData;
+  constructor(...[code, reason, message, extra]: ProxyErrorArgs) {
     super(message);
+    this.code = code;
+    this.reason = reason;
+    this.data = { reason, action: actionOf(code, reason as never), ...extra };
   }
 }
 
@@ -90,7 +104,7 @@ export interface WireError {
 }
 
 export function toWireError(err: ProxyError): WireError {
-  return { code: WIRE_CODE[err.code], message: err.message, ...(err.data === undefined ? {} : { data: err.data }) };
+  return { code: WIRE_CODE[err.code], message: err.message, data: err.data };
 }
 
 /** A whole JSON-RPC error response. `id` is null when the request's id could not be read. */

@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import { errorBody, JSONRPC, LEGACY } from '../protocol/errors.js';
+import { encodeError, proxyErrorBody } from '../protocol/encode-error.js';
+import { errorBody, LEGACY, ProxyError } from '../protocol/errors.js';
 import type { Cancel, Clock } from '../clock.js';
 import { frontRequestOf } from '../telemetry/front-request.js';
 import type { Logger } from '../telemetry/logger.js';
@@ -106,7 +107,8 @@ export class LegacyClientSessions {
       upstream = this.upstream.openPassThrough();
     } catch (err) {
       // Its own session counts among --max-sessions with the pool's: none is free.
-      res.status(503).json(errorBody(reqId, JSONRPC.INTERNAL_ERROR, (err as Error).message));
+      const { code, message, data } = encodeError(err, this.log);
+      res.status(503).json(errorBody(reqId, code, message, data));
       return;
     }
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
@@ -138,7 +140,11 @@ export class LegacyClientSessions {
       await pump.start();
     } catch (err) {
       this.log.warn('legacy path: cannot reach the legacy server', { error: (err as Error).message });
-      res.status(502).json(errorBody(reqId, JSONRPC.INTERNAL_ERROR, `cannot reach the legacy server: ${(err as Error).message}`));
+      res
+        .status(502)
+        .json(
+          proxyErrorBody(reqId, new ProxyError('upstream_unavailable', 'upstream_unreachable', `cannot reach the legacy server: ${(err as Error).message}`)),
+        );
       return;
     }
     await transport.start();

@@ -5,7 +5,8 @@
 import { Readable } from 'node:stream';
 import type { Request, Response } from 'express';
 import type { UpstreamConfig } from '../config/types.js';
-import { errorBody, JSONRPC } from '../protocol/errors.js';
+import { proxyErrorBody } from '../protocol/encode-error.js';
+import { ProxyError } from '../protocol/errors.js';
 import type { Logger } from '../telemetry/logger.js';
 import { headerSourceFor, type HeaderSource } from '../upstream/client-credentials.js';
 import type { UpstreamResources } from '../upstream/resources.js';
@@ -59,7 +60,9 @@ export class ModernHttpRoute implements Route {
     } catch (err) {
       if (abort.signal.aborted) return;
       this.log.warn('modern upstream unreachable', { upstream: this.name, error: (err as Error).message });
-      res.status(502).json(errorBody(null, JSONRPC.INTERNAL_ERROR, `the upstream server ${this.name} is unreachable`));
+      res
+        .status(502)
+        .json(proxyErrorBody(null, new ProxyError('upstream_unavailable', 'upstream_unreachable', `the upstream server ${this.name} is unreachable`)));
       return;
     }
     res.status(upstream.status);

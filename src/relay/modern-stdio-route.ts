@@ -6,7 +6,8 @@
 import type { Request, Response } from 'express';
 import { classifyInboundRequest, SUBSCRIPTION_ID_META_KEY } from '@modelcontextprotocol/server';
 import type { UpstreamConfig } from '../config/types.js';
-import { errorBody, JSONRPC } from '../protocol/errors.js';
+import { proxyErrorBody } from '../protocol/encode-error.js';
+import { errorBody, JSONRPC, ProxyError } from '../protocol/errors.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { Route, RouteStatus } from '../routing/route.js';
 import { DISCOVER } from '../upstream/probe.js';
@@ -95,7 +96,14 @@ export class ModernStdioRoute implements Route {
     try {
       child = await this.ensureChild();
     } catch (err) {
-      res.status(502).json(errorBody(body.id, JSONRPC.INTERNAL_ERROR, `cannot start the upstream server ${this.name}: ${(err as Error).message}`));
+      res
+        .status(502)
+        .json(
+          proxyErrorBody(
+            body.id,
+            new ProxyError('upstream_unavailable', 'upstream_unreachable', `cannot start the upstream server ${this.name}: ${(err as Error).message}`),
+          ),
+        );
       return;
     }
     if (body.id === undefined) {
@@ -243,7 +251,8 @@ export class ModernStdioRoute implements Route {
     this.log.warn('modern stdio upstream exited; the next request starts it again', { upstream: this.name });
     for (const [id, p] of this.pending) {
       this.pending.delete(id);
-      this.finish(p, { ...errorBody(p.clientId, JSONRPC.INTERNAL_ERROR, `the upstream server ${this.name} exited during the request`), id: p.clientId });
+      const exited = new ProxyError('upstream_failed', 'upstream_incomplete', `the upstream server ${this.name} exited during the request`);
+      this.finish(p, { ...proxyErrorBody(p.clientId, exited), id: p.clientId });
     }
   }
 }

@@ -248,7 +248,7 @@ export class Upstream {
     const release = this.pool.reserveOutside();
     if (release === undefined) {
       const max = this.config.maxSessions;
-      throw new ProxyError('overloaded', `every legacy session allowed by --max-sessions (${max}) is in use; try again later`);
+      throw new ProxyError('upstream_unavailable', 'sessions_busy', `every legacy session allowed by --max-sessions (${max}) is in use; try again later`);
     }
     return { transport: this.transport(this.config.target), release };
   }

@@ -89,7 +89,7 @@ describe('client authentication (OAuth 2.1 resource server)', () => {
     };
     const stolen = await rpc(proxy.url, 'tools/call', retry, { caps: ELICIT, ...bearer(bob) });
     assert.equal(stolen.body.error?.code, -32602);
-    assert.deepEqual(stolen.body.error?.data, { reason: 'wrong_principal' });
+    assert.deepEqual(stolen.body.error?.data, { reason: 'wrong_principal', action: 'stop' });
     const own = await rpc(proxy.url, 'tools/call', retry, { caps: ELICIT, ...bearer(alice) });
     assert.equal(textOf(own.body.result), 'Hello, Ada!');
     assert.match(proxy.stderr(), /"principal":"[0-9a-f]{16}"/, 'logs carry a hash of the principal');

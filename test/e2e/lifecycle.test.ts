@@ -49,6 +49,7 @@ describe('lifecycle', () => {
       const r = await rpc(proxy.url, 'tools/call', { name: 'hang', arguments: {} });
       assert.equal(r.body.error?.code, -32603);
       assert.match(r.body.error!.message, /did not answer within 1s/);
+      assert.deepEqual(r.body.error?.data, { reason: 'call_timeout', action: 'stop' });
       assert.ok(Date.now() - started < 5000);
     } finally {
       await proxy.stop();

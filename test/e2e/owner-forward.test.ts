@@ -119,7 +119,7 @@ describe('held calls across instances with client authentication', () => {
     const held = inputRequired(await authed(a.url, ALICE));
     const stolen = await authed(b.url, BOB, named(held.requestState));
     assert.equal(stolen.body.error?.code, -32602);
-    assert.deepEqual(stolen.body.error?.data, { reason: 'wrong_principal' });
+    assert.deepEqual(stolen.body.error?.data, { reason: 'wrong_principal', action: 'stop' });
     const done = await authed(b.url, ALICE, named(held.requestState));
     assert.equal(textOf(done.body.result), 'Hello, Ada!');
     const anonymous = await call(b.url, 'ask-name', named(held.requestState));

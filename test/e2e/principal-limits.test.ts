@@ -40,7 +40,7 @@ describe('per-principal limits', () => {
     const waiting = inputRequired(await rpc(proxy.url, 'tools/call', { name: 'ask-name', arguments: {} }, { caps: ELICIT, headers: alice }));
     const refused = await rpc(proxy.url, 'tools/call', { name: 'ask-name', arguments: {} }, { caps: ELICIT, headers: alice });
     assert.equal(refused.body.error?.code, -32603);
-    assert.deepEqual(refused.body.error?.data, { reason: 'principal_limit', limit: 'maxInteractionsPerPrincipal', max: 1 });
+    assert.deepEqual(refused.body.error?.data, { reason: 'principal_limit', action: 'retry', limit: 'maxInteractionsPerPrincipal', max: 1 });
     assert.match(refused.body.error?.message ?? '', /--max-interactions-per-principal 1/);
     inputRequired(await rpc(proxy.url, 'tools/call', { name: 'ask-name', arguments: {} }, { caps: ELICIT, headers: bob }));
 
@@ -67,7 +67,7 @@ describe('per-principal limits', () => {
     const slow = rpc(proxy.url, 'tools/call', { name: 'slow', arguments: { ms: 1500 } }, { headers: alice });
     await new Promise((r) => setTimeout(r, 300));
     const refused = await rpc(proxy.url, 'tools/call', { name: 'echo', arguments: { text: 'x' } }, { headers: alice });
-    assert.deepEqual(refused.body.error?.data, { reason: 'principal_limit', limit: 'maxCallsPerPrincipal', max: 1 });
+    assert.deepEqual(refused.body.error?.data, { reason: 'principal_limit', action: 'retry', limit: 'maxCallsPerPrincipal', max: 1 });
     assert.equal(textOf((await rpc(proxy.url, 'tools/call', { name: 'echo', arguments: { text: 'y' } }, { headers: carol })).body.result), 'echo: y');
     assert.equal((await slow).status, 200);
   });

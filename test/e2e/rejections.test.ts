@@ -47,7 +47,7 @@ describe('rejections', () => {
     const wrong = await retry(requestState, { 'elicitation-1': { action: 'accept', content: { name: 42 } } });
     assert.equal(wrong.body.error?.code, -32602);
     assert.equal(wrong.body.error!.message, "inputResponses['elicitation-1'].content does not match the requested schema: field 'name' must be string");
-    assert.deepEqual(wrong.body.error!.data, { key: 'elicitation-1', action: 'fix' });
+    assert.deepEqual(wrong.body.error!.data, { reason: 'answer_invalid', key: 'elicitation-1', action: 'fix' });
     const missing = await retry(requestState, { 'elicitation-1': { action: 'accept', content: {} } });
     assert.match(missing.body.error!.message, /field 'name' is required/);
     const ok = await retry(requestState, ACCEPT);
@@ -150,6 +150,7 @@ describe('rejections', () => {
     const r = await rpc(proxy.url, 'tools/call', { name: 'rogue-elicit', arguments: {} }, { caps: {} });
     assert.equal(r.body.error?.code, -32021, JSON.stringify(r.body));
     assert.deepEqual((r.body.error!.data as { requiredCapabilities: unknown }).requiredCapabilities, { elicitation: { form: {} } });
+    assert.deepEqual(r.body.error!.data, { reason: 'capability_undeclared', action: 'stop', requiredCapabilities: { elicitation: { form: {} } } });
     assert.match(r.body.error!.message, /elicitation/);
   });
 

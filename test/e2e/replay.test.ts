@@ -49,7 +49,7 @@ describe('replay mode over stdio', () => {
     inputRequired(await call(proxy.url, 'lookup', retry));
     const again = await call(proxy.url, 'lookup', retry);
     assert.equal(again.body.error?.code, -32602);
-    assert.deepEqual(again.body.error?.data, { reason: 'consumed' });
+    assert.deepEqual(again.body.error?.data, { reason: 'consumed', action: 'stop' });
   });
 
   it('asks the client the new question when the rerun asks something else', async () => {

@@ -92,7 +92,7 @@ describe('three instances behind nginx', () => {
     const r2 = inputRequired(await call(nginx.url, 'lookup', answer(r1.requestState, 'elicitation-1', { city: 'Kyiv' })));
     assert.match(String(r2.inputRequests['elicitation-2']?.params?.['message']), /^Street in Kyiv/);
     const again = await call(nginx.url, 'lookup', answer(r1.requestState, 'elicitation-1', { city: 'Kyiv' }));
-    assert.deepEqual(again.body.error?.data, { reason: 'consumed' }, 'the ledger in Redis outlived every instance');
+    assert.deepEqual(again.body.error?.data, { reason: 'consumed', action: 'stop' }, 'the ledger in Redis outlived every instance');
   });
 });
 

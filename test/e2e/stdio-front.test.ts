@@ -86,6 +86,18 @@ describe('stdio front', () => {
       ),
       /different request/,
     );
+    const wrong = await client
+      .callTool(
+        {
+          name: 'ask-name',
+          arguments: { greeting: 'x' },
+          requestState: raw.requestState,
+          inputResponses: { 'elicitation-1': { action: 'accept', content: { name: 'Q' } } },
+        } as never,
+        { allowInputRequired: true } as never,
+      )
+      .catch((err: unknown) => err);
+    assert.deepEqual((wrong as { data?: unknown }).data, { reason: 'wrong_request', action: 'stop' }, 'the stdio front encodes as the HTTP one');
   });
 });
 

@@ -42,7 +42,7 @@ describe('pool fairness with abandoned interactions', () => {
     const refused = await rpc(proxy.url, 'tools/call', { name: 'ask-name', arguments: {} }, { caps: ELICIT });
     assert.equal(refused.body.error?.code, -32603, JSON.stringify(refused.body));
     assert.match(refused.body.error!.message, /too many calls are waiting for input/);
-    assert.deepEqual(refused.body.error!.data, { reason: 'waiting_limit' });
+    assert.deepEqual(refused.body.error!.data, { reason: 'waiting_limit', action: 'retry' });
     assert.ok(Date.now() - started < 5000, `refused after ${Date.now() - started} ms`);
 
     const list = await rpc(proxy.url, 'tools/list', {}, { caps: ELICIT });

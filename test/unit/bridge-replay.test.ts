@@ -96,7 +96,7 @@ describe('Bridge: replay', () => {
       'interaction_gone',
       /already used/,
     );
-    assert.deepEqual(again.data, { reason: 'consumed' });
+    assert.deepEqual(again.data, { reason: 'consumed', action: 'stop' });
     await s.ask('elicitation/create', question('first')).answer;
     s.calls.find((c) => !c.signal?.aborted)!.resolve({ content: [] });
     assert.deepEqual(await good, { content: [] });

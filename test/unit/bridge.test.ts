@@ -193,7 +193,7 @@ describe('Bridge: rounds', () => {
     const s = last();
     const q = s.ask('sampling/createMessage', { messages: [], maxTokens: 5, tools: [] });
     const err = await expectCode(first, 'capability_missing', /sampling/);
-    assert.deepEqual(err.data, { requiredCapabilities: { sampling: { tools: {} } } });
+    assert.deepEqual(err.data, { reason: 'capability_undeclared', action: 'stop', requiredCapabilities: { sampling: { tools: {} } } });
     await assert.rejects(q.answer, (e: McpError) => e.code === -32601);
     await tick();
     assert.equal(s.closed, true, 'the session is discarded');
@@ -206,7 +206,7 @@ describe('Bridge: rounds', () => {
     await tick();
     const q = last().ask('elicitation/create', { mode: 'url', message: 'go', url: 'https://example.com' });
     const err = await expectCode(first, 'capability_missing');
-    assert.deepEqual(err.data, { requiredCapabilities: { elicitation: { url: {} } } });
+    assert.deepEqual(err.data, { reason: 'capability_undeclared', action: 'stop', requiredCapabilities: { elicitation: { url: {} } } });
     await assert.rejects(q.answer, (e: McpError) => e.code === -32602, 'legacy clients answer an undeclared elicitation mode with -32602');
   });
 

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import type { Request, Response } from 'express';
-import { DrainGate } from '../../src/front/drain.js';
+import { DrainGate, SHUTTING_DOWN } from '../../src/front/drain.js';
 import { systemClock } from '../../src/clock.js';
 
 function request(method: string, mcpMethod?: string): Request {
@@ -46,6 +46,18 @@ describe('DrainGate', () => {
     assert.equal(res.sent?.status, 503);
     assert.deepEqual((res.sent!.body as { id: unknown }).id, 7);
     assert.equal(gate.isDraining, true);
+  });
+
+  it('says why and what to do: shutting_down, retry elsewhere or later', async () => {
+    const gate = new DrainGate();
+    await gate.drain(() => 0, systemClock);
+    const res = response();
+    gate.admit('a', request('POST', 'tools/call'), res, { jsonrpc: '2.0', id: 7, method: 'tools/call' });
+    assert.deepEqual((res.sent!.body as { error: unknown }).error, {
+      code: -32603,
+      message: SHUTTING_DOWN,
+      data: { reason: 'shutting_down', action: 'retry' },
+    });
   });
 
   it('resolves when the running requests close, and gives up on each upstream after its own timeout', async () => {

@@ -11,6 +11,7 @@ import {
   toWireError,
   type ProxyErrorCode,
 } from '../../src/protocol/errors.js';
+import { actionOf, REASONS, type ReasonOf } from '../../src/protocol/reasons.js';
 
 describe('JSONRPC', () => {
   it('has the standard and 2026-07-28 codes', () => {
@@ -65,37 +66,52 @@ describe('toWireError', () => {
     upstream_failed: -32603,
     timeout: -32603,
     declined: -32602,
+    internal: -32603,
   };
 
   for (const [code, wire] of Object.entries(expected) as [ProxyErrorCode, number][]) {
     it(`maps ${code} to ${wire}`, () => {
-      assert.deepEqual(toWireError(new ProxyError(code, `msg for ${code}`)), { code: wire, message: `msg for ${code}` });
+      const reason = Object.keys(REASONS[code])[0] as ReasonOf<typeof code>;
+      const action = actionOf(code, reason);
+      assert.deepEqual(toWireError(new ProxyError(...([code, reason, `msg for ${code}`] as [never, never, string]))), {
+        code: wire,
+        message: `msg for ${code}`,
+        data: { reason, action },
+      });
     });
   }
 
-  it('carries data when present', () => {
-    const data = { requiredCapabilities: { sampling: {} } };
-    assert.deepEqual(toWireError(new ProxyError('capability_missing', 'needs sampling', data)), { code: -32021, message: 'needs sampling', data });
+  it('carries extra data beside the reason and action', () => {
+    const extra = { requiredCapabilities: { sampling: {} } };
+    assert.deepEqual(toWireError(new ProxyError('capability_missing', 'capability_undeclared', 'needs sampling', extra)), {
+      code: -32021,
+      message: 'needs sampling',
+      data: { reason: 'capability_undeclared', action: 'stop', ...extra },
+    });
   });
 
-  it('adds no data key when there is none', () => {
-    const w = toWireError(new ProxyError('timeout', 't'));
-    assert.equal('data' in w, false);
+  it('always has data with the reason and its action, even without extra data', () => {
+    const w = toWireError(new ProxyError('timeout', 'call_timeout', 't'));
+    assert.deepEqual(w.data, { reason: 'call_timeout', action: 'stop' });
   });
 
-  it('keeps an empty data object', () => {
-    assert.deepEqual(toWireError(new ProxyError('input_invalid', 'x', {})), { code: -32602, message: 'x', data: {} });
+  it('keeps an empty extra as no extra', () => {
+    assert.deepEqual(toWireError(new ProxyError('input_invalid', 'answer_invalid', 'x', {})), {
+      code: -32602,
+      message: 'x',
+      data: { reason: 'answer_invalid', action: 'fix' },
+    });
   });
 });
 
 describe('error classes', () => {
   it('ProxyError carries its code, message and data', () => {
-    const e = new ProxyError('upstream_failed', 'boom', { a: 1 });
+    const e = new ProxyError('upstream_failed', 'legacy_session_lost', 'boom', { a: 1 });
     assert.ok(e instanceof Error);
     assert.equal(e.name, 'ProxyError');
     assert.equal(e.code, 'upstream_failed');
     assert.equal(e.message, 'boom');
-    assert.deepEqual(e.data, { a: 1 });
+    assert.deepEqual(e.data, { reason: 'legacy_session_lost', action: 'resend', a: 1 });
   });
 
   it('ConfigError is an Error with its own name', () => {

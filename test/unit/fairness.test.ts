@@ -105,7 +105,7 @@ describe('Bridge: one more waiting call than the share allows', () => {
     const refusedSession = sessions[1]!;
     const question = refusedSession.ask('elicitation/create', { message: 'x', requestedSchema: { type: 'object', properties: {} } });
     const err = await expectCode(second, 'overloaded', /too many calls are waiting for input/);
-    assert.deepEqual(err.data, { reason: 'waiting_limit' });
+    assert.deepEqual(err.data, { reason: 'waiting_limit', action: 'retry' });
     assert.deepEqual(await question.answer, { action: 'cancel' });
     assert.equal(refusedSession.lastCall.signal?.aborted, true, 'the legacy call was cancelled');
     assert.equal(refusedSession.closed, true);

@@ -92,6 +92,7 @@ describe('SessionPool', () => {
       assert.ok(err instanceof ProxyError);
       assert.equal(err.code, 'upstream_unavailable');
       assert.match(err.message, /no legacy session became free within 0.03s \(all 1 allowed by --max-sessions are in use\)/);
+      assert.deepEqual(err.data, { reason: 'sessions_busy', action: 'retry' });
       return true;
     });
   });
@@ -198,6 +199,10 @@ describe('SessionPool', () => {
   it('reports a session that cannot be started', async () => {
     const { p } = pool({ failConnect: true });
     await assert.rejects(p.acquire({}, 'shared'), /could not open a legacy session: spawn ENOENT/);
+    await assert.rejects(
+      p.acquire({}, 'shared'),
+      (err: unknown) => err instanceof ProxyError && err.data['reason'] === 'upstream_unreachable' && err.data['action'] === 'retry',
+    );
   });
 
   it('closes everything and refuses new work on close', async () => {
@@ -206,5 +211,9 @@ describe('SessionPool', () => {
     await p.close();
     assert.ok(started.every((s) => s.closed));
     await assert.rejects(p.acquire({}, 'shared'), /shutting down/);
+    await assert.rejects(
+      p.acquire({}, 'shared'),
+      (err: unknown) => err instanceof ProxyError && err.data['reason'] === 'shutting_down' && err.data['action'] === 'retry',
+    );
   });
 });

@@ -69,7 +69,7 @@ describe('Bridge: per-principal limits', () => {
     const running = bridge.call(front({ principal: 'alice' }));
     await tick();
     const refused = await expectCode(bridge.call(front({ principal: 'alice' })), 'principal_limit', /--max-calls-per-principal 1/);
-    assert.deepEqual(refused.data, { reason: 'principal_limit', limit: 'maxCallsPerPrincipal', max: 1 });
+    assert.deepEqual(refused.data, { reason: 'principal_limit', action: 'retry', limit: 'maxCallsPerPrincipal', max: 1 });
     const other = bridge.call(front({ principal: 'bob' }));
     await tick();
     for (const s of sessions) s.lastCall.resolve({ content: [] });
@@ -126,11 +126,11 @@ describe('Bridge: tasks and the waiting share', () => {
     const { bridge, sessions, pool } = setup({ maxWaiting: 4, tasks });
     for (const p of ['alice', 'alice']) assert.equal((await bridge.call(task(p)))['resultType'], 'task');
     const mine = await expectCode(bridge.call(task('alice')), 'principal_limit', /2 tasks running.*at most 2/);
-    assert.deepEqual(mine.data, { reason: 'principal_limit', limit: 'maxTasksPerPrincipal', max: 2 });
+    assert.deepEqual(mine.data, { reason: 'principal_limit', action: 'retry', limit: 'maxTasksPerPrincipal', max: 2 });
     for (const p of ['bob', 'carol']) assert.equal((await bridge.call(task(p)))['resultType'], 'task');
     assert.equal(pool.stats().waitingCalls, 4, 'each task holds its session as a waiting call');
     const full = await expectCode(bridge.call(task('dave')), 'overloaded', /--waiting-share/);
-    assert.deepEqual(full.data, { reason: 'waiting_limit' });
+    assert.deepEqual(full.data, { reason: 'waiting_limit', action: 'retry' });
     // A plain call is served beside them.
     const plain = bridge.call(front({ principal: 'dave' }));
     await tick();

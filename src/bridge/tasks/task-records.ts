@@ -21,7 +21,7 @@
 //   read of each task (the last SEEN_TASKS tasks) and never answers from an older one (rolled back
 //   in the store): it says the store cannot answer now, until the owner writes the record again.
 import type { Clock } from '../../clock.js';
-import { JSONRPC, ProxyError } from '../../protocol/errors.js';
+import { JSONRPC, ProxyError, type ReasonOf } from '../../protocol/errors.js';
 import type { JsonObject } from '../../protocol/json.js';
 import type { Sealer } from '../../state/seal.js';
 import { type TaskStore, WriteNotSent, type Writer } from '../../state/task-store.js';
@@ -209,9 +209,11 @@ export class TaskRecords {
     const latest = this.seen.get(record.h);
     if (latest !== undefined && record.v < latest) {
       this.opts.log.warn('a task record older than one read before is in the state store: not answered from', { task: record.h, version: record.v, latest });
-      throw new ProxyError('store_unavailable', 'the state store holds an older record of this task than this instance has read; try again', {
-        reason: 'state_store_unavailable',
-      });
+      throw new ProxyError(
+        'store_unavailable',
+        'state_store_unavailable',
+        'the state store holds an older record of this task than this instance has read; try again',
+      );
     }
     this.seen.delete(record.h);
     this.seen.set(record.h, record.v);
@@ -245,8 +247,8 @@ export class TaskRecords {
 /** What a forged, foreign or another principal's id is told (-32602): nothing of whose it is. */
 export const UNKNOWN = 'unknown taskId';
 
-export function unknownTask(message: string, reason = 'unknown'): ProxyError {
-  return new ProxyError('task_unknown', message, { reason });
+export function unknownTask(message: string, reason: ReasonOf<'task_unknown'> = 'unknown'): ProxyError {
+  return new ProxyError('task_unknown', reason, message);
 }
 
 /**
@@ -259,8 +261,10 @@ export async function reach<T>(log: Logger, command: () => Promise<T>): Promise<
     return await command();
   } catch (err) {
     log.warn('state store command failed', { error: (err as Error).message });
-    throw new ProxyError('store_unavailable', 'the state store cannot be reached, so no instance can answer for this task now; try again', {
-      reason: 'state_store_unavailable',
-    });
+    throw new ProxyError(
+      'store_unavailable',
+      'state_store_unavailable',
+      'the state store cannot be reached, so no instance can answer for this task now; try again',
+    );
   }
 }

@@ -427,17 +427,19 @@ export class TaskTable {
     if (isTerminal(view.status)) return;
     throw new ProxyError(
       'upstream_unavailable',
+      'owner_unreachable',
       claims.o === undefined
         ? 'the task runs on another proxy instance, and this one cannot forward to it: give every instance --advertise-url'
         : 'the task runs on another proxy instance, which this one cannot reach now; try again',
-      { reason: 'owner_unreachable' },
     );
   }
 }
 
 /** A task whose end was written with no reply yet: the store may have it or not, so no status is safe to tell. */
 function endNotSettled(): ProxyError {
-  return new ProxyError('store_unavailable', "the state store has not confirmed this task's end yet, so no instance can answer for it now; try again", {
-    reason: 'state_store_unavailable',
-  });
+  return new ProxyError(
+    'store_unavailable',
+    'state_store_unavailable',
+    "the state store has not confirmed this task's end yet, so no instance can answer for it now; try again",
+  );
 }

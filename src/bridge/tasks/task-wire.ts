@@ -19,9 +19,14 @@ export const TASKS_REQUIREMENT = { extensions: { [TASKS_EXTENSION]: {} } } as co
 
 /** -32021 naming the extension, for `what` (a method, a tool) that needs it. */
 export function tasksRequired(what: string): ProxyError {
-  return new ProxyError('capability_missing', `${what} needs the ${TASKS_EXTENSION} extension, which the request's client capabilities do not declare`, {
-    requiredCapabilities: TASKS_REQUIREMENT,
-  });
+  return new ProxyError(
+    'capability_missing',
+    'tasks_extension_undeclared',
+    `${what} needs the ${TASKS_EXTENSION} extension, which the request's client capabilities do not declare`,
+    {
+      requiredCapabilities: TASKS_REQUIREMENT,
+    },
+  );
 }
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';

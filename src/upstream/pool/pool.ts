@@ -101,7 +101,7 @@ export class SessionPool<S extends PooledSession> {
    * shared. `prefer`: a session to take if the lease fits there now.
    */
   acquire(caps: LegacyCapabilities, mode: LeaseMode, roots?: RootsBinding, prefer?: S): Promise<Lease<S>> {
-    if (this.closing) return Promise.reject(new ProxyError('upstream_unavailable', 'the proxy is shutting down'));
+    if (this.closing) return Promise.reject(new ProxyError('upstream_unavailable', 'shutting_down', 'the proxy is shutting down'));
     const key = sessionKey(caps, roots);
     const placed = this.place(caps, roots, key, mode, prefer);
     if (placed) return placed;
@@ -121,7 +121,7 @@ export class SessionPool<S extends PooledSession> {
             mode === 'runner'
               ? `no legacy session could run this call within ${this.opts.waitMs / 1000}s: on every session allowed by --max-sessions (${this.opts.maxSessions}) another call whose legacy requests cannot be told apart is running`
               : `no legacy session became free within ${this.opts.waitMs / 1000}s (all ${this.opts.maxSessions} allowed by --max-sessions are in use)`;
-          reject(new ProxyError('upstream_unavailable', why));
+          reject(new ProxyError('upstream_unavailable', 'sessions_busy', why));
         }),
       };
       if (mode === 'runner') waiter.cancelPatience = this.opts.clock.after(this.patienceMs(), () => this.drain());
@@ -153,7 +153,7 @@ export class SessionPool<S extends PooledSession> {
     for (const w of this.waiters.splice(0)) {
       w.cancelTimer();
       w.cancelPatience?.();
-      w.reject(new ProxyError('upstream_unavailable', 'the proxy is shutting down'));
+      w.reject(new ProxyError('upstream_unavailable', 'shutting_down', 'the proxy is shutting down'));
     }
     for (const e of [...this.entries]) this.remove(e, 'proxy shutting down');
     await Promise.all(this.closingSessions);
@@ -234,7 +234,7 @@ export class SessionPool<S extends PooledSession> {
     const entry = await start.ready;
     if (entry.session.closed || !this.entries.has(entry)) {
       entry.shared--;
-      throw new ProxyError('upstream_unavailable', `the legacy session closed right after opening: ${entry.session.closeReason}`);
+      throw new ProxyError('upstream_unavailable', 'upstream_unreachable', `the legacy session closed right after opening: ${entry.session.closeReason}`);
     }
     return this.lease(entry, mode, true);
   }
@@ -247,19 +247,19 @@ export class SessionPool<S extends PooledSession> {
       session = await this.opts.connect(caps, roots);
       this.startMs = this.now() - started;
     } catch (err) {
-      throw new ProxyError('upstream_unavailable', `could not open a legacy session: ${(err as Error).message}`);
+      throw new ProxyError('upstream_unavailable', 'upstream_unreachable', `could not open a legacy session: ${(err as Error).message}`);
     } finally {
       this.connecting--;
     }
     if (session.closed) {
       this.drain();
-      throw new ProxyError('upstream_unavailable', `the legacy session closed right after opening: ${session.closeReason}`);
+      throw new ProxyError('upstream_unavailable', 'upstream_unreachable', `the legacy session closed right after opening: ${session.closeReason}`);
     }
     const entry = newEntry(session, caps, roots, key, this.now());
     this.entries.add(entry);
     if (this.closing) {
       this.remove(entry, 'proxy shutting down');
-      throw new ProxyError('upstream_unavailable', 'the proxy is shutting down');
+      throw new ProxyError('upstream_unavailable', 'shutting_down', 'the proxy is shutting down');
     }
     return entry;
   }
