@@ -149,7 +149,7 @@ export class TaskRecords {
     } catch (err) {
       // Never sent: it did not apply. Otherwise it may have, or may yet: unsure until the store is read.
       if (err instanceof WriteNotSent && p.unsure === record) p.unsure = undefined;
-      else if (!(err instanceof WriteNotSent)) p.unsure = record;
+      else if (!(err instanceof WriteNotSent) && (p.unsure === undefined || p.unsure.v < record.v)) p.unsure = record;
       throw err;
     }
     if (put) {
