@@ -8,7 +8,8 @@ import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/s
 import { type McpServer, type Transport, type JSONRPCMessage, SUBSCRIPTION_ID_META_KEY } from '@modelcontextprotocol/server';
 import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { LegacyClients } from '../config/types.js';
-import { errorBody, JSONRPC } from '../protocol/errors.js';
+import { errorBody, ProxyError } from '../protocol/errors.js';
+import { proxyErrorBody } from '../protocol/encode-error.js';
 import type { JsonObject } from '../protocol/json.js';
 import { MAX_JSON_DEPTH, TOO_DEEP, valueNestingExceeds } from '../protocol/json-body.js';
 import { resourceSubscriptionUris } from '../protocol/params.js';
@@ -99,8 +100,11 @@ export async function startStdioFront(deps: FrontDeps, legacyClients: LegacyClie
         // No session for it (every one allowed is in use, or the server cannot be reached): the
         // client hears why, and may send its initialize again.
         log.warn('legacy path: no legacy session for the client', { error: (err as Error).message });
-        const why = `cannot open a legacy session for this client: ${(err as Error).message}`;
-        if (message.id !== undefined) await inner.send(errorBody(message.id, JSONRPC.INTERNAL_ERROR, why) as JSONRPCMessage);
+        const refusal =
+          err instanceof ProxyError
+            ? err
+            : new ProxyError('upstream_unavailable', 'upstream_unreachable', `cannot reach the legacy server: ${(err as Error).message}`);
+        if (message.id !== undefined) await inner.send(proxyErrorBody(message.id, refusal) as JSONRPCMessage);
         return;
       }
     }
