@@ -18,7 +18,8 @@ import type { TaskTable } from '../tasks/task-table.js';
 
 /** What every mode of one bridge shares. */
 export interface ModeContext {
-  readonly opts: BridgeOptions;
+  /** The bridge's parts; the observer is not among them: it hears the owners' events. */
+  readonly opts: Omit<BridgeOptions, 'observer'>;
   readonly clock: Clock;
   readonly log: Logger;
   readonly telemetry: UpstreamTelemetry;

@@ -7,7 +7,7 @@ import type { JsonObject } from '../../protocol/json.js';
 import type { ConsumedLedger } from '../../state/ledger.js';
 import { GO_ON } from '../drive.js';
 import type { BoundCall, FrontCall } from '../front-call.js';
-import type { Stop } from '../interaction.js';
+import type { PendingInput, Stop } from '../interaction.js';
 import { leaseForCall } from '../ports.js';
 import { type Rerun, replayRetry } from '../replay-retry.js';
 import { type ReplayContext, ReplayRun } from '../replay-run.js';
@@ -69,8 +69,8 @@ export class ReplayMode implements Mode {
     });
     const replayCall = {
       ...call,
-      refuseUndeclared: (pending: Parameters<HeldCalls['refuseUndeclared']>[1]) => this.calls.refuseUndeclared(call, pending),
-      hold: (pending: Parameters<HeldCalls['ask']>[1]) => this.calls.ask(call, pending),
+      refuseUndeclared: (pending: PendingInput[]) => this.calls.refuseUndeclared(call, pending),
+      hold: (pending: PendingInput[]) => this.calls.ask(call, pending),
     };
     this.replays.set(call.owner, new ReplayRun(replayCall, rerun.record, rerun.round, rerun.callId, this.runs));
     return this.calls.run(call);
