@@ -12,7 +12,7 @@ import type { AskedInput, EndReason, InteractionListener, StartInfo } from './in
 import type { Interaction } from './interaction.js';
 import type { PrincipalLoad } from './principal-load.js';
 import type { RootsRound } from './roots-round.js';
-import type { EndReason as TombstoneReason, SuspensionTable } from './suspensions.js';
+import type { MissResult, EndReason as TombstoneReason, SuspensionTable } from './suspensions.js';
 
 /** What every owner of one bridge shares. */
 export interface OwnerDeps {
@@ -99,9 +99,20 @@ export class InteractionOwner {
     });
   }
 
-  /** The retry of a round claimed it (the table holds it no more): the interaction works again, no longer waiting. */
-  resumed(): void {
+  /** Whether the interaction waits in the suspension table for its client's retry. */
+  get suspended(): boolean {
+    return this.deps.suspended.has(this.handle);
+  }
+
+  /**
+   * The retry of round `round` claims it: the table holds it no more (a second claim misses with
+   * `consumed`), and the interaction no longer waits for its principal. A miss says why.
+   */
+  claim(round: number, now: number): { ok: true } | MissResult {
+    const claimed = this.deps.suspended.claim(this.handle, round, now);
+    if (!claimed.ok) return claimed;
     this.deps.load.settle(this.handle);
+    return { ok: true };
   }
 
   /** The client's answers to round `round` reached the legacy call. */

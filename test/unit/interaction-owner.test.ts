@@ -81,17 +81,26 @@ describe('InteractionOwner: every end releases what the interaction holds, once'
   }
 
   it('a roots round holds no session and no waiting place; answered, its owner holds nothing and ends no more', () => {
-    const { suspended, load, events, released, owner } = owned('roots');
+    const { clock, load, events, released, owner } = owned('roots');
     assert.equal(load.of('alice').waiting, 0, 'a roots round is not a waiting interaction of the principal');
     assert.deepEqual(
       events.map((e) => e.type === 'round_asked' && e.rootsRound),
       [true],
     );
-    assert.equal(suspended.claim('h1', 1, Date.now()).ok, false, 'claimed with the test clock below');
+    assert.equal(owner.claim(1, clock.now()).ok, true);
     owner.rootsAnswered();
     owner.end({ reason: 'expired' });
     assert.equal(ends(events).length, 0, 'a roots round answered does not end again');
     assert.deepEqual(released, []);
+  });
+
+  it('a claimed round waits no more for its principal, and a second claim of it misses (consumed)', () => {
+    const { clock, load, owner } = owned();
+    assert.equal(owner.claim(1, clock.now()).ok, true);
+    assert.equal(owner.suspended, false);
+    assert.equal(load.of('alice').waiting, 0);
+    const again = owner.claim(1, clock.now());
+    assert.equal(!again.ok && again.miss, 'consumed');
   });
 
   it('a roots round that expires ends once, with nothing to give back', () => {

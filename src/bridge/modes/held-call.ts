@@ -69,9 +69,8 @@ export class HeldCalls implements Mode {
     const { answers, shaped, missing } = checkRetryAnswers(asked, front, interaction.session?.negotiatedVersion ?? '2025-11-25');
     // Roots the client gave during the call are the call's from now on (protocol/roots.ts rootsFromAnswers).
     const roots = claims.rt ?? rootsFromAnswers(asked.map((p) => ({ method: p.method, answer: shaped.get(p.key) })));
-    const claimed = this.ctx.suspended.claim(claims.h, claims.r, this.ctx.clock.now());
+    const claimed = owner.claim(claims.r, this.ctx.clock.now());
     if (!claimed.ok) throw goneError(claimed);
-    owner.resumed();
     // The principal's hash is on the 'interaction suspended' line of the same handle.
     this.ctx.log.debug('interaction resumed', { handle: owner.handle, round: claims.r, answered: shaped.size, missing: missing.length });
     // A runner waits here for its session's runner slot: its answers wake its legacy handler.
@@ -190,7 +189,7 @@ export class HeldCalls implements Mode {
 
   /** A held call whose legacy server stopped waiting ends now; its retry learns after how long. */
   private gaveUp(owner: InteractionOwner, waitedMs: number): void {
-    if (!this.ctx.suspended.has(owner.handle)) return;
+    if (!owner.suspended) return;
     this.ctx.log.info('the legacy server gave up waiting for the user; the held call ends', { handle: owner.handle, waitedMs });
     owner.end({ reason: 'legacy_gave_up', why: 'the legacy server gave up waiting', waitedMs });
   }

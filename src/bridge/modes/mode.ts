@@ -25,6 +25,7 @@ export interface ModeContext {
   readonly telemetry: UpstreamTelemetry;
   /** The limits now (a reload changes them). */
   limits(): BridgeLimits;
+  /** The bridge's: a mode suspends, claims and ends through an interaction's owner. */
   readonly suspended: SuspensionTable<InteractionOwner>;
   readonly load: PrincipalLoad;
   readonly tasks: TaskTable;

@@ -31,7 +31,7 @@ export class RootsMode implements Mode {
     const owner = target.owner;
     if (owner === undefined || !(owner.subject instanceof RootsRound)) return undefined;
     const roots = readRootsAnswer(front.inputResponses, front.droppedInputKeys);
-    const claimed = this.ctx.suspended.claim(owner.handle, target.claims.r, this.ctx.clock.now());
+    const claimed = owner.claim(target.claims.r, this.ctx.clock.now());
     if (!claimed.ok) throw goneError(claimed);
     if (roots === undefined) return askRoots(this.ctx, front, owner);
     owner.rootsAnswered();
