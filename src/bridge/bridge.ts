@@ -90,7 +90,8 @@ export class Bridge {
   private async begin(front: BoundCall): Promise<JsonObject> {
     this.ctx.telemetry.roundServed(front.record, 0, undefined);
     for (const mode of this.modes) {
-      const answer = await mode.begin?.(front);
+      const taken = mode.begin?.(front);
+      const answer = taken && (await taken);
       if (answer !== undefined) return answer;
     }
     throw new Error('no mode began the call');
@@ -101,8 +102,8 @@ export class Bridge {
     try {
       const target = await this.target(front, token);
       for (const mode of this.modes) {
-        const answer = await mode.resume?.(front, target);
-        if (answer !== undefined) return answer;
+        const taken = mode.resume?.(front, target);
+        if (taken !== undefined) return await taken;
       }
       throw new Error('no mode resumed the call');
     } catch (err) {

@@ -1,8 +1,8 @@
 // The tasks extension's methods on the 2026-07-28 front (tasks/get, tasks/update, tasks/cancel),
 // registered with the official server's custom-method form, as its own extensions are: the SDK then
 // checks `Mcp-Name` against `params.taskId` and parses the params; the proxy gates on the extension
-// and hands over to the bridge's tasks (Bridge.taskAccess). tasks/result and tasks/list stay unregistered: the SDK
-// answers them -32601, as the extension says.
+// and hands over to the bridge's tasks (Bridge.taskAccess). tasks/result and tasks/list stay
+// unregistered: the SDK answers them -32601, as the extension says.
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { TaskAccess } from '../bridge/tasks/task-access.js';

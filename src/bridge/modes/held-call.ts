@@ -59,11 +59,13 @@ export class HeldCalls implements Mode {
   }
 
   /** The retry of a held round: its answers are checked, then the round is consumed and the call goes on. */
-  async resume(front: FrontCall, target: ResumeTarget): Promise<JsonObject | undefined> {
+  resume(front: FrontCall, target: ResumeTarget): Promise<JsonObject> | undefined {
     const owner = target.owner;
     if (owner === undefined || !(owner.subject instanceof Interaction)) return undefined;
-    const { claims } = target;
-    const interaction = owner.subject;
+    return this.resumeHeld(front, target.claims, owner, owner.subject);
+  }
+
+  private async resumeHeld(front: FrontCall, claims: ResumeTarget['claims'], owner: InteractionOwner, interaction: Interaction): Promise<JsonObject> {
     // Validate before consuming the round: a malformed retry loses nothing and may be sent again.
     const asked = interaction.unanswered();
     const { answers, shaped, missing } = checkRetryAnswers(asked, front, interaction.session?.negotiatedVersion ?? '2025-11-25');
@@ -78,7 +80,10 @@ export class HeldCalls implements Mode {
     for (const [key, result] of shaped) interaction.answer(key, result);
     owner.answersReceived(claims.r, answers);
     const call: RunningCall = { owner, interaction, front: { ...front, roots } };
-    for (const mode of this.modes()) await mode.onResumed?.(call);
+    for (const mode of this.modes()) {
+      const taken = mode.onResumed?.(call);
+      if (taken !== undefined) await taken;
+    }
     return this.run(call);
   }
 
@@ -128,8 +133,8 @@ export class HeldCalls implements Mode {
           next = { kind: 'input', pending: rest };
         }
         for (const mode of modes) {
-          const answer = await mode.onStop?.(call, next);
-          if (answer !== undefined) return answer;
+          const taken = mode.onStop?.(call, next);
+          if (taken !== undefined) return await taken;
         }
         throw new Error(`no mode handled a call's ${next.kind}`);
       },
@@ -137,7 +142,11 @@ export class HeldCalls implements Mode {
   }
 
   /** What no other mode took: the call's end, or its next held round. */
-  async onStop(call: RunningCall, stop: Stop): Promise<JsonObject> {
+  onStop(call: RunningCall, stop: Stop): Promise<JsonObject> {
+    return this.settle(call, stop);
+  }
+
+  private async settle(call: RunningCall, stop: Stop): Promise<JsonObject> {
     const { owner } = call;
     switch (stop.kind) {
       case 'complete':

@@ -24,8 +24,11 @@ export class HostedTaskMode implements Mode {
   ) {}
 
   /** A hosted task asks for roots inside the task, like any question of its call: no roots round first. */
-  async begin(front: BoundCall): Promise<JsonObject | undefined> {
-    if (front.task !== 'hosted') return undefined;
+  begin(front: BoundCall): Promise<JsonObject> | undefined {
+    return front.task === 'hosted' ? this.start(front) : undefined;
+  }
+
+  private async start(front: BoundCall): Promise<JsonObject> {
     const policy = this.ctx.limits().tasks;
     if (policy === undefined) throw new ProxyError('upstream_failed', 'this upstream runs no tasks of the proxy (its configuration changed)');
     holdForTask(this.ctx);
@@ -50,10 +53,13 @@ export class HostedTaskMode implements Mode {
   }
 
   /** A hosted call that ran its policy's `afterMs` in one round without ending or asking goes on as a task. */
-  async onStop(call: RunningCall, stop: Stop): Promise<JsonObject | undefined> {
+  onStop(call: RunningCall, stop: Stop): Promise<JsonObject> | undefined {
+    const policy = stop.kind === 'timeout' ? this.hosting.get(call.owner) : undefined;
+    return policy === undefined ? undefined : this.handOver(call, policy);
+  }
+
+  private async handOver(call: RunningCall, policy: HostedTaskPolicy): Promise<JsonObject> {
     const { owner, interaction, front } = call;
-    const policy = stop.kind === 'timeout' ? this.hosting.get(owner) : undefined;
-    if (policy === undefined) return undefined;
     this.hosting.delete(owner);
     this.ctx.log.debug('the call goes on as a task', { handle: owner.handle, round: interaction.round });
     const legacyVersion = interaction.session?.negotiatedVersion ?? '2025-11-25';

@@ -8,6 +8,7 @@ import type { JsonObject } from '../../protocol/json.js';
 import type { BoundCall } from '../front-call.js';
 import type { Stop } from '../interaction.js';
 import { DEFAULT_TASK_TTL_MS } from '../tasks/task-table.js';
+import type { LegacyTask } from '../tasks/task-wire.js';
 import type { HeldCalls } from './held-call.js';
 import type { Mode, ModeContext, RunningCall } from './mode.js';
 import { holdForTask, taskFront } from './task-share.js';
@@ -18,8 +19,11 @@ export class LegacyTaskMode implements Mode {
     private readonly calls: HeldCalls,
   ) {}
 
-  async begin(front: BoundCall): Promise<JsonObject | undefined> {
-    if (front.task !== 'legacy') return undefined;
+  begin(front: BoundCall): Promise<JsonObject> | undefined {
+    return front.task === 'legacy' ? this.start(front) : undefined;
+  }
+
+  private async start(front: BoundCall): Promise<JsonObject> {
     holdForTask(this.ctx);
     const lease = await this.ctx.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive', front.roots);
     holdForTask(this.ctx, lease);
@@ -27,12 +31,15 @@ export class LegacyTaskMode implements Mode {
   }
 
   /** The call answered with a legacy task: the call is over, and the task goes on with its session. */
-  async onStop(call: RunningCall, stop: Stop): Promise<JsonObject | undefined> {
+  onStop(call: RunningCall, stop: Stop): Promise<JsonObject> | undefined {
+    const created = stop.kind === 'complete' ? call.interaction.createdTask : undefined;
+    return stop.kind === 'complete' && created !== undefined ? this.adopt(call, stop.result, created) : undefined;
+  }
+
+  private async adopt(call: RunningCall, result: JsonObject, created: LegacyTask): Promise<JsonObject> {
     const { owner, interaction, front } = call;
-    const created = stop.kind === 'complete' ? interaction.createdTask : undefined;
-    if (stop.kind !== 'complete' || created === undefined) return undefined;
     const lease = interaction.takeTaskLease();
-    owner.end({ reason: 'completed', result: stop.result });
+    owner.end({ reason: 'completed', result });
     if (!lease) throw new ProxyError('upstream_failed', 'the legacy server created the task, but its session ended at once');
     // Its place in the waiting share was taken before the call was sent; a round in between may have given it back.
     if (!lease.markWaiting()) this.ctx.log.debug('a legacy task holds its session past the waiting share');

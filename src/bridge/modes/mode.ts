@@ -44,17 +44,21 @@ export interface RunningCall {
   readonly front: BoundCall;
 }
 
+/**
+ * Each hook answers `undefined` at once when what it is shown is not its mode's, so a request pays
+ * no await for the modes it passes by; only the mode that takes it is awaited.
+ */
 export interface Mode {
-  /** A first request: this mode's answer, or undefined when it does not serve it. */
-  begin?(front: BoundCall): Promise<JsonObject | undefined>;
+  /** A first request: this mode's answer; undefined (at once, or once it looked) when it does not serve it. */
+  begin?(front: BoundCall): Promise<JsonObject | undefined> | undefined;
   /** A retry: this mode's answer, or undefined when the round is not this mode's. */
-  resume?(front: FrontCall, target: ResumeTarget): Promise<JsonObject | undefined>;
+  resume?(front: FrontCall, target: ResumeTarget): Promise<JsonObject> | undefined;
   /** Before a running call waits for its next event: a stop this mode already holds. */
   pending?(call: RunningCall): Stop | undefined;
-  /** A running call's stop: this mode's answer, GO_ON to wait for the call's next event, or undefined when it is not this mode's. */
-  onStop?(call: RunningCall, stop: Stop): Promise<JsonObject | typeof GO_ON | undefined>;
+  /** A running call's stop: this mode's answer (GO_ON: wait for the call's next event), or undefined when it is not this mode's. */
+  onStop?(call: RunningCall, stop: Stop): Promise<JsonObject | typeof GO_ON> | undefined;
   /** The client's answers reached a held call: a mode may end it (throws) or send it again. */
-  onResumed?(call: RunningCall): Promise<void>;
+  onResumed?(call: RunningCall): Promise<void> | undefined;
   /** How long the call may run in one round, when this mode says less than --call-timeout. */
   roundMs?(call: RunningCall): number | undefined;
 }

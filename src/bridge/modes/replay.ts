@@ -44,16 +44,16 @@ export class ReplayMode implements Mode {
     return this.rerun({ call: front, record: [], round: 1, callId: randomUUID(), answers: new Map() });
   }
 
-  async resume(front: FrontCall, target: ResumeTarget): Promise<JsonObject | undefined> {
+  resume(front: FrontCall, target: ResumeTarget): Promise<JsonObject> | undefined {
     if (target.owner !== undefined || target.claims.k !== 'replay') return undefined;
-    return this.rerun(await replayRetry(target.claims, front, this.ledger, this.ctx.telemetry));
+    return replayRetry(target.claims, front, this.ledger, this.ctx.telemetry).then((rerun) => this.rerun(rerun));
   }
 
   /** A run's questions: answered from the record where they can be; the rest let the call go (or hold it). */
-  async onStop(call: RunningCall, stop: Stop): Promise<JsonObject | typeof GO_ON | undefined> {
+  onStop(call: RunningCall, stop: Stop): Promise<JsonObject | typeof GO_ON> | undefined {
     const run = this.replays.get(call.owner);
     if (run === undefined || stop.kind !== 'input') return undefined;
-    return (await run.onInput(stop.pending, call.front)) ?? GO_ON;
+    return run.onInput(stop.pending, call.front).then((answer) => answer ?? GO_ON);
   }
 
   /** Runs a replayed call (again) on any session, answering from its record what it can. */

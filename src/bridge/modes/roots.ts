@@ -21,15 +21,21 @@ export class RootsMode implements Mode {
     private readonly calls: HeldCalls,
   ) {}
 
-  async begin(front: BoundCall): Promise<JsonObject | undefined> {
+  begin(front: BoundCall): Promise<JsonObject | undefined> | undefined {
+    if (!declaresRoots(front.capabilities)) return undefined;
     // Right after start the proxy may not know yet whether the server reads roots at initialize.
-    if (declaresRoots(front.capabilities)) await this.ctx.opts.sessions.rootsKnown?.();
-    return needsRootsRound(this.ctx, front) ? askRoots(this.ctx, front) : undefined;
+    const known = this.ctx.opts.sessions.rootsKnown?.();
+    if (known === undefined) return needsRootsRound(this.ctx, front) ? askRoots(this.ctx, front) : undefined;
+    return known.then(() => (needsRootsRound(this.ctx, front) ? askRoots(this.ctx, front) : undefined));
   }
 
-  async resume(front: FrontCall, target: ResumeTarget): Promise<JsonObject | undefined> {
+  resume(front: FrontCall, target: ResumeTarget): Promise<JsonObject> | undefined {
     const owner = target.owner;
     if (owner === undefined || !(owner.subject instanceof RootsRound)) return undefined;
+    return this.resumeRound(front, target, owner);
+  }
+
+  private async resumeRound(front: FrontCall, target: ResumeTarget, owner: InteractionOwner): Promise<JsonObject> {
     const roots = readRootsAnswer(front.inputResponses, front.droppedInputKeys);
     const claimed = owner.claim(target.claims.r, this.ctx.clock.now());
     if (!claimed.ok) throw goneError(claimed);

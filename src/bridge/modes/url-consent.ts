@@ -22,7 +22,7 @@ export class UrlConsentMode implements Mode {
     return interaction.awaitingUrlConsent ? { kind: 'input', pending: interaction.unanswered() } : undefined;
   }
 
-  async onStop(call: RunningCall, stop: Stop): Promise<JsonObject | undefined> {
+  onStop(call: RunningCall, stop: Stop): Promise<JsonObject> | undefined {
     const { interaction } = call;
     if (stop.kind === 'input' && interaction.awaitingUrlConsent) return this.calls.ask(call, stop.pending);
     if (stop.kind !== 'error') return undefined;
@@ -33,14 +33,18 @@ export class UrlConsentMode implements Mode {
   }
 
   /** The gate's answers are in: the call is sent again, or ends because the user declined. */
-  async onResumed(call: RunningCall): Promise<void> {
-    const { owner, interaction, front } = call;
+  onResumed(call: RunningCall): Promise<void> | undefined {
+    const { owner, interaction } = call;
     const consent = interaction.urlConsent();
     if (consent.kind === 'declined') {
       owner.end({ reason: 'completed', why: `the user did not complete the URL elicitation (${consent.action})` });
       throw new ProxyError('declined', `the user did not complete the URL elicitation the server requires (${consent.action}): ${consent.message}`);
     }
-    if (consent.kind !== 'granted') return;
+    return consent.kind === 'granted' ? this.sendAgain(call) : undefined;
+  }
+
+  private async sendAgain(call: RunningCall): Promise<void> {
+    const { owner, interaction, front } = call;
     try {
       // Back to the session whose server asked for the consent, where it can: its state may be per session.
       interaction.start(await leaseForCall(this.ctx.opts.sessions, front, front.roots, interaction.lastSession), front.record);
