@@ -12,6 +12,7 @@ import { PrincipalLoad } from '../../src/bridge/principal-load.js';
 import { RootsRound } from '../../src/bridge/roots-round.js';
 import { SuspensionTable } from '../../src/bridge/suspensions.js';
 import type { InteractionObserver } from '../../src/protocol/interaction-observer.js';
+import type { Sealer } from '../../src/state/seal.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import { NO_TELEMETRY, type UpstreamTelemetry } from '../../src/telemetry/ports.js';
 import { type Asked, expectCode, front, setup } from '../support/bridge-setup.js';
@@ -174,6 +175,23 @@ describe('Bridge: the owner on the paths that ended twice or skipped a release',
     assert.deepEqual(ended, [['task', 1]]);
     const late = await expectCode(bridge.call(retry()), 'interaction_gone');
     assert.equal(late.data?.['reason'], 'completed', 'the call is over as a call, as a completed one is');
+    await bridge.close();
+  });
+
+  it('a call whose round cannot be sealed ends once, cancelled, and gives its session back', async () => {
+    const { telemetry, observer, ended, endsOf } = listening();
+    const failing = (sealer: Sealer): Sealer => ({ ...sealer, seal: async () => Promise.reject(new Error('no key')) });
+    const { bridge, pool, last } = setup({ sealer: failing, telemetry, observer });
+    const first = bridge.call(front());
+    await tick();
+    last()
+      .ask('elicitation/create', FORM)
+      .answer.catch(() => {});
+    await assert.rejects(first, /no key/);
+    assert.deepEqual(endsOf('book'), ['cancelled']);
+    assert.deepEqual(ended, [['cancelled', 1]]);
+    await until(() => pool.stats().held === 0, 1000, 'the session to be given back');
+    assert.equal(bridge.runningCount, 0);
     await bridge.close();
   });
 

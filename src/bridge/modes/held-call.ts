@@ -105,6 +105,11 @@ export class HeldCalls implements Mode {
     interaction.attachFront(front.sink);
     try {
       return await this.rounds(call);
+    } catch (err) {
+      // A failure no mode turned into an end (the sealer or the store failing while a round is
+      // asked): the call is neither ended nor waiting, and nothing else would ever release it.
+      if (!owner.ended && !owner.suspended) owner.end({ reason: 'cancelled', why: `the proxy failed: ${(err as Error).message}` });
+      throw err;
     } finally {
       // Progress and log lines the legacy server sent before its answer go out before it.
       await interaction.detachFront();
