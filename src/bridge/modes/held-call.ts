@@ -108,7 +108,11 @@ export class HeldCalls implements Mode {
     } catch (err) {
       // A failure no mode turned into an end (the sealer or the store failing while a round is
       // asked): the call is neither ended nor waiting, and nothing else would ever release it.
-      if (!owner.ended && !owner.suspended) owner.end({ reason: 'cancelled', why: `the proxy failed: ${(err as Error).message}` });
+      // Its words stay in this log line: the legacy server and the audit hear only that the proxy failed.
+      if (!owner.ended && !owner.suspended) {
+        this.ctx.log.warn('the call failed in the proxy and was ended', { handle: owner.handle, error: (err as Error).message });
+        owner.end({ reason: 'cancelled', why: 'the proxy failed while running the call' });
+      }
       throw err;
     } finally {
       // Progress and log lines the legacy server sent before its answer go out before it.
