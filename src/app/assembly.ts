@@ -2,6 +2,7 @@
 // Bridge (MRTR), the transparent legacy-client relay and the HTTP route; for a modern one a relay.
 // The assembly owns these parts: it reconfigures them on reload and closes them in order.
 import { Bridge } from '../bridge/bridge.js';
+import { legacyRunsToolTasks } from '../bridge/tasks/task-wire.js';
 import type { InteractionObserver } from '../bridge/ports.js';
 import type { LegacyClients, UpstreamConfig } from '../config/types.js';
 import { LegacyRoute } from '../front/legacy-route.js';
@@ -94,6 +95,10 @@ function assembleLegacy(config: UpstreamConfig, deps: AssemblyDeps, log: Logger)
     ...(deps.taskStore === undefined ? {} : { taskStore: deps.taskStore }),
     ...(deps.advertiseUrl === undefined ? {} : { advertiseUrl: deps.advertiseUrl }),
     toolHints: (name, caps) => upstream.toolAnnotations(name, legacyCapabilitiesFor(caps)),
+    tools: {
+      runsToolTasks: async () => legacyRunsToolTasks((await upstream.describe()).capabilities),
+      toolExecution: (name, caps, record) => upstream.toolExecution(name, caps, record),
+    },
     limits: config,
     log,
     clock: deps.clock,

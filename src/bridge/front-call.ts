@@ -11,7 +11,7 @@ import type { Sealer } from '../state/seal.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { FrontRecord, TaskObserver, UpstreamTelemetry } from '../telemetry/ports.js';
 import type { FrontSink } from './interaction.js';
-import type { InteractionObserver, SessionSource } from './ports.js';
+import type { InteractionObserver, SessionSource, ToolTasks } from './ports.js';
 import type { PrincipalLimits } from './principal-load.js';
 import type { SuspendPolicy, ToolHints } from './suspend-mode.js';
 import type { HostedTaskPolicy } from './tasks/hosted-task.js';
@@ -31,20 +31,23 @@ export interface FrontCall {
   signal: AbortSignal;
   /** The front request's telemetry record (its span is the parent of the legacy requests made for it). */
   record?: FrontRecord;
-  /**
-   * Run as a task (a tools/call from a client that declared the tasks extension; see
-   * tasks/task-wire.ts dispatchToolCall). `legacy`: the legacy server's own task, sent
-   * task-augmented, held (never replayed), on a session of its own, which the task keeps. `hosted`:
-   * the proxy's task around a plain legacy call (tasks/hosted-task.ts).
-   */
-  task?: 'legacy' | 'hosted' | undefined;
 }
 
 /**
  * A front call with the roots its session serves, once the client gave them (sealed in every later
  * round); `rootsRound` when they came from the roots round the proxy asked before sending the call.
  */
-export type BoundCall = FrontCall & { roots?: readonly Root[] | undefined; rootsRound?: true };
+export type BoundCall = FrontCall & {
+  roots?: readonly Root[] | undefined;
+  rootsRound?: true;
+  /**
+   * Run as a task (a first tools/call from a client that declared the tasks extension, decided by
+   * tasks/task-dispatch.ts). `legacy`: the legacy server's own task, sent task-augmented, held
+   * (never replayed), on a session of its own, which the task keeps. `hosted`: the proxy's task
+   * around a plain legacy call (tasks/hosted-task.ts).
+   */
+  task?: 'legacy' | 'hosted' | undefined;
+};
 
 export interface BridgeLimits extends PrincipalLimits {
   interactionTtlMs: number;
@@ -79,9 +82,11 @@ export interface BridgeOptions {
   limits: BridgeLimits;
   log: Logger;
   clock: Clock;
+  /** What the upstream says of a tool's task support; absent: its tools never run as legacy tasks. */
+  tools?: ToolTasks | undefined;
   /** Metrics and trace hooks; none when absent. */
   telemetry?: UpstreamTelemetry;
-  /** Told of each interaction's start, rounds and end (the audit, the live view). */
+  /** Told of each interaction's start, rounds and end (the audit, the live view): it hears the interaction events (event-listeners.ts). */
   observer?: InteractionObserver | undefined;
   /** Told of each task created and ended (metrics, the audit). */
   taskObserver?: TaskObserver | undefined;

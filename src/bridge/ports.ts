@@ -82,6 +82,14 @@ export interface SessionSource {
   waitingShare?(): { max: number; room: boolean };
 }
 
+/** What the bridge asks of the upstream to decide whether a tools/call runs as a legacy task (tasks/task-dispatch.ts). */
+export interface ToolTasks {
+  /** Whether the legacy server runs tools as tasks (its 2025-11-25 `tasks` capability). */
+  runsToolTasks(): Promise<boolean>;
+  /** A tool's 2025-11-25 `execution` (its task support), listing the tools if it is not known yet. */
+  toolExecution(name: string, caps: LegacyCapabilities, record?: FrontRecord): Promise<JsonObject | undefined>;
+}
+
 export type { InteractionObserver } from '../protocol/interaction-observer.js';
 
 /**

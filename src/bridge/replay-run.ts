@@ -13,9 +13,9 @@ import { fingerprint } from '../state/fingerprint.js';
 import { encodeRecord } from '../state/replay-record.js';
 import type { Sealer } from '../state/seal.js';
 import type { Logger } from '../telemetry/logger.js';
-import type { FrontRecord, UpstreamTelemetry } from '../telemetry/ports.js';
+import type { FrontRecord } from '../telemetry/ports.js';
 import type { Interaction, PendingInput } from './interaction.js';
-import type { InteractionObserver } from './ports.js';
+import type { InteractionOwner } from './owner.js';
 import { inputRequired } from './refusals.js';
 
 /** What a replay run needs of its bridge. */
@@ -25,13 +25,17 @@ export interface ReplayContext {
   upstream: string;
   log: Logger;
   clock: Clock;
-  telemetry: UpstreamTelemetry;
-  observer?: InteractionObserver | undefined;
   limits(): { interactionTtlMs: number; maxStateBytes: number };
+}
+
+/** The run's call: its owner, the legacy call, and what the held mode does for it. */
+export interface ReplayCall {
+  owner: InteractionOwner;
+  interaction: Interaction;
   /** Throws (and ends the interaction) when a request needs a capability the front did not declare. */
-  checkCapabilities(interaction: Interaction, front: ReplayFront, pending: PendingInput[]): void;
+  refuseUndeclared(pending: PendingInput[]): void;
   /** Suspends the interaction in hold mode and answers with its input_required. */
-  hold(interaction: Interaction, front: ReplayFront, pending: PendingInput[]): Promise<JsonObject>;
+  hold(pending: PendingInput[]): Promise<JsonObject>;
 }
 
 /** The parts of the front request a run reads (a FrontCall satisfies it). */
@@ -55,7 +59,7 @@ export class ReplayRun {
    * @param round the number of the input_required this run may return
    */
   constructor(
-    private readonly interaction: Interaction,
+    private readonly call: ReplayCall,
     private readonly record: readonly RecordEntry[],
     private readonly round: number,
     private readonly callId: string,
@@ -64,7 +68,8 @@ export class ReplayRun {
 
   /** Answers what the record can; undefined when nothing is left to ask, else the front's answer. */
   async onInput(pending: PendingInput[], front: ReplayFront): Promise<JsonObject | undefined> {
-    const version = this.interaction.session?.negotiatedVersion ?? '2025-11-25';
+    const { owner, interaction } = this.call;
+    const version = interaction.session?.negotiatedVersion ?? '2025-11-25';
     const asks: PendingInput[] = [];
     const asked: RecordEntry[] = [];
     for (const p of pending) {
@@ -73,7 +78,7 @@ export class ReplayRun {
       const recorded = recordedAnswer(this.record, n, p.method, d);
       const adapted = recorded === undefined ? undefined : adaptAnswer(p.method, recorded, version);
       if (recorded !== undefined && adapted?.ok) {
-        this.interaction.answer(p.key, adapted.result);
+        interaction.answer(p.key, adapted.result);
         this.matched.push({ n, m: p.method, d, a: recorded });
         continue;
       }
@@ -81,9 +86,9 @@ export class ReplayRun {
       asks.push(p);
       asked.push({ n, m: p.method, d, q: p.request });
     }
-    this.ctx.observer?.onReplay?.({ handle: this.interaction.handle, fromRecord: this.matched.length, mismatched: this.mismatched });
+    owner.replayed(this.matched.length, this.mismatched);
     if (asks.length === 0) return undefined;
-    this.ctx.checkCapabilities(this.interaction, front, asks);
+    this.call.refuseUndeclared(asks);
 
     const record = nextRecord(this.matched, asked);
     const expiresAt = this.ctx.clock.now() + this.ctx.limits().interactionTtlMs;
@@ -106,27 +111,20 @@ export class ReplayRun {
     const bytes = Buffer.byteLength(requestState);
     if (bytes > this.ctx.limits().maxStateBytes) {
       this.ctx.log.info('replay record too large for requestState: the call continues in hold mode', {
-        handle: this.interaction.handle,
+        handle: owner.handle,
         stateBytes: bytes,
         maxStateBytes: this.ctx.limits().maxStateBytes,
         questions: record.length,
       });
-      return this.ctx.hold(this.interaction, front, asks);
+      return this.call.hold(asks);
     }
-    this.interaction.letGo('suspended for replay: the retry runs the call again');
     // The retry runs the call again, maybe on another instance: each run is its own interaction for
     // the audit (linked by the call id) and the live view. A let-go call holds no session and no
     // waiting-share slot.
-    const handle = this.interaction.handle;
-    this.ctx.observer?.onRound({ handle, round: this.round, asked: asks.map((p) => ({ key: p.key, ...p.request })) });
-    this.ctx.observer?.onEnd({ handle, reason: 'let_go', why: 'let go for replay: the retry runs the call again' });
-    this.ctx.telemetry.inputRequired(
-      front.record,
-      front.method,
-      asks.map((p) => p.method),
-    );
+    owner.asked(this.round, front, asks);
+    owner.end({ reason: 'let_go', why: 'let go for replay: the retry runs the call again' });
     this.ctx.log.debug('interaction let go for replay', {
-      handle: this.interaction.handle,
+      handle: owner.handle,
       round: this.round,
       inputs: asks.map((p) => p.key),
       stateBytes: bytes,

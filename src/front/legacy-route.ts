@@ -187,7 +187,7 @@ export class LegacyRoute implements Route {
   private async withTasks(official: Pick<McpHttpHandler, 'fetch'>, req: object, body: unknown): Promise<Pick<McpHttpHandler, 'fetch'>> {
     const message = body as { id?: unknown; method?: unknown; params?: Record<string, unknown> } | undefined;
     if (message?.method !== 'subscriptions/listen' || requestedTaskIds(message.params).length === 0) return official;
-    return withTaskNotifications(official, message, principalOfRequest(req) ?? ANONYMOUS, this.bridge.tasks);
+    return withTaskNotifications(official, message, principalOfRequest(req) ?? ANONYMOUS, this.bridge.taskAccess());
   }
 
   /** Makes the called tool's schema known before dispatch, for the SDK's `Mcp-Param-*` check. */

@@ -15,15 +15,7 @@ import type { Upstream } from '../upstream/upstream.js';
 import { PRINCIPAL_KEY } from './auth-gate.js';
 import { registerTaskMethods } from './task-methods.js';
 import { toProtocolError } from './wire-errors.js';
-import {
-  declaresTasks,
-  dispatchToolCall,
-  legacyRunsToolTasks,
-  TASKS_EXTENSION,
-  tasksRequired,
-  taskSupportOf,
-  type ToolCallDispatch,
-} from '../bridge/tasks/task-wire.js';
+import { legacyRunsToolTasks, TASKS_EXTENSION } from '../bridge/tasks/task-wire.js';
 
 export interface FrontDeps {
   bridge: Bridge;
@@ -112,7 +104,7 @@ export function createFrontServer(info: UpstreamInfo, deps: FrontDeps): McpServe
   }
   if (runsTasks(info, deps.bridge.hostsTasks)) {
     registerTaskMethods(mcp, {
-      tasks: deps.bridge.tasks,
+      tasks: deps.bridge.taskAccess(),
       log: deps.log,
       principalOf: (ctx) => principalOf(ctx) ?? deps.principal,
       capabilitiesOf: clientCapabilities,
@@ -193,13 +185,12 @@ async function interactiveFromSdk(method: InteractiveMethod, params: JsonObject,
 }
 
 /**
- * Runs one interactive request through the bridge. Errors are thrown as the bridge threw them:
- * each front path turns them into its wire error.
+ * Runs one interactive request through the bridge, which decides how (a call, the legacy server's
+ * task, the proxy's task). Errors are thrown as the bridge threw them: each front path turns them
+ * into its wire error.
  */
 export async function runInteractive(method: InteractiveMethod, params: JsonObject, req: InteractiveRequest, deps: FrontDeps): Promise<JsonObject> {
   req.record?.served('interactive');
-  const dispatch = method === 'tools/call' ? await taskDispatch(params, req, deps) : 'call';
-  const task = dispatch === 'task' ? 'legacy' : dispatch === 'hosted' ? 'hosted' : undefined;
   const result = await deps.bridge.call({
     method,
     params: upstreamParams(params) ?? {},
@@ -216,29 +207,8 @@ export async function runInteractive(method: InteractiveMethod, params: JsonObje
     },
     signal: req.signal,
     record: req.record,
-    ...(task ? { task } : {}),
   });
   return withContent(method, result);
-}
-
-/**
- * Whether a tools/call runs as a task, the legacy server's or the proxy's (bridge/tasks/task-wire.ts
- * dispatchToolCall). Only a server that runs tools as tasks has its tool's task support looked up;
- * a `required` tool from a client without the extension is refused here, before anything reaches
- * the legacy server. A retry (requestState) continues a call, never starts a task.
- */
-async function taskDispatch(params: JsonObject, req: InteractiveRequest, deps: FrontDeps): Promise<ToolCallDispatch> {
-  if (req.requestState !== undefined) return 'call';
-  const info = await deps.upstream.describe();
-  const name = String(params['name'] ?? '');
-  const execution = legacyRunsToolTasks(info.capabilities)
-    ? await deps.upstream.toolExecution(name, legacyCapabilitiesFor(req.capabilities), req.record)
-    : undefined;
-  const dispatch = dispatchToolCall(taskSupportOf({ execution }), declaresTasks(req.capabilities), deps.bridge.hostedSupport(name));
-  if (dispatch === 'refuse') {
-    throw tasksRequired(`tool '${name}' runs only as a task: it`);
-  }
-  return dispatch;
 }
 
 /** A 2026-07-28 tools/call result must carry `content`; some legacy servers omit it. A task handle has none. */

@@ -77,7 +77,7 @@ export async function startStdioFront(deps: FrontDeps, legacyClients: LegacyClie
     }
     if (message.method === 'subscriptions/listen' && message.id !== undefined) {
       await holdSubscriptions(message.id, message.params);
-      const tasks = requestedTaskIds(message.params).length > 0 && (await openTaskSubscription(message, deps.principal, deps.bridge.tasks));
+      const tasks = requestedTaskIds(message.params).length > 0 && (await openTaskSubscription(message, deps.principal, deps.bridge.taskAccess()));
       if (tasks) taskListens.set(message.id, tasks);
     }
     if (message.method === 'notifications/cancelled') {
@@ -137,7 +137,7 @@ export async function startStdioFront(deps: FrontDeps, legacyClients: LegacyClie
   /** A notification stdout did not take: counted and warned about, as any the proxy cannot deliver. */
   const undelivered = (method: string) => (err: unknown) =>
     upstream.notificationDropped(method, 'send_failed', err instanceof Error ? err.message : String(err));
-  const stopWatching = deps.bridge.tasks.watch((view) => {
+  const stopWatching = deps.bridge.taskAccess().watch((view) => {
     for (const subscription of taskListens.values())
       void sendFor(subscription, subscription.taskChanged(view)).catch(undelivered('notifications/tasks/status'));
   });

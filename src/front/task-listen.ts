@@ -11,7 +11,7 @@
 //   once).
 // The class decides what goes out; each front (HTTP below, stdio.ts) only carries the messages.
 import { type McpHttpHandler, SUBSCRIPTION_ID_META_KEY } from '@modelcontextprotocol/server';
-import type { TaskTable } from '../bridge/tasks/task-table.js';
+import type { TaskAccess } from '../bridge/tasks/task-access.js';
 import { declaresTasks, isTerminal, taskNotification, type TaskView } from '../bridge/tasks/task-wire.js';
 import { declaredCapabilities } from '../protocol/capabilities.js';
 import { isJsonObject, type JsonObject } from '../protocol/json.js';
@@ -43,7 +43,7 @@ export function requestedTaskIds(params: Record<string, unknown> | undefined): s
 }
 
 /** The task part of one listen, or undefined when it watches no task of this instance (the front answers alone). */
-export async function openTaskSubscription(message: ListenMessage, principal: string, tasks: TaskTable): Promise<TaskSubscription | undefined> {
+export async function openTaskSubscription(message: ListenMessage, principal: string, tasks: TaskAccess): Promise<TaskSubscription | undefined> {
   if (!declaresTasks(declaredCapabilities(message.params))) return undefined;
   const watched = new Map<string, TaskView>();
   for (const id of requestedTaskIds(message.params)) {
@@ -118,7 +118,7 @@ export class TaskSubscription {
 }
 
 /** The HTTP front's fetch for one listen request, its SSE answer composed with the tasks' part. */
-export async function withTaskNotifications(front: Fetcher, message: ListenMessage, principal: string, tasks: TaskTable): Promise<Fetcher> {
+export async function withTaskNotifications(front: Fetcher, message: ListenMessage, principal: string, tasks: TaskAccess): Promise<Fetcher> {
   const subscription = await openTaskSubscription(message, principal, tasks);
   if (subscription === undefined) return front;
   return {
@@ -130,7 +130,7 @@ export async function withTaskNotifications(front: Fetcher, message: ListenMessa
   };
 }
 
-function sseStream(front: ReadableStream<Uint8Array>, subscription: TaskSubscription, tasks: TaskTable): ReadableStream<Uint8Array> {
+function sseStream(front: ReadableStream<Uint8Array>, subscription: TaskSubscription, tasks: TaskAccess): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
   const reader = front.getReader();

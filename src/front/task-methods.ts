@@ -1,11 +1,11 @@
 // The tasks extension's methods on the 2026-07-28 front (tasks/get, tasks/update, tasks/cancel),
 // registered with the official server's custom-method form, as its own extensions are: the SDK then
 // checks `Mcp-Name` against `params.taskId` and parses the params; the proxy gates on the extension
-// and hands over to the bridge's task table. tasks/result and tasks/list stay unregistered: the SDK
-// answers them -32601, as the extension says.
+// and hands over to the bridge's tasks (Bridge.taskAccess). tasks/result and tasks/list stay
+// unregistered: the SDK answers them -32601, as the extension says.
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import type { TaskTable } from '../bridge/tasks/task-table.js';
+import type { TaskAccess } from '../bridge/tasks/task-access.js';
 import { declaresTasks, tasksRequired } from '../bridge/tasks/task-wire.js';
 import { partitionInputResponses } from '../protocol/answers.js';
 import type { FrontCapabilities } from '../protocol/capabilities.js';
@@ -19,7 +19,7 @@ const TaskParams = z.looseObject({ taskId: z.string() });
 const UpdateParams = z.looseObject({ taskId: z.string(), inputResponses: z.unknown().optional() });
 
 export interface TaskMethodDeps {
-  tasks: TaskTable;
+  tasks: TaskAccess;
   log: Logger;
   /** The principal of the request (authenticated, or the front's default). */
   principalOf(ctx: ServerContext): string;

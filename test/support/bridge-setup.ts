@@ -9,7 +9,7 @@ import type { RootsBinding } from '../../src/protocol/roots.js';
 import type { SuspendMode } from '../../src/bridge/suspend-mode.js';
 import type { HostedTaskPolicy } from '../../src/bridge/tasks/hosted-task.js';
 import { MemoryLedger } from '../../src/state/ledger.js';
-import { createSealer } from '../../src/state/seal.js';
+import { createSealer, type Sealer } from '../../src/state/seal.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import type { UpstreamTelemetry } from '../../src/telemetry/ports.js';
 import { SessionPool, type LeaseMode } from '../../src/upstream/pool/pool.js';
@@ -39,6 +39,8 @@ export interface SetupOptions {
   tasks?: HostedTaskPolicy;
   /** Who hears each interactive call (the audit, the shadow). */
   observer?: InteractionObserver;
+  /** Wraps the sealer (to make it fail). */
+  sealer?: (sealer: Sealer) => Sealer;
 }
 
 export function setup(opts: SetupOptions = {}) {
@@ -73,7 +75,7 @@ export function setup(opts: SetupOptions = {}) {
       operatorRoots: () => opts.operatorRoots ?? [],
       waitingShare: () => ({ max: pool.stats().maxWaiting, room: pool.mayWait('exclusive') }),
     },
-    sealer: createSealer(KEY, clock.now),
+    sealer: (opts.sealer ?? ((s) => s))(createSealer(KEY, clock.now)),
     instance: 'instance-A',
     upstream: 'default',
     ledger,

@@ -35,7 +35,6 @@ const LONG_LINES = 400;
 
 /** The files past LONG_LINES lines, each with the one idea it holds. */
 const LONG_FILES: Record<string, string> = {
-  'src/bridge/bridge.ts': 'the MRTR bridge: an interactive request against a legacy server, round by round',
   'src/bridge/interaction.ts': 'one interactive legacy call and what it asked for, until its outcome',
   'src/bridge/tasks/task-table.ts': "one upstream's tasks on this instance and their sealed ids",
   'src/upstream/session.ts': 'one legacy session: the v1 client, its calls and where their requests go',

@@ -119,7 +119,7 @@ describe('Bridge: per-principal limits', () => {
 describe('Bridge: tasks and the waiting share', () => {
   const tasks = { tools: ['book'], required: [], ttlMs: 60_000, pollIntervalMs: 1000, afterMs: 0 };
   const TASKS = { elicitation: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } };
-  const task = (principal: string) => front({ principal, capabilities: TASKS, task: 'hosted' });
+  const task = (principal: string) => front({ principal, capabilities: TASKS });
 
   it("refuses a principal's tasks past half the share, and anyone's past the share, while plain calls run", async () => {
     // Four sessions may wait: each principal runs at most two tasks.

@@ -13,6 +13,7 @@ import { inputRequestsOf } from '../../protocol/input-requests.js';
 import type { Root } from '../../protocol/json.js';
 import type { Clock } from '../../clock.js';
 import type { Logger } from '../../telemetry/logger.js';
+import { drive, GO_ON } from '../drive.js';
 import type { Interaction, PendingInput } from '../interaction.js';
 import { checkRetryAnswers } from '../retry.js';
 import { screenQuestion } from './task-questions.js';
@@ -113,45 +114,46 @@ export class HostedTask {
     this.end({ status: 'failed', error: { code: JSONRPC.INTERNAL_ERROR, message: reason } }, reason);
   }
 
-  private async run(): Promise<void> {
+  /** The task's legacy call, through the loop every call runs through (drive.ts), until it ends. */
+  private run(): Promise<void> {
     const deadline = this.startedAt + this.opts.policy.ttlMs;
     const { gatherMs, clock } = this.opts;
-    while (this.ended === undefined) {
-      const stop = await this.interaction.next({ gatherMs, timeoutMs: Math.max(0, deadline - clock.now()), signal: this.stop.signal });
-      if (this.ended !== undefined) return;
-      switch (stop.kind) {
-        case 'input':
-          this.show(stop.pending);
-          if (this.asked.length > 0) {
-            // Until the client answers, or the server asks again, withdraws, or ends the call.
-            await this.interaction.changed(Math.max(0, deadline - clock.now()), AbortSignal.any([this.stop.signal, this.answered.signal]));
-            if (this.answered.signal.aborted) this.answered = new AbortController();
-            // A question the server withdrew (its own timeout) is asked no more, even when none is left to show.
-            if (this.ended === undefined) this.show(this.interaction.unanswered());
+    const left = () => Math.max(0, deadline - clock.now());
+    return drive<void>(this.interaction, {
+      wait: () => ({ gatherMs, timeoutMs: left(), signal: this.stop.signal }),
+      turn: async (stop) => {
+        if (this.ended !== undefined) return;
+        switch (stop.kind) {
+          case 'input':
+            this.show(stop.pending);
+            if (this.asked.length > 0) {
+              // Until the client answers, or the server asks again, withdraws, or ends the call.
+              await this.interaction.changed(left(), AbortSignal.any([this.stop.signal, this.answered.signal]));
+              if (this.answered.signal.aborted) this.answered = new AbortController();
+              // A question the server withdrew (its own timeout) is asked no more, even when none is left to show.
+              if (this.ended === undefined) this.show(this.interaction.unanswered());
+            }
+            return this.ended === undefined ? GO_ON : undefined;
+          case 'complete':
+            return this.end({ status: 'completed', result: inlinedResult(stop.result) }, 'completed');
+          case 'error': {
+            const failure = classifyFailure(stop.error, stop.lost);
+            const error =
+              failure.kind === 'error'
+                ? failure.error
+                : {
+                    code: JSONRPC.INTERNAL_ERROR,
+                    message: failure.kind === 'lost' ? failure.message : `the legacy server requires URL elicitation: ${failure.message}`,
+                  };
+            return this.end({ status: 'failed', error }, 'failed');
           }
-          break;
-        case 'complete':
-          this.end({ status: 'completed', result: inlinedResult(stop.result) }, 'completed');
-          return;
-        case 'error': {
-          const failure = classifyFailure(stop.error, stop.lost);
-          const error =
-            failure.kind === 'error'
-              ? failure.error
-              : {
-                  code: JSONRPC.INTERNAL_ERROR,
-                  message: failure.kind === 'lost' ? failure.message : `the legacy server requires URL elicitation: ${failure.message}`,
-                };
-          this.end({ status: 'failed', error }, 'failed');
-          return;
+          case 'timeout':
+            return this.abandon(`the call outlived the task's ttl (${Math.round(this.opts.policy.ttlMs / 1000)} s)`);
+          case 'aborted':
+            return;
         }
-        case 'timeout':
-          this.abandon(`the call outlived the task's ttl (${Math.round(this.opts.policy.ttlMs / 1000)} s)`);
-          return;
-        case 'aborted':
-          return;
-      }
-    }
+      },
+    });
   }
 
   /** The server's open questions: answered or refused here where they can be, the rest shown to the client. */
