@@ -16,6 +16,7 @@ import { sharing } from './cases/sharing.js';
 import { untied } from './cases/untied.js';
 import { soakCase } from './cases/soak.js';
 import { rounds } from './cases/rounds.js';
+import { budget } from './cases/budget.js';
 
 const CASES: Record<string, BenchCase> = {
   passthrough,
@@ -26,6 +27,7 @@ const CASES: Record<string, BenchCase> = {
   sharing,
   untied,
   rounds,
+  budget,
   soak: soakCase,
 };
 /** Run when no case is named: all but the soak. */
