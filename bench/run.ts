@@ -17,6 +17,7 @@ import { untied } from './cases/untied.js';
 import { soakCase } from './cases/soak.js';
 import { rounds } from './cases/rounds.js';
 import { budget } from './cases/budget.js';
+import { uplift } from './cases/uplift.js';
 
 const CASES: Record<string, BenchCase> = {
   passthrough,
@@ -28,6 +29,7 @@ const CASES: Record<string, BenchCase> = {
   untied,
   rounds,
   budget,
+  uplift,
   soak: soakCase,
 };
 /** Run when no case is named: all but the soak. */
