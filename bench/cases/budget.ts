@@ -92,6 +92,13 @@ export async function budget(opts: BenchOptions): Promise<CaseResult> {
     fmt(summarize(s.proxy.map((x) => x.throughput)), 0),
   ]);
   const repeats = scenarios[0]!.floor.length;
+  const failures = scenarios.flatMap((s) =>
+    (['floor', 'proxy'] as const).flatMap((side) => {
+      const failed = s[side].reduce((n, x) => n + x.failed, 0);
+      const first = s[side].find((x) => x.firstFailure)?.firstFailure;
+      return failed ? [`${side}, ${LABEL[s.kind]}, ${s.front}: ${failed} failed (first: ${first})`] : [];
+    }),
+  );
   const loads = scenarios.map((s) => s.loadAverage[0]).join(', ');
   const tables = [
     {
@@ -101,6 +108,7 @@ export async function budget(opts: BenchOptions): Promise<CaseResult> {
       notes: [
         `CPU of the bridge process alone (utime + stime from /proc, legacy children not counted) over each window, per operation; median (min–max) of ${repeats} repeats, the ratio paired per repeat and judged on its median. A flow is one operation: the call, its input_required, the retry and the result.`,
         `Both bridges in front of the test fixture over stdio; mrtr-proxy at its default flags. Stdio front: one client launches the bridge and keeps ${CLIENTS} requests in flight on its connection; HTTP: ${CLIENTS} clients. Load average (1 min) when each front started: ${loads}; at the end: ${loadAtEnd[0]}.`,
+        `Operations that failed or answered wrongly (not counted): ${failures.length ? failures.join('; ') : 'none'}.`,
       ],
     },
   ];

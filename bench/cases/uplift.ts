@@ -107,6 +107,11 @@ export async function uplift(opts: BenchOptions): Promise<CaseResult> {
       UPLIFT_TARGETS.calls,
     ),
   };
+  const failures = (['proxy', 'uplift'] as const).flatMap((side) => {
+    const samples = runs[side].flatMap((x) => [x.flows, x.calls]);
+    const failed = samples.reduce((n, x) => n + x.failed, 0);
+    return failed ? [`${side}: ${failed} (first: ${samples.find((x) => x.firstFailure)?.firstFailure})`] : [];
+  });
   const both = (of: (x: Repeat) => number, digits: number) => [fmt(summarize(runs.proxy.map(of)), digits), fmt(summarize(runs.uplift.map(of)), digits)];
   const row = (label: string, of: (x: Repeat) => number, digits: number, key: keyof typeof verdicts) => {
     const v = verdicts[key];
@@ -127,6 +132,7 @@ export async function uplift(opts: BenchOptions): Promise<CaseResult> {
       notes: [
         `Median (min–max) of ${runs.proxy.length} repeats, ratios paired per repeat and judged on their median. One client launches each bridge and keeps its requests in flight on that one stdio connection; both wrap the test fixture over stdio; mrtr-proxy at its default flags.`,
         `mcp-uplift skips what mrtr-proxy keeps: it validates no legacy message, its requestState is a lookup key rather than a sealed state, and it runs one call at a time (its ${FLOWS} flows queue on one lock). CPU: the bridge process alone, from /proc. Load average (1 min): ${loadAtStart[0]} at the start, ${loadAtEnd[0]} at the end.`,
+        `Operations that failed or answered wrongly (not counted): ${failures.length ? failures.join('; ') : 'none'}.`,
       ],
     },
   ];

@@ -78,18 +78,40 @@ export interface Sample {
   p50: number;
   /** The bridge process's CPU per operation, µs. */
   cpuUs: number;
+  /** Operations that failed or answered wrongly (not counted in `ops`), and the first failure. */
+  failed: number;
+  firstFailure?: string;
 }
 
 let seq = 0;
 
-/** `clients` closed-loop clients running `op` on `b` for `windowMs`, with the bridge's CPU read around it. */
+/**
+ * `clients` closed-loop clients running `op` on `b` for `windowMs`, with the bridge's CPU read around
+ * it. A failed or wrong answer is counted and said on stderr, not hidden (more than 50 end the run).
+ */
 export async function measure(b: Bridge, op: Operation, clients: number, windowMs: number): Promise<Sample> {
+  let firstFailure: string | undefined;
+  const checked = async () => {
+    try {
+      await op(b, ++seq);
+    } catch (err) {
+      firstFailure ??= String((err as Error)?.message ?? err).slice(0, 300);
+      throw err;
+    }
+  };
   const before = cpuMsOf(b.pid);
   const load = await closedLoop(
-    Array.from({ length: clients }, () => () => op(b, ++seq)),
+    Array.from({ length: clients }, () => checked),
     windowMs,
   );
   const after = cpuMsOf(b.pid);
-  if (load.errors > 0) throw new Error(`${b.name}: ${load.errors} operations failed`);
-  return { ops: load.calls, throughput: load.throughput, p50: load.p50, cpuUs: cpuUsPerOp(before, after, load.calls) };
+  if (firstFailure !== undefined) process.stderr.write(`*** ${b.name}: ${load.errors} operations failed; the first: ${firstFailure}\n`);
+  return {
+    ops: load.calls,
+    throughput: load.throughput,
+    p50: load.p50,
+    cpuUs: cpuUsPerOp(before, after, load.calls),
+    failed: load.errors,
+    ...(firstFailure === undefined ? {} : { firstFailure }),
+  };
 }
