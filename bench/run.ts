@@ -16,6 +16,8 @@ import { sharing } from './cases/sharing.js';
 import { untied } from './cases/untied.js';
 import { soakCase } from './cases/soak.js';
 import { rounds } from './cases/rounds.js';
+import { budget } from './cases/budget.js';
+import { uplift } from './cases/uplift.js';
 
 const CASES: Record<string, BenchCase> = {
   passthrough,
@@ -26,6 +28,8 @@ const CASES: Record<string, BenchCase> = {
   sharing,
   untied,
   rounds,
+  budget,
+  uplift,
   soak: soakCase,
 };
 /** Run when no case is named: all but the soak. */

@@ -47,10 +47,16 @@ function sources(dir: string): string[] {
   );
 }
 
-/** TypeScript and JavaScript files under dir, skipping node_modules. */
+/** TypeScript and JavaScript files under dir, skipping node_modules and fetched code (`.cache`, e.g. bench/.cache). */
 function code(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? (e.name === 'node_modules' ? [] : code(join(dir, e.name))) : /\.(ts|mjs|js)$/.test(e.name) ? [join(dir, e.name)] : [],
+    e.isDirectory()
+      ? e.name === 'node_modules' || e.name === '.cache'
+        ? []
+        : code(join(dir, e.name))
+      : /\.(ts|mjs|js)$/.test(e.name)
+        ? [join(dir, e.name)]
+        : [],
   );
 }
 
