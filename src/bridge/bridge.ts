@@ -294,7 +294,7 @@ export class Bridge {
   }
 
   private async resume(front: FrontCall, token: string): Promise<JsonObject> {
-    const claims = await openState(this.opts.sealer, token, {
+    const claims = await openState(this.opts.sealer, front.openedState ?? token, {
       instance: this.opts.instance,
       upstream: this.opts.upstream,
       principal: front.principal,

@@ -43,6 +43,7 @@ export interface SetupOptions {
 
 export function setup(opts: SetupOptions = {}) {
   const clock = testClock();
+  const sealer = createSealer(KEY, clock.now);
   const ledger = new MemoryLedger(clock);
   const sessions: FakeSession[] = [];
   /** The roots each session was opened to serve (undefined: the operator's). */
@@ -73,7 +74,7 @@ export function setup(opts: SetupOptions = {}) {
       operatorRoots: () => opts.operatorRoots ?? [],
       waitingShare: () => ({ max: pool.stats().maxWaiting, room: pool.mayWait('exclusive') }),
     },
-    sealer: createSealer(KEY, clock.now),
+    sealer,
     instance: 'instance-A',
     upstream: 'default',
     ledger,
@@ -92,7 +93,7 @@ export function setup(opts: SetupOptions = {}) {
     ...(opts.telemetry ? { telemetry: opts.telemetry } : {}),
     ...(opts.observer ? { observer: opts.observer } : {}),
   });
-  return { bridge, pool, sessions, servedRoots, upstream, clock, ledger, last: () => sessions.at(-1)! };
+  return { bridge, pool, sessions, servedRoots, upstream, clock, ledger, sealer, last: () => sessions.at(-1)! };
 }
 
 export interface Sent {
