@@ -2,10 +2,12 @@
 // `tools/call echo`: the proxy against the minimal forwarder, each in front of the same legacy
 // server. Latency mixes in scheduling on a small machine; CPU per call is what a hop costs.
 // `--method ping` measures the proxy's front alone (it answers ping itself; the forwarder still
-// forwards it). Not part of `npm run bench`; run it by hand when working on the hot path:
+// forwards it). `--method flow` measures one interactive flow of the proxy (`ask-name`: the call, its
+// input_required, the retry with the answer); the forwarder has no such flow and is left out. Not
+// part of `npm run bench`; run it by hand when working on the hot path:
 //
 //   npm run build && node dist/bench/cpu-probe.js [http|stdio] [--calls N] [--rounds R]
-//       [--method tools/call|ping] [--concurrency C] [--caps all|none] [--node-args '--flag ...']
+//       [--method tools/call|ping|flow] [--concurrency C] [--caps all|none] [--node-args '--flag ...']
 //       [--proxy-args '--access-log off ...']
 //
 // With --concurrency C, C clients each keep one call in flight (the legacy server's CPU is the same
@@ -35,7 +37,7 @@ async function main(): Promise<void> {
   const method = opt('--method', 'tools/call');
   const concurrency = Number(opt('--concurrency', '1'));
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`--concurrency: a positive integer, not ${opt('--concurrency', '1')}`);
-  if (method !== 'tools/call' && method !== 'ping') throw new Error(`--method: tools/call or ping, not ${method}`);
+  if (method !== 'tools/call' && method !== 'ping' && method !== 'flow') throw new Error(`--method: tools/call, ping or flow, not ${method}`);
   // The pass-through case's clients declare nothing; `all` adds roots, which over stdio leases exclusively.
   const caps = opt('--caps', 'all');
   if (caps !== 'all' && caps !== 'none') throw new Error(`--caps: all or none, not ${caps}`);
@@ -55,19 +57,21 @@ async function main(): Promise<void> {
     const nodeArgs = opt('--node-args', '').split(' ').filter(Boolean);
     const proxyArgs = opt('--proxy-args', '').split(' ').filter(Boolean);
     const proxy = await scope.proxy(['--max-sessions', String(concurrency + 1), '--gather-window', '0', ...proxyArgs, ...target], { nodeArgs });
-    const viaProxy = new ProxyClient(proxy.url, caps === 'all' ? ALL_CAPS : {});
+    const viaProxy = new ProxyClient(proxy.url, method === 'flow' ? ELICIT : caps === 'all' ? ALL_CAPS : {});
     // Over stdio the forwarder's children are initialized by the forwarder itself.
     const viaForwarder = transport === 'http' ? await new LegacyHttpClient(forwarder.url).init() : new LegacyHttpClient(forwarder.url);
     const variants: Array<[string, number, () => Promise<unknown>]> =
-      method === 'ping'
-        ? [
-            ['forwarder', forwarder.child.pid!, () => viaForwarder.request('ping')],
-            ['mrtr-proxy', proxy.child.pid!, () => viaProxy.call('ping', {})],
-          ]
-        : [
-            ['forwarder', forwarder.child.pid!, () => viaForwarder.tool('echo', { text: 'hello' })],
-            ['mrtr-proxy', proxy.child.pid!, () => viaProxy.tool('echo', { text: 'hello' })],
-          ];
+      method === 'flow'
+        ? [['mrtr-proxy', proxy.child.pid!, () => flow(viaProxy)]]
+        : method === 'ping'
+          ? [
+              ['forwarder', forwarder.child.pid!, () => viaForwarder.request('ping')],
+              ['mrtr-proxy', proxy.child.pid!, () => viaProxy.call('ping', {})],
+            ]
+          : [
+              ['forwarder', forwarder.child.pid!, () => viaForwarder.tool('echo', { text: 'hello' })],
+              ['mrtr-proxy', proxy.child.pid!, () => viaProxy.tool('echo', { text: 'hello' })],
+            ];
     process.stdout.write(`${transport} upstream, ${method}, ${calls} calls per round, ${concurrency} at a time; CPU of the hop process only\n`);
     const run = (n: number, call: () => Promise<unknown>) => inParallel(n, concurrency, call);
     for (let r = 1; r <= rounds; r++) {
@@ -86,6 +90,20 @@ async function main(): Promise<void> {
   } finally {
     await scope.close();
   }
+}
+
+const ANSWER = { action: 'accept', content: { name: 'Ada' } };
+/** A flow's client declares form elicitation only (with roots the proxy would ask for them first). */
+const ELICIT = { elicitation: { form: {} } };
+
+/** One interactive flow: `ask-name`, then its retry with the answer. */
+async function flow(client: ProxyClient): Promise<void> {
+  const round = await client.tool('ask-name', { greeting: 'Hello' });
+  const requests = round['inputRequests'] as Record<string, unknown> | undefined;
+  const key = requests ? Object.keys(requests)[0] : undefined;
+  if (round['resultType'] !== 'input_required' || key === undefined) throw new Error(`expected input_required, got ${JSON.stringify(round)}`);
+  const done = await client.tool('ask-name', { greeting: 'Hello' }, { requestState: round['requestState'], inputResponses: { [key]: ANSWER } });
+  if ((done['content'] as Array<{ text?: string }> | undefined)?.[0]?.text !== 'Hello, Ada!') throw new Error(`flow answered wrongly: ${JSON.stringify(done)}`);
 }
 
 main().then(

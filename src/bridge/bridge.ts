@@ -115,7 +115,7 @@ export class Bridge {
 
   /** What a retry's requestState names: a replay state, or a held round still suspended here. */
   private async target(front: FrontCall, token: string): Promise<ResumeTarget> {
-    const claims = await openState(this.opts.sealer, token, {
+    const claims = await openState(this.opts.sealer, front.openedState ?? token, {
       instance: this.opts.instance,
       upstream: this.opts.upstream,
       principal: front.principal,

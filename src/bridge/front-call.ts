@@ -7,7 +7,7 @@ import type { Clock } from '../clock.js';
 import type { RequestIdentity } from '../state/fingerprint.js';
 import type { ConsumedLedger } from '../state/ledger.js';
 import type { TaskStore } from '../state/task-store.js';
-import type { Sealer } from '../state/seal.js';
+import type { Sealer, StateClaims } from '../state/seal.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { FrontRecord, TaskObserver, UpstreamTelemetry } from '../telemetry/ports.js';
 import type { FrontSink } from './interaction.js';
@@ -25,6 +25,8 @@ export interface FrontCall {
   capabilities: FrontCapabilities;
   principal: string;
   requestState?: string | undefined;
+  /** requestState's claims, when the front opened it already (to route it); the bridge checks them instead of opening it again. */
+  openedState?: StateClaims | undefined;
   inputResponses?: unknown;
   droppedInputKeys?: readonly string[];
   sink: FrontSink;

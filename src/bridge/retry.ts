@@ -16,8 +16,8 @@ import { adaptAnswer, type AskedInput, partitionAnswers } from '../protocol/answ
 import { ProxyError } from '../protocol/errors.js';
 import type { JsonObject } from '../protocol/json.js';
 import { fingerprint } from '../state/fingerprint.js';
-import { holdClaims, type HoldClaims, type RetryClaims } from '../state/claims.js';
-import { StateError, type Sealer } from '../state/seal.js';
+import { holdClaims, type HoldClaims, type RetryClaims, type StateClaims } from '../state/claims.js';
+import { checkExpectation, StateError, type Sealer, type StateExpectation } from '../state/seal.js';
 import type { BoundCall } from './front-call.js';
 import { MISS_MESSAGES, type MissResult } from './suspensions.js';
 
@@ -48,9 +48,10 @@ export function goneError(m: Pick<MissResult, 'miss' | 'waitedMs'>): ProxyError 
   return new ProxyError('interaction_gone', m.miss, MISS_MESSAGES[m.miss]);
 }
 
-export async function openState(sealer: Sealer, token: string, expect: Parameters<Sealer['open']>[1]): Promise<RetryClaims> {
+/** Opens and checks a retry's state: its token, or its claims when the front opened it already (then only checked). */
+export async function openState(sealer: Sealer, state: string | StateClaims, expect: StateExpectation): Promise<RetryClaims> {
   try {
-    return await sealer.open(token, expect);
+    return typeof state === 'string' ? await sealer.open(state, expect) : checkExpectation(state, expect);
   } catch (err) {
     if (err instanceof StateError) throw new ProxyError('state_invalid', err.reason, err.message);
     throw err;

@@ -43,13 +43,14 @@ export interface FastToolCall {
 /**
  * The tools/call in `body`, when the fast lane may serve it; undefined sends it to the official front.
  * `inputSchemaOf` gives the called tool's legacy input schema when known (for `Mcp-Param-*`);
- * `envelopes` keeps what the SDK's classifier said of envelopes seen before (a new one: nothing kept).
+ * `envelopes` keeps what the SDK's classifier said of envelopes seen before: one per fast lane, so
+ * that a client's repeated envelope is classified once.
  */
 export function recognizeToolCall(
   head: FastRequestHead,
   body: unknown,
   inputSchemaOf: (tool: string) => JsonObject | undefined,
-  envelopes: EnvelopeClassifier = new EnvelopeClassifier(),
+  envelopes: EnvelopeClassifier,
 ): FastToolCall | undefined {
   if (head.httpMethod !== 'POST' || head.repeatedHeader || !isJsonContentType(head.contentType ?? null)) return undefined;
   if (!isJSONRPCRequest(body) || body.method !== 'tools/call') return undefined;
@@ -96,6 +97,11 @@ const MAX_KEY_LENGTH = 4096;
  */
 export class EnvelopeClassifier {
   private readonly known = new Map<string, boolean>();
+
+  /** How many envelopes it remembers. */
+  get size(): number {
+    return this.known.size;
+  }
 
   modern(head: FastRequestHead, params: Record<string, unknown>): boolean {
     const key = JSON.stringify(params['_meta']);

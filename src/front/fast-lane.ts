@@ -10,7 +10,7 @@ import { declaresTasks } from '../bridge/tasks/task-wire.js';
 import type { JsonObject } from '../protocol/json.js';
 import { frontRequestOf } from '../telemetry/front-request.js';
 import { principalOfRequest } from './auth-gate.js';
-import { recognizeToolCall, type FastRequestHead } from './fast-call.js';
+import { EnvelopeClassifier, recognizeToolCall, type FastRequestHead } from './fast-call.js';
 import { type CallOutcome, encodeToolCallAnswer } from './fast-result.js';
 import { type FrontDeps, frontCapabilities, runInteractive } from './server-factory.js';
 import { encodeError } from '../protocol/encode-error.js';
@@ -19,12 +19,15 @@ const STANDARD_HEADERS = ['mcp-protocol-version', 'mcp-method', 'mcp-name'] as c
 const NO_NOTIFICATIONS = async () => {};
 
 export class FastLane {
+  /** What the SDK's classifier said of the envelopes this lane has seen (clients repeat theirs). */
+  private readonly envelopes = new EnvelopeClassifier();
+
   constructor(private readonly deps: FrontDeps) {}
 
   /** Serves `body` if it is a request this lane takes; false leaves it, untouched, to the caller. */
   async serve(req: Request, res: Response, body: unknown): Promise<boolean> {
     const upstream = this.deps.upstream;
-    const call = recognizeToolCall(headOf(req), body, (tool) => upstream.toolSchemas.get(tool) as JsonObject | undefined);
+    const call = recognizeToolCall(headOf(req), body, (tool) => upstream.toolSchemas.get(tool) as JsonObject | undefined, this.envelopes);
     // A call that may become a task goes to the official front, whose handlers run the tasks extension.
     if (call === undefined || declaresTasks(call.capabilities)) return false;
     // A server that cannot be described (or has no tools) gets the official front's own answer.

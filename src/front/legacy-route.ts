@@ -24,6 +24,7 @@ import { requestedTaskIds, withTaskNotifications } from './task-listen.js';
 import type { Route, RouteStatus } from '../routing/route.js';
 import { forwardIfForeign, type OwnerForwarding } from './owner-forward.js';
 import { FastLane } from './fast-lane.js';
+import { OpenedStates } from './opened-states.js';
 import { linkWebRequest, recordOfContext, withErrorStatuses } from './official-front.js';
 import { createFrontServer, type ForwardObserver } from './server-factory.js';
 
@@ -57,6 +58,7 @@ export class LegacyRoute implements Route {
   private readonly log: Logger;
   private readonly forwarding: OwnerForwarding | undefined;
   private readonly fast: FastLane | undefined;
+  private readonly opened = new OpenedStates();
 
   constructor(config: UpstreamConfig, parts: LegacyRouteParts) {
     this.forwarding = parts.forwarding;
@@ -74,6 +76,7 @@ export class LegacyRoute implements Route {
       principal: ANONYMOUS,
       forwards: parts.forwards,
       recordOf: recordOfContext,
+      openedStates: this.opened,
     };
     this.handler = createMcpHandler(async () => createFrontServer(await this.upstream.describe(), frontDeps), {
       legacy: 'reject',
@@ -129,13 +132,20 @@ export class LegacyRoute implements Route {
       res.status(400).json(errorBody(msg?.id, mismatch.code, mismatch.message));
       return;
     }
-    if (this.forwarding && raw && (await forwardIfForeign(this.forwarding, req, res, raw, body))) return;
-    if (msg?.method === 'subscriptions/listen') await this.holdResourceSubscriptions(msg.params, req, res);
-    if (msg?.method === 'tools/call') {
-      await this.learnToolSchema(msg.params, req);
-      if (this.fast && (await this.fast.serve(req, res, body))) return;
+    const routed = this.forwarding && raw ? await forwardIfForeign(this.forwarding, req, res, raw, body) : undefined;
+    if (routed?.served) return;
+    // The state opened to route the retry is the bridge's too while the retry is served.
+    const release = routed?.opened ? this.opened.hold(msg?.params?.['requestState'] as string, routed.opened) : undefined;
+    try {
+      if (msg?.method === 'subscriptions/listen') await this.holdResourceSubscriptions(msg.params, req, res);
+      if (msg?.method === 'tools/call') {
+        await this.learnToolSchema(msg.params, req);
+        if (this.fast && (await this.fast.serve(req, res, body))) return;
+      }
+      await this.serve(req, res, body);
+    } finally {
+      release?.();
     }
-    await this.serve(req, res, body);
   }
 
   async status(): Promise<RouteStatus> {

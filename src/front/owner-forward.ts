@@ -17,7 +17,7 @@ import { proxyErrorBody } from '../protocol/encode-error.js';
 import { errorBody, JSONRPC, ProxyError } from '../protocol/errors.js';
 import { isInteractiveMethod } from '../protocol/methods.js';
 import { FORWARD_HEADER, signForward, verifyForward } from '../state/forward-auth.js';
-import type { Sealer } from '../state/seal.js';
+import type { Sealer, StateClaims } from '../state/seal.js';
 import type { Logger } from '../telemetry/logger.js';
 
 /** How long reaching the owner may take before it counts as gone. */
@@ -55,33 +55,45 @@ const ownerGone = (why: string) =>
     `the proxy instance that holds this interaction ${why}; send the request again without requestState and inputResponses`,
   );
 
-/** Serves the request if another instance owns it; false when it is this instance's to serve. */
-export async function forwardIfForeign(f: OwnerForwarding, req: Request, res: Response, raw: Buffer, body: unknown): Promise<boolean> {
+/**
+ * Whether the request was served here because another instance owns it. A request left to this
+ * instance carries the requestState claims opened to decide (`opened`), for the bridge to check
+ * rather than open the state again.
+ */
+export type ForwardDecision = { served: true } | { served: false; opened?: StateClaims };
+
+const SERVED: ForwardDecision = { served: true };
+const NOT_SERVED: ForwardDecision = { served: false };
+
+/** Serves the request if another instance owns it. */
+export async function forwardIfForeign(f: OwnerForwarding, req: Request, res: Response, raw: Buffer, body: unknown): Promise<ForwardDecision> {
   const msg = body as { id?: unknown; method?: unknown; params?: Record<string, unknown> } | undefined;
   const task = TASK_METHODS.has(msg?.method);
-  if (task && msg?.method === 'tasks/get' && f.taskStore) return false;
+  if (task && msg?.method === 'tasks/get' && f.taskStore) return NOT_SERVED;
   const token = task ? msg?.params?.['taskId'] : msg?.params?.['requestState'];
-  if (!(task || isInteractiveMethod(msg?.method)) || typeof token !== 'string') return false;
+  if (!(task || isInteractiveMethod(msg?.method)) || typeof token !== 'string') return NOT_SERVED;
   const claims = await f.sealer.inspect(token).catch(() => undefined);
-  // Unreadable ids and states, replayed calls and this instance's own are the bridge's to answer.
-  if (!claims || claims.k === 'replay' || claims.i === f.instance || (task ? claims.k !== 'task' : claims.k === 'task')) return false;
+  if (!claims) return NOT_SERVED;
+  // Replayed calls and this instance's own are the bridge's to answer, with the state opened here.
+  const here: ForwardDecision = task ? NOT_SERVED : { served: false, opened: claims };
+  if (claims.k === 'replay' || claims.i === f.instance || (task ? claims.k !== 'task' : claims.k === 'task')) return here;
   const path = req.originalUrl.split('?')[0]!;
   if (req.header(FORWARD_HEADER) !== undefined) {
     if (!verifyForward(f.keys, req.header(FORWARD_HEADER), f.now(), path, raw)) {
       res.status(403).json(errorBody(msg?.id, JSONRPC.INVALID_REQUEST, 'forwarded request failed authentication'));
-      return true;
+      return SERVED;
     }
     // Forwarded here as the owner, but this process is not it: the owner restarted. A task is then
     // served here (the task table knows what became of it); a held call is gone.
-    if (task) return false;
+    if (task) return NOT_SERVED;
     res.status(200).json(proxyErrorBody(msg?.id, ownerGone('has restarted and no longer holds it')));
-    return true;
+    return SERVED;
   }
-  if (claims.o === undefined) return false;
+  if (claims.o === undefined) return here;
   f.log.debug(task ? 'forwarding a task request to the instance that runs the task' : 'forwarding a retry to the instance that holds its call', {
     owner: claims.o,
   });
-  return relay(f, new URL(path, claims.o), req, res, raw, msg?.id, task);
+  return (await relay(f, new URL(path, claims.o), req, res, raw, msg?.id, task)) ? SERVED : NOT_SERVED;
 }
 
 /** True once the owner's answer (or the error for a retry) went to the client; false: a task request the owner never got. */

@@ -16,6 +16,7 @@ import { PRINCIPAL_KEY } from './auth-gate.js';
 import { registerTaskMethods } from './task-methods.js';
 import { toProtocolError } from './wire-errors.js';
 import { legacyRunsToolTasks, TASKS_EXTENSION } from '../bridge/tasks/task-wire.js';
+import type { OpenedStates } from './opened-states.js';
 
 export interface FrontDeps {
   bridge: Bridge;
@@ -27,6 +28,8 @@ export interface FrontDeps {
   forwards?: ForwardObserver | undefined;
   /** The telemetry record of the request a handler serves (the front hands it down: official-front.ts, stdio.ts). */
   recordOf?: ((ctx: ServerContext) => FrontRequest | undefined) | undefined;
+  /** requestStates the route already opened (to route them), for the bridge to check instead of opening again. */
+  openedStates?: OpenedStates | undefined;
 }
 
 /** Who hears of forwarded requests (lists, reads) and their outcome: the code the client got. */
@@ -198,6 +201,7 @@ export async function runInteractive(method: InteractiveMethod, params: JsonObje
     capabilities: req.capabilities,
     principal: req.principal ?? deps.principal,
     requestState: req.requestState,
+    openedState: deps.openedStates?.get(req.requestState),
     inputResponses: req.inputResponses,
     droppedInputKeys: req.droppedInputKeys,
     sink: {

@@ -3,6 +3,7 @@
 // and opening are synchronous (node:crypto): the promises are the interface's, not the work's.
 import { createHash, createSecretKey, type KeyObject } from 'node:crypto';
 import { type RetryClaims, readClaims, type StateClaims, wireClaims } from './claims.js';
+export type { RetryClaims, StateClaims } from './claims.js';
 import { type CompactJwe, jsonObject, openCompact, readCompact, type SealingHeader, sealCompact, sealingHeader } from './compact-jwe.js';
 
 export const STATE_FORMAT_VERSION = 1;
@@ -129,21 +130,7 @@ export function createSealer(keys: Uint8Array | readonly Uint8Array[], now: () =
       return sealCompact(sealing, stateHeader, JSON.stringify({ v: STATE_FORMAT_VERSION, ...wireClaims(claims), exp }));
     },
     async open(token, expect) {
-      const claims = inspect(token);
-      switch (claims.k) {
-        // A task id is no requestState, whoever holds it.
-        case 'task':
-          throw new StateError('wrong_request');
-        case 'replay':
-          if (claims.u !== expect.upstream) throw new StateError('wrong_request');
-          break;
-        case 'hold':
-          if (claims.i !== expect.instance) throw new StateError('foreign_instance');
-          break;
-      }
-      if (claims.p !== expect.principal) throw new StateError('wrong_principal');
-      if (claims.fp !== expect.fingerprint) throw new StateError('wrong_request');
-      return claims;
+      return checkExpectation(inspect(token), expect);
     },
     async inspect(token) {
       return inspect(token);
@@ -160,4 +147,26 @@ export function createSealer(keys: Uint8Array | readonly Uint8Array[], now: () =
       return record;
     },
   };
+}
+
+/**
+ * The claims, if they are the retry's (`expect`): the kind, instance or upstream, principal and
+ * request; throws the StateError that says which is not. Sealer.open applies it to what it opened,
+ * and the bridge to a state the front already opened (to learn which instance holds its call).
+ */
+export function checkExpectation(claims: StateClaims, expect: StateExpectation): RetryClaims {
+  switch (claims.k) {
+    // A task id is no requestState, whoever holds it.
+    case 'task':
+      throw new StateError('wrong_request');
+    case 'replay':
+      if (claims.u !== expect.upstream) throw new StateError('wrong_request');
+      break;
+    case 'hold':
+      if (claims.i !== expect.instance) throw new StateError('foreign_instance');
+      break;
+  }
+  if (claims.p !== expect.principal) throw new StateError('wrong_principal');
+  if (claims.fp !== expect.fingerprint) throw new StateError('wrong_request');
+  return claims;
 }

@@ -3,7 +3,7 @@
 // follow one across instances sharing the state key, without the log revealing who it was.
 import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import type { FrontRequest } from './front-request.js';
-import type { Logger } from './logger.js';
+import { infoLineWriter, type Logger } from './logger.js';
 
 export const ACCESS_LOG_MESSAGE = 'access';
 
@@ -28,7 +28,7 @@ export function createPrincipalHasher(secret: Uint8Array = randomBytes(32)): Pri
   };
 }
 
-export interface AccessLogFields {
+export type AccessLogFields = {
   upstream: string;
   method: string;
   target?: string;
@@ -41,7 +41,7 @@ export interface AccessLogFields {
   /** `fast` when the fast lane answered (front/fast-lane.ts); absent for the official front. */
   lane?: 'fast';
   principal: string;
-}
+};
 
 /** The line's fields. Pure. */
 export function accessLogFields(request: FrontRequest, status: number | undefined, seconds: number, hash: PrincipalHasher): AccessLogFields {
@@ -59,6 +59,8 @@ export function accessLogFields(request: FrontRequest, status: number | undefine
   };
 }
 
-export function writeAccessLog(log: Logger, fields: AccessLogFields): void {
-  log.info(ACCESS_LOG_MESSAGE, fields);
+/** Writes access lines to `log` (a JSON-lines logger's are written directly: logger.ts infoLineWriter). */
+export function accessLogWriter(log: Logger): (fields: AccessLogFields) => void {
+  const write = infoLineWriter(log);
+  return (fields) => write(ACCESS_LOG_MESSAGE, fields);
 }

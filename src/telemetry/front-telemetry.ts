@@ -5,7 +5,7 @@
 // SDK's and the bridge's are noted where they are made (front/official-front.ts, front/wire-errors.ts).
 // On stdio a request ends with the response carrying its id.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { accessLogFields, createPrincipalHasher, writeAccessLog, type PrincipalHasher } from './access-log.js';
+import { type AccessLogFields, accessLogFields, accessLogWriter, createPrincipalHasher, type PrincipalHasher } from './access-log.js';
 import { FrontRequest, headOfBody, headOfMessage, recordFrontRequest } from './front-request.js';
 import { methodLabel, outcomeOf } from './labels.js';
 import type { Logger } from './logger.js';
@@ -27,10 +27,12 @@ type JsonResponse = ServerResponse & { json?: (body: unknown) => unknown };
 
 export class FrontTelemetry {
   private readonly hash: PrincipalHasher;
+  private readonly writeAccess: ((fields: AccessLogFields) => void) | undefined;
   private nameRead: ReadNamer = () => undefined;
 
   constructor(private readonly opts: FrontTelemetryOptions) {
     this.hash = opts.hashPrincipal ?? createPrincipalHasher();
+    this.writeAccess = opts.accessLog ? accessLogWriter(opts.log) : undefined;
   }
 
   /** How reads are named in the access log and spans (set once the upstreams exist); by default by nothing. */
@@ -99,7 +101,7 @@ export class FrontTelemetry {
     const seconds = request.end(status);
     if (seconds === undefined) return;
     this.opts.metrics?.request(request.upstream, methodLabel(request.head.method), outcomeOf(status ?? 200, request.code, request.inputRequired), seconds);
-    if (this.opts.accessLog) writeAccessLog(this.opts.log, accessLogFields(request, status, seconds, this.hash));
+    this.writeAccess?.(accessLogFields(request, status, seconds, this.hash));
   }
 }
 

@@ -2,6 +2,7 @@
 // for a log collector, or short readable ones for a person at a terminal (pretty-line.ts).
 // Secrets never reach this module: callers log handles, counts and reasons, never keys, states or answers.
 import winston from 'winston';
+import { type FlatFields, jsonLine } from './json-line.js';
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './log-levels.js';
 import { prettyLine } from './pretty-line.js';
 
@@ -31,12 +32,33 @@ export function createLogger(level: LogLevel, secrets: readonly string[] = [], s
     transports: [new winston.transports.Console({ stderrLevels: [...LOG_LEVELS] })],
   });
   skipDisabledLevels(logger);
+  if (style.format === 'json') directJson.set(logger, hiddenOf(secrets));
   return logger;
+}
+
+/** JSON-lines loggers made by createLogger, with the secrets their lines blank out. */
+const directJson = new WeakMap<Logger, readonly string[]>();
+
+const hiddenOf = (secrets: readonly string[]) => secrets.filter((s) => s.length >= 8);
+
+/**
+ * Writes `info` lines of `log` for a path that writes one per request (the access log). A JSON-lines
+ * logger of createLogger's gets the line its json format would write, straight to stderr, without
+ * the cost of winston's stream; any other logger (pretty lines, a child, a test's) logs it as usual.
+ * The level and `silent` are read at every line, so a changed level applies at once.
+ */
+export function infoLineWriter(log: Logger): (message: string, fields: FlatFields) => void {
+  const hidden = directJson.get(log);
+  if (hidden === undefined) return (message, fields) => void log.info(message, fields);
+  return (message, fields) => {
+    if (log.silent || !log.isLevelEnabled('info')) return;
+    process.stderr.write(`${jsonLine('info', message, fields, new Date().toISOString(), hidden)}\n`);
+  };
 }
 
 /** The winston format that turns an entry into its line (exported for the tests). */
 export function lineFormat(secrets: readonly string[], style: LogStyle): winston.Logform.Format {
-  const hidden = secrets.filter((s) => s.length >= 8);
+  const hidden = hiddenOf(secrets);
   const redact = winston.format((info) => {
     for (const [k, v] of Object.entries(info)) {
       if (typeof v === 'string' && hidden.some((s) => v.includes(s))) info[k] = hidden.reduce((t, s) => t.split(s).join('[redacted]'), v);

@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { childPids, MAX_THREADS, PASS_BUDGET_MS, processTreeRunning, statState, statThreads } from '../../src/upstream/child/process-running.js';
+import { childPids, KeptProcFiles, MAX_THREADS, PASS_BUDGET_MS, processTreeRunning, statState, statThreads } from '../../src/upstream/child/process-running.js';
 import { skipOrFail } from '../support/skip.js';
 import { startThreaded } from '../support/threaded.js';
 
@@ -47,6 +47,34 @@ describe('process-running', () => {
     assert.deepEqual(childPids('12 345 6'), [12, 345, 6]);
     assert.deepEqual(childPids(''), []);
     assert.deepEqual(childPids('0 -1 x 7'), [7]);
+  });
+
+  it('reads the same with its files kept open between passes, and closes them once the process ends', { skip: noProc }, async () => {
+    // Waits on stdin; spins for a while on each line it reads.
+    const spin = "process.stdin.on('data', () => { const end = Date.now() + 3000; while (Date.now() < end); })";
+    const child = spawn('sh', ['-c', `${JSON.stringify(process.execPath)} -e ${JSON.stringify(spin)}; true`], {
+      stdio: ['pipe', 'ignore', 'ignore'],
+      detached: true,
+    });
+    const kept = new KeptProcFiles();
+    try {
+      const pid = await started(child);
+      const read = () => processTreeRunning(pid, 'all', undefined, kept);
+      for (let i = 0; i < 200 && read() !== false; i++) await sleep(10);
+      assert.equal(read(), false);
+      const open = kept.size;
+      assert.ok(open > 2, `${open} files kept open (the wrapper's and node's threads)`);
+      child.stdin!.write('go\n');
+      for (let i = 0; i < 200 && read() !== true; i++) await sleep(10);
+      assert.equal(read(), true, 'the same open files read the new state');
+      process.kill(-child.pid!, 'SIGKILL');
+      await new Promise((resolve) => child.once('close', resolve));
+      assert.equal(read(), undefined);
+      assert.equal(kept.size, 0, 'every file of the ended processes is closed');
+    } finally {
+      kept.close();
+      if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
+    }
   });
 
   it('is unknown for a process that does not exist', { skip: noProc }, () => {

@@ -45,6 +45,7 @@ export interface SetupOptions {
 
 export function setup(opts: SetupOptions = {}) {
   const clock = testClock();
+  const sealer = createSealer(KEY, clock.now);
   const ledger = new MemoryLedger(clock);
   const sessions: FakeSession[] = [];
   /** The roots each session was opened to serve (undefined: the operator's). */
@@ -75,7 +76,7 @@ export function setup(opts: SetupOptions = {}) {
       operatorRoots: () => opts.operatorRoots ?? [],
       waitingShare: () => ({ max: pool.stats().maxWaiting, room: pool.mayWait('exclusive') }),
     },
-    sealer: (opts.sealer ?? ((s) => s))(createSealer(KEY, clock.now)),
+    sealer: (opts.sealer ?? ((s) => s))(sealer),
     instance: 'instance-A',
     upstream: 'default',
     ledger,
@@ -94,7 +95,7 @@ export function setup(opts: SetupOptions = {}) {
     ...(opts.telemetry ? { telemetry: opts.telemetry } : {}),
     ...(opts.observer ? { observer: opts.observer } : {}),
   });
-  return { bridge, pool, sessions, servedRoots, upstream, clock, ledger, last: () => sessions.at(-1)! };
+  return { bridge, pool, sessions, servedRoots, upstream, clock, ledger, sealer, last: () => sessions.at(-1)! };
 }
 
 export interface Sent {

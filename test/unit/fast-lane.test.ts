@@ -2,7 +2,7 @@
 // official front), and how it encodes every outcome of one, as the official front does.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { declaresParamHeaders, recognizeToolCall, type FastRequestHead } from '../../src/front/fast-call.js';
+import { declaresParamHeaders, EnvelopeClassifier, recognizeToolCall, type FastRequestHead } from '../../src/front/fast-call.js';
 import { partitionInputResponses } from '../../src/protocol/answers.js';
 import { type CallOutcome, encodeToolCallAnswer, inputRequiredRefusal } from '../../src/front/fast-result.js';
 import type { AuthInfo, ServerContext } from '@modelcontextprotocol/server';
@@ -34,7 +34,7 @@ const noSchema = () => undefined;
 
 describe('fast lane: recognizing a plain tools/call', () => {
   it('takes a plain call, shaped as the official front hands it on', () => {
-    const call = recognizeToolCall(HEAD, body({}), noSchema);
+    const call = recognizeToolCall(HEAD, body({}), noSchema, new EnvelopeClassifier());
     assert.deepEqual(call, {
       id: 1,
       name: 'echo',
@@ -51,6 +51,7 @@ describe('fast lane: recognizing a plain tools/call', () => {
       HEAD,
       body({ requestState: 's', inputResponses: { a: { action: 'accept' }, b: 'x', c: { method: 'm' }, d: { result: {} } } }),
       noSchema,
+      new EnvelopeClassifier(),
     );
     assert.equal(call?.requestState, 's');
     assert.deepEqual(call?.inputResponses, { a: { action: 'accept' } });
@@ -61,7 +62,7 @@ describe('fast lane: recognizing a plain tools/call', () => {
   it('takes a call without arguments', () => {
     const b = body({});
     delete (b.params as Record<string, unknown>)['arguments'];
-    assert.deepEqual(recognizeToolCall(HEAD, b, noSchema)?.params, { name: 'echo' });
+    assert.deepEqual(recognizeToolCall(HEAD, b, noSchema, new EnvelopeClassifier())?.params, { name: 'echo' });
   });
 
   const refused: Array<[string, FastRequestHead, unknown]> = [
@@ -93,16 +94,26 @@ describe('fast lane: recognizing a plain tools/call', () => {
     ['a requestState that is not a string', HEAD, body({ requestState: 5 })],
     ['an id that is null', HEAD, { ...body({}), id: null }],
   ];
-  for (const [what, head, b] of refused) it(`leaves ${what} to the official front`, () => assert.equal(recognizeToolCall(head, b, noSchema), undefined));
+  for (const [what, head, b] of refused)
+    it(`leaves ${what} to the official front`, () => assert.equal(recognizeToolCall(head, b, noSchema, new EnvelopeClassifier()), undefined));
+
+  it("answers from one lane's classifier as from a new one, each envelope classified once", () => {
+    const lane = new EnvelopeClassifier();
+    for (let pass = 0; pass < 2; pass++) {
+      for (const [what, head, b] of refused) assert.equal(recognizeToolCall(head, b, noSchema, lane), undefined, what);
+      assert.notEqual(recognizeToolCall(HEAD, body({}), noSchema, lane), undefined);
+    }
+    assert.ok(lane.size > 0 && lane.size < refused.length, `${lane.size} envelopes kept`);
+  });
 
   it('leaves a tool whose schema declares Mcp-Param headers to the official front', () => {
     const schema = { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } } };
     assert.equal(
-      recognizeToolCall(HEAD, body({}), () => schema),
+      recognizeToolCall(HEAD, body({}), () => schema, new EnvelopeClassifier()),
       undefined,
     );
     assert.notEqual(
-      recognizeToolCall(HEAD, body({}), () => ({ type: 'object', properties: { text: { type: 'string' } } })),
+      recognizeToolCall(HEAD, body({}), () => ({ type: 'object', properties: { text: { type: 'string' } } }), new EnvelopeClassifier()),
       undefined,
     );
   });

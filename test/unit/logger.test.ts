@@ -3,7 +3,8 @@
 // Its two line formats (json, pretty), secrets blanked out of both, and the default for stderr.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createLogger, lineFormat, type LogStyle, stderrStyle } from '../../src/telemetry/logger.js';
+import { createLogger, infoLineWriter, lineFormat, type LogStyle, stderrStyle } from '../../src/telemetry/logger.js';
+import { jsonLine } from '../../src/telemetry/json-line.js';
 
 const LEVEL = Symbol.for('level');
 const MESSAGE = Symbol.for('message');
@@ -117,5 +118,66 @@ describe('the style of stderr', () => {
     assert.deepEqual(stderrStyle('pretty', {}), { format: 'pretty', color: false });
     assert.deepEqual(stderrStyle('pretty', { FORCE_COLOR: '1' }), { format: 'pretty', color: true });
     assert.deepEqual(stderrStyle('pretty', { FORCE_COLOR: '0' }), { format: 'pretty', color: false });
+  });
+});
+
+/** The lines written to stderr while `run` runs. */
+function stderrOf(run: () => void): string[] {
+  const lines: string[] = [];
+  const stderrWrite = process.stderr.write;
+  process.stderr.write = ((chunk: string | Uint8Array) => lines.push(String(chunk)) > 0) as typeof process.stderr.write;
+  try {
+    run();
+  } finally {
+    process.stderr.write = stderrWrite;
+  }
+  return lines;
+}
+
+const JSON_STYLE: LogStyle = { format: 'json', color: false };
+const ISO = /"timestamp":"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z"/;
+
+describe('the direct info line (the access log)', () => {
+  const secret = 's'.repeat(43);
+  const entries: Array<Record<string, string | number | boolean | undefined>> = [
+    { upstream: 'default', method: 'tools/call', target: 'echo', status: 200, durationMs: 1.234, mode: 'local', lane: 'fast', principal: '0123abcd' },
+    { upstream: 'u', method: 'tools/call', code: -32602, durationMs: 0, round: 2, mode: 'held', principal: 'p', skipped: undefined },
+    { upstream: 'quo"te\n\u0001 é \ud800', method: `a ${secret} b`, target: secret, durationMs: Number.NaN, ok: true, Zed: 1, level: 'x', message: 'y' },
+  ];
+
+  it("is the line winston's json format writes for the same entry", () => {
+    for (const fields of entries) {
+      const winstonLine = lineOf(JSON_STYLE, { ...fields, level: 'info', message: 'access' }, [secret]);
+      const direct = jsonLine('info', 'access', fields, '2026-01-02T03:04:05.678Z', [secret]);
+      assert.equal(direct.replace(ISO, 'T'), winstonLine.replace(ISO, 'T'));
+      assert.ok(!direct.includes(secret));
+    }
+  });
+
+  it('goes to stderr from a JSON-lines logger, only at info or below, and not when silent', () => {
+    const log = createLogger('info', [secret]);
+    const write = infoLineWriter(log);
+    const lines = stderrOf(() => write('access', entries[0]!));
+    assert.equal(lines.length, 1);
+    assert.match(lines[0]!, ISO);
+    assert.equal(lines[0]!.replace(ISO, 'T'), `${jsonLine('info', 'access', entries[0]!, '', []).replace(/"timestamp":""/, 'T')}\n`);
+    log.level = 'warn';
+    assert.deepEqual(
+      stderrOf(() => write('access', entries[0]!)),
+      [],
+    );
+    log.level = 'debug';
+    log.silent = true;
+    assert.deepEqual(
+      stderrOf(() => write('access', entries[0]!)),
+      [],
+    );
+  });
+
+  it('is an ordinary winston line from a logger writing pretty lines', () => {
+    const log = createLogger('info', [], { format: 'pretty', color: false });
+    const lines = stderrOf(() => infoLineWriter(log)('access', { upstream: 'u', status: 200 }));
+    assert.equal(lines.length, 1);
+    assert.equal(lines[0]!.replace(TIME, ''), 'info  access upstream=u status=200\n');
   });
 });

@@ -16,7 +16,7 @@ import { parseMessage } from './jsonrpc-message.js';
 import { LineReader, MAX_LINE_BYTES } from './line-reader.js';
 import { type StderrLine, StderrLines } from './stderr-lines.js';
 import { StderrTail } from './stderr-tail.js';
-import { processTreeRunning } from '../child/process-running.js';
+import { KeptProcFiles, processTreeRunning } from '../child/process-running.js';
 import type { UpstreamResources } from '../resources.js';
 
 /** stdin EOF, then SIGTERM after this, then SIGKILL after as long again (as the v1 SDK does). */
@@ -40,6 +40,8 @@ export class StdioTransport implements Transport {
   /** Why the proxy stopped the child, when it did: quoted before how it exited. */
   private stopped: string | undefined;
   private spoken = false;
+  /** The child's /proc files the gather reads, kept open while it runs (closed when it ends). */
+  private readonly procFiles = new KeptProcFiles();
 
   /** `resources`: the proxy instance's children and the ones it prestarted. */
   constructor(
@@ -60,7 +62,7 @@ export class StdioTransport implements Transport {
   running(threads: 'all' | 'main'): boolean | undefined {
     const pid = this.child?.pid;
     if (pid === undefined) return undefined;
-    return this.lines.holding || processTreeRunning(pid, threads);
+    return this.lines.holding || processTreeRunning(pid, threads, undefined, this.procFiles);
   }
 
   start(): Promise<void> {
@@ -119,6 +121,7 @@ export class StdioTransport implements Transport {
           // A spawn that failed (ENOENT) reports a negative code.
           this.exitedByItself = this.stopped === undefined && signal === null && code !== null && code >= 0;
           this.child = undefined;
+          this.procFiles.close();
           this.onclose?.();
         });
       };
