@@ -71,6 +71,11 @@ export class Interaction implements SessionHolder {
     return this.rounds;
   }
 
+  /** A replayed call's run going on held: its rounds follow the `rounds` its earlier runs asked. */
+  continueAfter(rounds: number): void {
+    this.rounds = Math.max(this.rounds, rounds);
+  }
+
   /** Counts a new `input_required` round and returns its number. */
   nextRound(): number {
     return ++this.rounds;

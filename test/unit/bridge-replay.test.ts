@@ -63,7 +63,7 @@ describe('Bridge: replay', () => {
     assert.deepEqual(await r3, { content: [{ type: 'text', text: 'A B' }] });
   });
 
-  it('asks the client anew, never fails, when the rerun asks a different question', async () => {
+  it('asks the client anew in hold mode, never fails nor loops, when the rerun asks a different question', async () => {
     const { bridge, last, sessions } = setup({ suspend: 'replay' });
     const r1 = bridge.call(front());
     await tick();
@@ -75,6 +75,7 @@ describe('Bridge: replay', () => {
     void (await running(sessions)).ask('elicitation/create', question('other')).answer.catch(() => {});
     const a2 = (await r2) as unknown as Asked;
     assert.deepEqual(a2.inputRequests['elicitation-1']?.params, question('other'));
+    assert.equal(bridge.suspendedCount, 1, 'the run is held: its retry ends it instead of running it a third time');
   });
 
   it('lets each replay state be used once, and a malformed retry consumes nothing', async () => {
