@@ -3,6 +3,8 @@
 // extended and sealed into requestState, and the legacy call is let go. A run that asks another
 // question where the record holds an answer (choices from live data) would ask anew on every run:
 // it continues in hold mode instead, as does a run whose record would outgrow --max-state-bytes.
+// What the client already heard (the log lines and progress of the runs before, up to the last
+// recorded question) is not relayed again: the run is silent until it gets past its record.
 import { randomUUID } from 'node:crypto';
 import { adaptAnswer } from '../protocol/answers.js';
 import { inputPosition } from '../protocol/input-requests.js';
@@ -69,11 +71,19 @@ export class ReplayRun {
     private readonly round: number,
     private readonly callId: string,
     private readonly ctx: ReplayContext,
-  ) {}
+  ) {
+    // The client heard what the runs before said up to their last question: this run says it again.
+    if (this.unmatched() > 0) call.interaction.silence();
+  }
 
   /** Whether the run continues in hold mode (its questions go to the held call's rounds). */
   get holding(): boolean {
     return this.held;
+  }
+
+  /** Recorded answers this run has not reached yet. */
+  private unmatched(): number {
+    return this.record.filter((e) => e.a !== undefined && !this.matched.some((m) => m.n === e.n)).length;
   }
 
   /** Answers what the record can; undefined when nothing is left to ask, else the front's answer. */
@@ -88,8 +98,10 @@ export class ReplayRun {
       const recorded = recordedAnswer(this.record, n, p.method, d);
       const adapted = recorded === undefined ? undefined : adaptAnswer(p.method, recorded, version);
       if (recorded !== undefined && adapted?.ok) {
-        interaction.answer(p.key, adapted.result);
         this.matched.push({ n, m: p.method, d, a: recorded });
+        // Past its record, what the run says is new to the client: it is heard from its answer on.
+        if (this.unmatched() === 0) interaction.speak();
+        interaction.answer(p.key, adapted.result);
         continue;
       }
       if (this.record.some((e) => e.n === n && e.a !== undefined)) this.mismatched++;
@@ -152,9 +164,10 @@ export class ReplayRun {
     return inputRequired(asks, requestState);
   }
 
-  /** The call continues in hold mode from this round on: its rounds go on counting. */
+  /** The call continues in hold mode from this round on: the client hears it from here, and its rounds go on counting. */
   private holdFromHere(asks: PendingInput[]): Promise<JsonObject> {
     this.held = true;
+    this.call.interaction.speak();
     this.call.interaction.continueAfter(this.round - 1);
     return this.call.hold(asks);
   }

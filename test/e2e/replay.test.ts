@@ -127,6 +127,27 @@ describe('replay only where it is safe', () => {
     assert.doesNotMatch(forced.stderr(), /its calls are held from now on/);
     assert.equal(forced.stderr().match(/"mode":"replay","target":"ask-live"/g)?.length, 2);
   });
+
+  it('relays each log line and progress step once, though every run says them all again', async () => {
+    const meta = { 'io.modelcontextprotocol/logLevel': 'info', progressToken: 'p' };
+    const chatty = (extra: Record<string, unknown> = {}) => rpc(proxy.url, 'tools/call', { name: 'ask-chatty', arguments: {}, ...extra }, { caps: CAPS, meta });
+    const heard = (r: Awaited<ReturnType<typeof chatty>>) =>
+      r.notifications.map((n) => (n.method === 'notifications/progress' ? `progress ${String(n.params?.['progress'])}` : String(n.params?.['data'])));
+    const one = await chatty();
+    const r1 = inputRequired(one);
+    const two = await chatty({ requestState: r1.requestState, inputResponses: { 'elicitation-1': accept({ city: 'Oslo' }) } });
+    const r2 = inputRequired(two);
+    const three = await chatty({ requestState: r2.requestState, inputResponses: { 'elicitation-2': accept({ street: 'Storgata' }) } });
+    assert.equal(textOf(three.body.result), 'Oslo, Storgata');
+    assert.deepEqual(
+      [heard(one), heard(two), heard(three)],
+      [
+        ['looking up cities', 'progress 1'],
+        ['looking up streets in Oslo', 'progress 2'],
+        ['found it', 'progress 3'],
+      ],
+    );
+  });
 });
 
 describe('think time longer than the legacy server request timeout', () => {
