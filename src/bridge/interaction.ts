@@ -25,6 +25,8 @@ export class Interaction implements SessionHolder {
   private settling: Cancel | undefined;
   /** Ended by the bridge; a runner's handler may still run until its result or the let-go. */
   private ending = false;
+  /** Let go for replay: its handler, refused, may still run until its result or its cancellation. */
+  private lettingGo = false;
   private sentOn: BridgeSession | undefined;
   /** While a legacy -32042 is answered: URL elicitations to complete before the call is re-sent on a fresh session. */
   private urlGate: { message: string; answers: Map<string, JsonObject> } | undefined;
@@ -69,6 +71,11 @@ export class Interaction implements SessionHolder {
   /** Rounds asked so far. */
   get round(): number {
     return this.rounds;
+  }
+
+  /** A replayed call's run going on held: its rounds follow the `rounds` its earlier runs asked. */
+  continueAfter(rounds: number): void {
+    this.rounds = Math.max(this.rounds, rounds);
   }
 
   /** Counts a new `input_required` round and returns its number. */
@@ -137,6 +144,15 @@ export class Interaction implements SessionHolder {
   /** The call goes on as a task of the proxy (tasks/hosted-task.ts): its notifications have no request to ride on. */
   runsAsTask(): void {
     this.notifications.close('task');
+  }
+
+  /** A replayed run says again what the client heard from the runs before: not relayed until `speak`. */
+  silence(): void {
+    this.notifications.silence();
+  }
+
+  speak(): void {
+    this.notifications.speak();
   }
 
   /** Waits for notifications already on their way to the front, then stops relaying to it. */
@@ -311,12 +327,21 @@ export class Interaction implements SessionHolder {
     this.detach((lease) => (lease.mode === 'shared' ? lease.release() : lease.discard(reason)));
   }
 
-  /** Replay: cancels the call upstream, fails its open requests so the handler stops, settles the session (let-go.ts). */
+  /**
+   * Replay: fails its open requests so the handler stops, and cancels the call upstream only if it
+   * has not ended within the let-go quiet period; then the session settles (let-go.ts). Answering
+   * first matters: a legacy SDK forgets the requests of a call it was told is cancelled, and one
+   * answered after that it logs as unknown. Nothing the call says from now on reaches a client.
+   */
   letGo(reason: string): void {
-    this.notifications.close('call_ended');
-    if (!this.outcome) this.callAbort?.abort(reason);
+    this.notifications.cut('call_ended');
+    this.lettingGo = true;
     for (const p of this.unanswered()) this.refuse(p.key, JSONRPC.INTERNAL_ERROR, `the call was cancelled: ${reason}`);
-    this.detach((lease) => settleThenRelease(lease, this.clock, this.log));
+    if (this.outcome) return this.detach((lease) => settleThenRelease(lease, this.clock, this.log));
+    this.clock.after(LET_GO_QUIET_MS, () => {
+      if (!this.outcome) this.callAbort?.abort(reason);
+      this.detach((lease) => settleThenRelease(lease, this.clock, this.log));
+    });
   }
 
   onServerRequest(request: ServerRequest, withdrawn: AbortSignal): Promise<JsonObject> {
@@ -324,6 +349,7 @@ export class Interaction implements SessionHolder {
     if (!isInputMethod(method)) {
       return Promise.reject(new McpError(JSONRPC.METHOD_NOT_FOUND, `mrtr-proxy cannot forward ${method} to a 2026-07-28 client`));
     }
+    if (this.lettingGo) return Promise.reject(new McpError(JSONRPC.INTERNAL_ERROR, 'the call that asked for this was cancelled'));
     // Ended, its handler still runs: nobody will answer, so it hears at once.
     if (this.ending) {
       if (method === 'elicitation/create') return Promise.resolve({ action: 'cancel' });
@@ -379,6 +405,12 @@ export class Interaction implements SessionHolder {
       else this.refuse(p.key, JSONRPC.INTERNAL_ERROR, 'the call that asked for this has ended');
     }
     const healthy = !this.lease?.session.closed;
+    // Let go for replay: the handler stopped once refused; the session settles before anyone else gets it.
+    if (this.lettingGo) {
+      this.detach((lease) => settleThenRelease(lease, this.clock, this.log));
+      this.poke();
+      return;
+    }
     if (outcome.kind === 'complete' && isJsonObject(this.call.params['task'])) this.created = legacyTaskCreated(outcome.result);
     if (healthy && this.created !== undefined) {
       // The legacy task belongs to this session: whoever takes the task takes the session with it.

@@ -24,6 +24,8 @@ export class NotificationRelay {
   private held: RelayedNotification[] | undefined;
   /** Set once no front request will ever be attached again: why its notifications are dropped. */
   private closedFor: NotificationDrop | undefined;
+  /** A replayed run saying again what the client heard from the runs before: dropped as `replayed`. */
+  private silent = false;
 
   constructor(private readonly dropped: DropNotification) {}
 
@@ -54,7 +56,23 @@ export class NotificationRelay {
     for (const n of held ?? []) this.dropped(n.method, reason);
   }
 
+  /** Until `speak`, what comes is dropped as `replayed` (the client has it from an earlier run). */
+  silence(): void {
+    this.silent = true;
+  }
+
+  speak(): void {
+    this.silent = false;
+  }
+
+  /** The call was let go: nothing it says from now on is relayed, not even to the request still attached. */
+  cut(reason: NotificationDrop): void {
+    this.close(reason);
+    this.sink = undefined;
+  }
+
   deliver(n: RelayedNotification): void {
+    if (this.silent) return this.dropped(n.method, 'replayed');
     const sink = this.sink;
     if (!sink) {
       this.hold(n);

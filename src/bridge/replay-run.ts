@@ -1,7 +1,10 @@
 // One run of a replayed call: the legacy server's requests that match the record are answered from
 // it at once; the first ones that do not become the next `input_required`, with the record
-// extended and sealed into requestState, and the legacy call is let go. A record that would
-// outgrow --max-state-bytes is not sealed: the call continues in hold mode instead.
+// extended and sealed into requestState, and the legacy call is let go. A run that asks another
+// question where the record holds an answer (choices from live data) would ask anew on every run:
+// it continues in hold mode instead, as does a run whose record would outgrow --max-state-bytes.
+// What the client already heard (the log lines and progress of the runs before, up to the last
+// recorded question) is not relayed again: the run is silent until it gets past its record.
 import { randomUUID } from 'node:crypto';
 import { adaptAnswer } from '../protocol/answers.js';
 import { inputPosition } from '../protocol/input-requests.js';
@@ -36,6 +39,8 @@ export interface ReplayCall {
   refuseUndeclared(pending: PendingInput[]): void;
   /** Suspends the interaction in hold mode and answers with its input_required. */
   hold(pending: PendingInput[]): Promise<JsonObject>;
+  /** This run asked another question than its record holds at the same position. */
+  questionsChanged(): void;
 }
 
 /** The parts of the front request a run reads (a FrontCall satisfies it). */
@@ -53,6 +58,8 @@ export class ReplayRun {
   private readonly matched: RecordEntry[] = [];
   /** Positions where the server asked something other than what the record holds (a new question). */
   private mismatched = 0;
+  /** Fell back to hold mode: the run's later questions are held rounds too. */
+  private held = false;
 
   /**
    * @param record what earlier runs asked and the client answered (empty on the first run)
@@ -64,7 +71,20 @@ export class ReplayRun {
     private readonly round: number,
     private readonly callId: string,
     private readonly ctx: ReplayContext,
-  ) {}
+  ) {
+    // The client heard what the runs before said up to their last question: this run says it again.
+    if (this.unmatched() > 0) call.interaction.silence();
+  }
+
+  /** Whether the run continues in hold mode (its questions go to the held call's rounds). */
+  get holding(): boolean {
+    return this.held;
+  }
+
+  /** Recorded answers this run has not reached yet. */
+  private unmatched(): number {
+    return this.record.filter((e) => e.a !== undefined && !this.matched.some((m) => m.n === e.n)).length;
+  }
 
   /** Answers what the record can; undefined when nothing is left to ask, else the front's answer. */
   async onInput(pending: PendingInput[], front: ReplayFront): Promise<JsonObject | undefined> {
@@ -78,8 +98,10 @@ export class ReplayRun {
       const recorded = recordedAnswer(this.record, n, p.method, d);
       const adapted = recorded === undefined ? undefined : adaptAnswer(p.method, recorded, version);
       if (recorded !== undefined && adapted?.ok) {
-        interaction.answer(p.key, adapted.result);
         this.matched.push({ n, m: p.method, d, a: recorded });
+        // Past its record, what the run says is new to the client: it is heard from its answer on.
+        if (this.unmatched() === 0) interaction.speak();
+        interaction.answer(p.key, adapted.result);
         continue;
       }
       if (this.record.some((e) => e.n === n && e.a !== undefined)) this.mismatched++;
@@ -89,6 +111,16 @@ export class ReplayRun {
     owner.replayed(this.matched.length, this.mismatched);
     if (asks.length === 0) return undefined;
     this.call.refuseUndeclared(asks);
+    if (this.mismatched > 0) {
+      // Its next run would ask another question again: the call goes on held, and ends in the round the client answers.
+      this.ctx.log.info('a replayed call asked another question than its record holds: it continues in hold mode', {
+        handle: owner.handle,
+        round: this.round,
+        inputs: asks.map((p) => p.key),
+      });
+      this.call.questionsChanged();
+      return this.holdFromHere(asks);
+    }
 
     const record = nextRecord(this.matched, asked);
     const expiresAt = this.ctx.clock.now() + this.ctx.limits().interactionTtlMs;
@@ -116,7 +148,7 @@ export class ReplayRun {
         maxStateBytes: this.ctx.limits().maxStateBytes,
         questions: record.length,
       });
-      return this.call.hold(asks);
+      return this.holdFromHere(asks);
     }
     // The retry runs the call again, maybe on another instance: each run is its own interaction for
     // the audit (linked by the call id) and the live view. A let-go call holds no session and no
@@ -130,5 +162,13 @@ export class ReplayRun {
       stateBytes: bytes,
     });
     return inputRequired(asks, requestState);
+  }
+
+  /** The call continues in hold mode from this round on: the client hears it from here, and its rounds go on counting. */
+  private holdFromHere(asks: PendingInput[]): Promise<JsonObject> {
+    this.held = true;
+    this.call.interaction.speak();
+    this.call.interaction.continueAfter(this.round - 1);
+    return this.call.hold(asks);
   }
 }

@@ -48,9 +48,10 @@ export interface UpstreamTelemetry {
  * call; `unattributed`, several calls run on its session and it did not say whose it is; `call_ended`, it came while the call waited for its client's next request, which never
  * came (or too many came in the wait); `task`, the call runs as a task, which has no response
  * stream to carry it; `send_failed`, the front request's stream refused it; `invalid`, its level
- * is no log level.
+ * is no log level; `replayed`, a replayed call's run said it again before it got past its record,
+ * and the client heard it from an earlier run.
  */
-export type NotificationDrop = 'outside_call' | 'unattributed' | 'call_ended' | 'task' | 'send_failed' | 'invalid';
+export type NotificationDrop = 'outside_call' | 'unattributed' | 'call_ended' | 'task' | 'send_failed' | 'invalid' | 'replayed';
 
 /** hosted: the proxy runs a plain legacy call as a task; translated: the legacy server's own task. */
 export type TaskKind = 'hosted' | 'translated';

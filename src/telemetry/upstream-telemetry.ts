@@ -44,7 +44,8 @@ export function upstreamTelemetry(upstream: string, metrics: ProxyMetrics | unde
     },
     notificationDropped(method, reason, detail) {
       metrics?.notificationsDropped.inc({ upstream, method: methodLabel(method), reason });
-      if (warned.has(reason)) return;
+      // Not relaying a replayed run's repeats is the design, nothing to warn about.
+      if (reason === 'replayed' || warned.has(reason)) return;
       warned.add(reason);
       log?.warn(
         `a notification from the legacy server could not be delivered: ${DROP_WHY[reason]} (counted in mrtr_notifications_dropped_total; warned once per reason)`,
@@ -95,6 +96,7 @@ const DROP_WHY: Record<NotificationDrop, string> = {
   task: 'the call runs as a task, and a task has no response stream to carry it',
   send_failed: "the front request's stream refused it",
   invalid: 'its level is not a log level',
+  replayed: 'the client heard it from an earlier run of the replayed call',
 };
 
 const NO_CARRIER: TraceCarrier = Object.freeze({});

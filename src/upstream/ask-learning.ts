@@ -8,10 +8,13 @@
 // asks) gets sessions of its own. Of a burst of calls to a key not known either way, the first
 // finds out and the others wait for it, briefly, rather than queue for runner slots a tool that
 // never asks does not need.
+import { askKey } from '../protocol/ask-key.js';
 import type { JsonObject } from '../protocol/json.js';
 import { systemClock, type Clock } from '../clock.js';
 import type { Learning } from './attribution.js';
 import type { LeaseMode } from './pool/lease.js';
+
+export { askKey };
 
 /** Learned keys kept at most; past it every call of a key not known to share is a runner (the safe default). */
 export const MAX_LEARNED_KEYS = 10_000;
@@ -28,17 +31,6 @@ interface FirstCall {
   since: number;
   told: Promise<void>;
   tell: () => void;
-}
-
-/**
- * What an interactive call is learned under: `tool:NAME`, `prompt:NAME`, and one key for every
- * `resources/read` (URIs are unbounded, and servers rarely ask during a read).
- */
-export function askKey(method: string, params: JsonObject | undefined): string {
-  const name = params?.['name'];
-  if (method === 'tools/call') return `tool:${typeof name === 'string' ? name : ''}`;
-  if (method === 'prompts/get') return `prompt:${typeof name === 'string' ? name : ''}`;
-  return method;
 }
 
 export interface AskFacts {

@@ -79,6 +79,77 @@ describe('replay mode over stdio', () => {
   });
 });
 
+describe('replay only where it is safe', () => {
+  let proxy: ProxyProcess;
+  let forced: ProxyProcess;
+  // One session each, so that every run meets the same legacy process (ask-live counts its runs).
+  const one = ['--max-sessions', '1', '--spare-sessions', '0', '--log-level', 'debug'];
+  before(async () => {
+    proxy = await startProxy([...one, '--', process.execPath, FIXTURE]);
+    forced = await startProxy([...one, '--suspend', 'replay', '--', process.execPath, FIXTURE]);
+  });
+  after(async () => {
+    await proxy?.stop();
+    await forced?.stop();
+  });
+
+  const slotsOf = (r: ReturnType<typeof inputRequired>) =>
+    (r.inputRequests['elicitation-1']!.params!['requestedSchema'] as { properties: { slot: { enum: string[] } } }).properties.slot.enum;
+
+  it('a call whose choices change on every run completes in two rounds, held from its second run; auto then holds the tool', async () => {
+    const r1 = inputRequired(await call(proxy.url, 'ask-live'));
+    const [first] = slotsOf(r1);
+    // The second run offers other slots: the record cannot answer them, and the run is held instead of let go.
+    const r2 = inputRequired(
+      await call(proxy.url, 'ask-live', { requestState: r1.requestState, inputResponses: { 'elicitation-1': accept({ slot: first! }) } }),
+    );
+    const [second] = slotsOf(r2);
+    assert.notEqual(second, first);
+    const done = await call(proxy.url, 'ask-live', { requestState: r2.requestState, inputResponses: { 'elicitation-1': accept({ slot: second! }) } });
+    assert.equal(textOf(done.body.result), `booked ${second} (run 2)`);
+    assert.match(proxy.stderr(), /its questions change between runs: its calls are held from now on","method":"tools\/call","target":"ask-live"/);
+    // The next call is held from the start: one round, one run.
+    const next = inputRequired(await call(proxy.url, 'ask-live'));
+    assert.match(proxy.stderr(), /"mode":"hold","target":"ask-live",[^\n]*"why":"its questions changed when it ran again"/);
+    const [third] = slotsOf(next);
+    const booked = await call(proxy.url, 'ask-live', { requestState: next.requestState, inputResponses: { 'elicitation-1': accept({ slot: third! }) } });
+    assert.equal(textOf(booked.body.result), `booked ${third} (run 3)`);
+  });
+
+  it('--suspend replay: the changed call still ends in two rounds, and the tool is replayed again', async () => {
+    const r1 = inputRequired(await call(forced.url, 'ask-live'));
+    const r2 = inputRequired(
+      await call(forced.url, 'ask-live', { requestState: r1.requestState, inputResponses: { 'elicitation-1': accept({ slot: slotsOf(r1)[0]! }) } }),
+    );
+    const done = await call(forced.url, 'ask-live', { requestState: r2.requestState, inputResponses: { 'elicitation-1': accept({ slot: slotsOf(r2)[0]! }) } });
+    assert.match(textOf(done.body.result), /^booked slot-2a/);
+    inputRequired(await call(forced.url, 'ask-live'));
+    assert.doesNotMatch(forced.stderr(), /its calls are held from now on/);
+    assert.equal(forced.stderr().match(/"mode":"replay","target":"ask-live"/g)?.length, 2);
+  });
+
+  it('relays each log line and progress step once, though every run says them all again', async () => {
+    const meta = { 'io.modelcontextprotocol/logLevel': 'info', progressToken: 'p' };
+    const chatty = (extra: Record<string, unknown> = {}) => rpc(proxy.url, 'tools/call', { name: 'ask-chatty', arguments: {}, ...extra }, { caps: CAPS, meta });
+    const heard = (r: Awaited<ReturnType<typeof chatty>>) =>
+      r.notifications.map((n) => (n.method === 'notifications/progress' ? `progress ${String(n.params?.['progress'])}` : String(n.params?.['data'])));
+    const one = await chatty();
+    const r1 = inputRequired(one);
+    const two = await chatty({ requestState: r1.requestState, inputResponses: { 'elicitation-1': accept({ city: 'Oslo' }) } });
+    const r2 = inputRequired(two);
+    const three = await chatty({ requestState: r2.requestState, inputResponses: { 'elicitation-2': accept({ street: 'Storgata' }) } });
+    assert.equal(textOf(three.body.result), 'Oslo, Storgata');
+    assert.deepEqual(
+      [heard(one), heard(two), heard(three)],
+      [
+        ['looking up cities', 'progress 1'],
+        ['looking up streets in Oslo', 'progress 2'],
+        ['found it', 'progress 3'],
+      ],
+    );
+  });
+});
+
 describe('think time longer than the legacy server request timeout', () => {
   let proxy: ProxyProcess;
   let held: ProxyProcess;

@@ -19,6 +19,27 @@ function relay() {
 }
 
 describe('NotificationRelay', () => {
+  it('silenced (a replayed run saying again what the client heard), counts what comes as replayed until it speaks', async () => {
+    const { r, drops, sent, sink } = relay();
+    r.silence();
+    r.attach(sink('debug'));
+    r.deliver(log('heard before'));
+    r.speak();
+    r.deliver(log('new'));
+    await r.detach();
+    assert.deepEqual([sent, drops], [['new'], ['notifications/message replayed']]);
+  });
+
+  it('cut (a call let go), relays nothing more, not even to the request still attached', async () => {
+    const { r, drops, sent, sink } = relay();
+    r.attach(sink('debug'));
+    r.deliver(log('asked'));
+    r.cut('call_ended');
+    r.deliver(log('Internal Server Error', 'error'));
+    await r.detach();
+    assert.deepEqual([sent, drops], [['asked'], ['notifications/message call_ended']]);
+  });
+
   it('holds what comes between rounds, up to a bound, and counts the rest', async () => {
     const { r, drops, sent, sink } = relay();
     for (let i = 0; i <= MAX_HELD_NOTIFICATIONS; i++) r.deliver(log(`line ${i}`));

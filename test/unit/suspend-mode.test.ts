@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { chooseSuspension, type SuspendPolicy } from '../../src/bridge/suspend-mode.js';
+import { chooseSuspension, operatorChoice, type SuspendPolicy } from '../../src/bridge/suspend-mode.js';
+import { UnstableQuestions } from '../../src/bridge/unstable-questions.js';
 import { MemoryLedger } from '../../src/state/ledger.js';
 import { testClock } from '../support/clock.js';
 
@@ -29,8 +30,34 @@ describe('chooseSuspension', () => {
     assert.equal(chooseSuspension('tools/call', 'u', policy({ default: 'hold' }), { readOnlyHint: true }).mode, 'hold');
   });
 
+  it('auto holds what was seen asking other questions when run again; the operator choice stands', () => {
+    assert.deepEqual(chooseSuspension('tools/call', 't', policy(), { readOnlyHint: true }, true), {
+      mode: 'hold',
+      why: 'its questions changed when it ran again',
+    });
+    assert.equal(chooseSuspension('prompts/get', 'greet', policy(), undefined, true).mode, 'hold');
+    assert.equal(chooseSuspension('tools/call', 't', policy({ replay: ['t'] }), undefined, true).mode, 'replay');
+    assert.equal(chooseSuspension('tools/call', 't', policy({ default: 'replay' }), undefined, true).mode, 'replay');
+    assert.equal(operatorChoice('tools/call', 't', policy({ default: 'replay' }))?.mode, 'replay');
+    assert.equal(operatorChoice('tools/call', 't', policy()), undefined);
+  });
+
   it('names the tool lists only for tools (prompts and resources share no namespace with them)', () => {
     assert.equal(chooseSuspension('prompts/get', 't', policy({ hold: ['t'] }), undefined).mode, 'replay');
+  });
+});
+
+describe('UnstableQuestions', () => {
+  it('learns a tool, a prompt or reads at all, once each, and nothing past its bound', () => {
+    const table = new UnstableQuestions(2);
+    assert.equal(table.learn('tools/call', { name: 'slots' }), true);
+    assert.equal(table.learn('tools/call', { name: 'slots', arguments: { day: 'mon' } }), false, 'known already');
+    assert.equal(table.has('tools/call', { name: 'slots' }), true);
+    assert.equal(table.has('prompts/get', { name: 'slots' }), false, 'a prompt is not the tool of the same name');
+    assert.equal(table.learn('resources/read', { uri: 'x://a' }), true);
+    assert.equal(table.has('resources/read', { uri: 'x://b' }), true, 'one key for every read');
+    assert.equal(table.learn('tools/call', { name: 'other' }), false, 'past the bound');
+    assert.equal(table.has('tools/call', { name: 'other' }), false);
   });
 });
 
