@@ -152,7 +152,7 @@ describe('a 2025-era client in front of a 2026-07-28 server (the reverse bridge)
     }
   });
 
-  it('never asks a client what it did not declare: the server gets no question, the client -32021', async () => {
+  it('never asks a client what it did not declare: it is asked nothing and gets -32021', async () => {
     const { client, transport, asked } = await legacyClient(proxy.url, { elicitation: {} }, () => ({ action: 'accept', content: { name: 'Bo' } }));
     try {
       await assert.rejects(call(client, 'summarize'), (err: McpError) => err.code === -32021);
@@ -241,5 +241,19 @@ describe('a 2025-era client in front of a 2026-07-28 server (the reverse bridge)
     } finally {
       await transport.terminateSession();
     }
+  });
+});
+
+describe('a 2025-era client in front of a 2026-07-28 stdio server', () => {
+  let proxy: ProxyProcess;
+  before(async () => {
+    const config = `default: migrated\nupstreams:\n  migrated:\n    era: modern\n    stdio: {command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(SERVER)}, '--stdio']}\n`;
+    proxy = await startProxy(['--config', writeConfig(config)]);
+  });
+  after(async () => await proxy?.stop());
+
+  it('is refused with -32022 naming what is not bridged yet', async () => {
+    const client = new Client({ name: 'desktop-2025', version: '1.0.0' });
+    await assert.rejects(client.connect(new StreamableHTTPClientTransport(new URL(proxy.url))), /-32022.*HTTP servers only/);
   });
 });
