@@ -120,7 +120,9 @@ export class ReverseBridgeSession implements ClientSessionPump {
     if (notYet !== undefined) return this.fail(id, JSONRPC.METHOD_NOT_FOUND, `Method not found: ${notYet}`);
     if (!RELAYED.has(method)) return this.fail(id, JSONRPC.METHOD_NOT_FOUND, `Method not found: ${method}`);
     // Each request runs on its own: the transport delivers the next message while it waits.
-    void this.flow(id, method, params);
+    void this.flow(id, method, params).catch((err: Error) =>
+      this.options.log.debug('reverse bridge: could not answer the legacy client', { error: err.message }),
+    );
   }
 
   private async initialize(id: RequestId, params: JsonObject): Promise<void> {
@@ -195,6 +197,7 @@ export class ReverseBridgeSession implements ClientSessionPump {
   private ask(question: { method: string; params: JsonObject }, related: RequestId, signal: AbortSignal): Promise<JsonObject> {
     const id = `${this.prefix}-q${++this.seq}`;
     return new Promise<JsonObject>((resolve, reject) => {
+      if (signal.aborted) return reject(new Error('withdrawn'));
       const withdraw = () => {
         if (!this.asked.delete(id)) return;
         void this.toClient(
