@@ -2,7 +2,7 @@
 // MCP headers) and responses streamed back (JSON or SSE). Closing the client's stream closes the
 // upstream one, which is 2026-07-28 cancellation. The client's credentials are not relayed; the
 // configured upstream headers are sent instead. A 2025-era client (initialize, Mcp-Session-Id) is
-// served by the reverse bridge instead: its sessions are given to the route by the assembly.
+// served by the reverse bridge instead, unless the assembly turned legacy clients off.
 import { Readable } from 'node:stream';
 import type { Request, Response } from 'express';
 import type { UpstreamConfig } from '../config/types.js';
