@@ -131,14 +131,18 @@ export class ReverseBridgeSession implements ClientSessionPump {
     this.running.set(id, abort);
     try {
       const discover = await this.upstream(`${this.prefix}-discover`, 'server/discover', {}, client, undefined, abort.signal, () => {});
-      if (!isJsonObject(discover['result'])) return this.forwardError(id, discover);
-      this.client = client;
-      await this.reply(id, initializeResultOf(discover['result'], client, this.options.name));
+      if (isJsonObject(discover['result'])) {
+        this.client = client;
+        return await this.reply(id, initializeResultOf(discover['result'], client, this.options.name));
+      }
+      await this.forwardError(id, discover);
     } catch (err) {
       await this.fail(id, JSONRPC.INTERNAL_ERROR, `cannot reach the 2026-07-28 server ${this.options.name}: ${(err as Error).message}`);
     } finally {
       this.running.delete(id);
     }
+    // A session that could not be initialized serves nothing: it ends once its client has the error.
+    await this.close('the 2026-07-28 server could not be discovered');
   }
 
   /** One request of the client, its rounds included, until a result, an error or cancellation. */

@@ -257,3 +257,23 @@ describe('a 2025-era client in front of a 2026-07-28 stdio server', () => {
     await assert.rejects(client.connect(new StreamableHTTPClientTransport(new URL(proxy.url))), /-32022.*HTTP servers only/);
   });
 });
+
+describe('a 2025-era client whose 2026-07-28 server went away', () => {
+  it('answers its initialize with an error and keeps no session', async () => {
+    const p = await startProcess(process.execPath, [SERVER], /modern listening on (http:\/\/\S+)/);
+    const config = `default: gone\nupstreams:\n  gone:\n    era: modern\n    http: {url: ${JSON.stringify(p.ready)}}\n`;
+    const proxy = await startProxy(['--config', writeConfig(config)]);
+    try {
+      await p.stop();
+      const client = new Client({ name: 'desktop-2025', version: '1.0.0' });
+      await assert.rejects(client.connect(new StreamableHTTPClientTransport(new URL(proxy.url))), /cannot reach the 2026-07-28 server gone/);
+      const kept = async () =>
+        ((await (await fetch(proxy.url.replace(/\/mcp$/, '/readyz'))).json()) as { upstreams: { gone: { legacyClients: unknown } } }).upstreams.gone
+          .legacyClients;
+      await until(async () => JSON.stringify(await kept()) === '{"sessions":0,"requests":0}', 5000, 'no session kept');
+    } finally {
+      await proxy.stop();
+      await p.stop();
+    }
+  });
+});
