@@ -18,6 +18,8 @@ import type { ClientCapabilities, ElicitRequest } from '@modelcontextprotocol/sd
 import { ROOT, startProcess, startProxy, type ProxyProcess, type Running } from '../support/processes.js';
 import { until } from '../support/wait.js';
 import { writeConfig } from '../support/config.js';
+import { startAuthServer, type AuthServer, type TestClient } from '../support/auth-server.js';
+import { post } from '../support/rpc.js';
 
 const SERVER = `${ROOT}dist/test/fixtures/modern-asking-server.js`;
 const ALL: ClientCapabilities = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} };
@@ -275,5 +277,42 @@ describe('a 2025-era client whose 2026-07-28 server went away', () => {
       await proxy.stop();
       await p.stop();
     }
+  });
+});
+
+describe('a 2025-era client session on a 2026-07-28 server, with client authentication', () => {
+  const ALICE: TestClient = { clientId: 'alice', clientSecret: 'alice-secret', scope: 'mcp:tools' };
+  const BOB: TestClient = { clientId: 'bob', clientSecret: 'bob-secret', scope: 'mcp:tools' };
+  let as: AuthServer;
+  let server: Running;
+  let proxy: ProxyProcess;
+  before(async () => {
+    as = await startAuthServer([ALICE, BOB]);
+    server = await startProcess(process.execPath, [SERVER], /modern listening on (http:\/\/\S+)/);
+    const config = `default: migrated\nupstreams:\n  migrated:\n    era: modern\n    http: {url: ${JSON.stringify(server.ready)}}\n`;
+    proxy = await startProxy(['--config', writeConfig(config), '--auth-issuer', as.issuer, '--auth-scope', 'mcp:tools']);
+  });
+  after(async () => {
+    await proxy?.stop();
+    await server?.stop();
+    await as?.close();
+  });
+
+  it("keeps one principal out of another's session", async () => {
+    const token = async (c: TestClient) => `Bearer ${(await as.token(c, { resource: proxy.url })).access_token}`;
+    const message = (id: number, method: string, params: Record<string, unknown>) => JSON.stringify({ jsonrpc: '2.0', id, method, params });
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const alice = await token(ALICE);
+    const init = message(1, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'old', version: '1' } });
+    const opened = await fetch(proxy.url, { method: 'POST', headers: { ...headers, authorization: alice }, body: init });
+    assert.equal(opened.status, 200);
+    const sid = opened.headers.get('mcp-session-id')!;
+    await opened.body?.cancel();
+    const session = { ...headers, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' };
+    const list = message(2, 'tools/list', {});
+    assert.equal((await post(proxy.url, list, { ...session, authorization: await token(BOB) })).status, 404, 'another principal finds no session');
+    const own = await post(proxy.url, list, { ...session, authorization: alice });
+    assert.equal(own.status, 200);
+    assert.ok(((own.body.result as { tools: { name: string }[] }).tools ?? []).some((t) => t.name === 'greet'));
   });
 });
