@@ -10,6 +10,7 @@ import { OWNER_CONNECT_MS } from '../front/owner-forward.js';
 import type { ForwardObserver } from '../front/server-factory.js';
 import type { Route } from '../routing/route.js';
 import { LegacyClientSessions } from '../relay/legacy-client-sessions.js';
+import { LegacyPump } from '../relay/legacy-pump.js';
 import { ModernHttpRoute } from '../relay/modern-http-route.js';
 import { ModernStdioRoute } from '../relay/modern-stdio-route.js';
 import type { Clock } from '../clock.js';
@@ -79,7 +80,10 @@ export async function assemble(config: UpstreamConfig, deps: AssemblyDeps): Prom
   if (era === 'legacy') return assembleLegacy(config, deps, log);
   // The proxy's tasks wrap legacy calls; a modern server's tools/call passes through untouched.
   if (config.tasks) throw new Error(`upstreams.${config.name}.tasks: the server speaks 2026-07-28 and runs its own tasks; remove tasks:, or set era: legacy`);
-  const route = config.target.kind === 'stdio' ? new ModernStdioRoute(config, log, deps.resources) : new ModernHttpRoute(config, log, deps.resources);
+  const route =
+    config.target.kind === 'stdio'
+      ? new ModernStdioRoute(config, log, deps.resources)
+      : new ModernHttpRoute(config, log, deps.resources, deps.legacyClients === 'pass' ? { clock: deps.clock } : undefined);
   return { route, reconfigure: async () => false, close: () => route.close() };
 }
 
@@ -114,7 +118,10 @@ function assembleLegacy(config: UpstreamConfig, deps: AssemblyDeps, log: Logger)
       return { idle: s.sessions - s.held - s.shared, exclusive: s.held, shared: s.shared, connecting: s.connecting };
     },
   });
-  const clients = deps.legacyClients === 'pass' ? new LegacyClientSessions(upstream, config.idleSessionTtlMs, log, deps.clock) : undefined;
+  const clients =
+    deps.legacyClients === 'pass'
+      ? new LegacyClientSessions((toClient) => new LegacyPump(upstream.openPassThrough(), toClient, log), config.idleSessionTtlMs, log, deps.clock)
+      : undefined;
   const forwarding = deps.forwardKeys
     ? {
         instance: `${deps.instance}/${config.name}`,

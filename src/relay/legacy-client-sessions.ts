@@ -1,6 +1,7 @@
 // Legacy clients on the HTTP endpoint: an `initialize` without a 2026-07-28 envelope opens a
 // legacy session (Mcp-Session-Id, GET stream, DELETE) served by the official sessionful transport,
-// with its own legacy session upstream; the LegacyPump relays everything between them.
+// connected to what `connect` makes of it: its own legacy session upstream (LegacyPump, relaying
+// everything) or a 2026-07-28 server through the reverse bridge (ReverseBridgeSession).
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
@@ -10,9 +11,11 @@ import { errorBody, LEGACY, ProxyError } from '../protocol/errors.js';
 import type { Cancel, Clock } from '../clock.js';
 import { frontRequestOf } from '../telemetry/front-request.js';
 import type { Logger } from '../telemetry/logger.js';
-import type { Upstream } from '../upstream/upstream.js';
 import { startIdleSweeper } from '../upstream/pool/idle-sweep.js';
-import { LegacyPump } from './legacy-pump.js';
+import type { ClientSessionPump, ToClient } from './client-session-pump.js';
+
+/** Makes what a new session is connected to; throws (answered 503) when none can be had now. */
+export type ConnectSession = (toClient: ToClient) => ClientSessionPump;
 
 interface Activity {
   /** Requests (and GET streams) of the session still open. */
@@ -32,7 +35,7 @@ export class LegacyClientSessions {
    *   client that vanishes without DELETE must not keep its legacy session (a child process) alive.
    */
   constructor(
-    private readonly upstream: Upstream,
+    private readonly connect: ConnectSession,
     private idleTtlMs: number,
     private readonly log: Logger,
     private readonly clock: Clock,
@@ -47,6 +50,11 @@ export class LegacyClientSessions {
       this.stopSweeper = startIdleSweeper(this.clock, idleTtlMs, () => this.sweep());
     }
     this.idleTtlMs = idleTtlMs;
+  }
+
+  /** Sessions open now. */
+  get count(): number {
+    return this.sessions.size;
   }
 
   /** Closes sessions idle past the TTL. */
@@ -102,15 +110,6 @@ export class LegacyClientSessions {
 
   private async open(req: Request, res: Response): Promise<void> {
     const reqId = (req.body as { id?: unknown }).id ?? null;
-    let upstream: ReturnType<Upstream['openPassThrough']>;
-    try {
-      upstream = this.upstream.openPassThrough();
-    } catch (err) {
-      // Its own session counts among --max-sessions with the pool's: none is free.
-      const { code, message, data } = encodeError(err, this.log);
-      res.status(503).json(errorBody(reqId, code, message, data));
-      return;
-    }
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sid) => {
@@ -120,11 +119,15 @@ export class LegacyClientSessions {
         this.log.info('legacy client session opened', { session: sid });
       },
     });
-    const pump = new LegacyPump(
-      upstream,
-      (m, related) => transport.send(m as JSONRPCMessage, related === undefined ? undefined : { relatedRequestId: related }),
-      this.log,
-    );
+    let pump: ClientSessionPump;
+    try {
+      pump = this.connect((m, related) => transport.send(m as JSONRPCMessage, related === undefined ? undefined : { relatedRequestId: related }));
+    } catch (err) {
+      // Its own session counts among --max-sessions with the pool's: none is free.
+      const { code, message, data } = encodeError(err, this.log);
+      res.status(503).json(errorBody(reqId, code, message, data));
+      return;
+    }
     transport.onmessage = (m) =>
       void pump.fromClient(m as never).catch((err: Error) => this.log.warn('legacy path: upstream send failed', { error: err.message }));
     transport.onclose = () => {

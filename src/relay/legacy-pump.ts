@@ -4,11 +4,9 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../telemetry/logger.js';
+import type { ClientSessionPump, SessionMessage, ToClient } from './client-session-pump.js';
 
-/** Delivers a message to the legacy client; `related` names the client request it belongs to. */
-export type ToClient = (message: JSONRPCMessage, related?: RequestId) => Promise<void>;
-
-export class LegacyPump {
+export class LegacyPump implements ClientSessionPump {
   /** Client requests the upstream has not answered yet, to route the server's messages. */
   private readonly inFlight = new Map<RequestId, string>();
   private closed = false;
@@ -40,11 +38,11 @@ export class LegacyPump {
     }
   }
 
-  async fromClient(message: JSONRPCMessage): Promise<void> {
+  async fromClient(message: SessionMessage): Promise<void> {
     if (this.closed) return;
     const m = message as { id?: RequestId; method?: string };
     if (m.method !== undefined && m.id !== undefined) this.inFlight.set(m.id, m.method);
-    await this.upstream.send(message);
+    await this.upstream.send(message as JSONRPCMessage);
   }
 
   async close(reason: string): Promise<void> {
@@ -73,6 +71,6 @@ export class LegacyPump {
       // it is that one (its stream); otherwise it goes on the session's standalone stream.
       related = this.inFlight.keys().next().value;
     }
-    this.toClient(message, related).catch((err: Error) => this.log.warn('could not deliver to the legacy client', { error: err.message }));
+    this.toClient(message as SessionMessage, related).catch((err: Error) => this.log.warn('could not deliver to the legacy client', { error: err.message }));
   }
 }

@@ -1,7 +1,8 @@
 // A 2026-07-28 upstream: nothing to translate, so requests are relayed as received (body bytes,
 // MCP headers) and responses streamed back (JSON or SSE). Closing the client's stream closes the
 // upstream one, which is 2026-07-28 cancellation. The client's credentials are not relayed; the
-// configured upstream headers are sent instead.
+// configured upstream headers are sent instead. A 2025-era client (initialize, Mcp-Session-Id) is
+// served by the reverse bridge instead, unless the assembly turned legacy clients off.
 import { Readable } from 'node:stream';
 import type { Request, Response } from 'express';
 import type { UpstreamConfig } from '../config/types.js';
@@ -12,12 +13,17 @@ import { headerSourceFor, type HeaderSource } from '../upstream/client-credentia
 import type { UpstreamResources } from '../upstream/resources.js';
 import { discover } from '../upstream/probe.js';
 import type { Route, RouteStatus } from '../routing/route.js';
+import { LegacyClientSessions } from './legacy-client-sessions.js';
+import { ReverseBridgeSession } from './reverse-bridge-session.js';
+import type { Clock } from '../clock.js';
 
 /** Request headers a 2026-07-28 server needs; everything else stays at the proxy. */
 const RELAYED = /^(content-type|accept|mcp-protocol-version|mcp-method|mcp-name|mcp-param-.+|traceparent|tracestate|baggage|last-event-id)$/i;
 /** Response headers worth passing back. */
 const RETURNED = ['content-type', 'cache-control', 'x-accel-buffering', 'www-authenticate'];
 const READY_TIMEOUT_MS = 3000;
+/** Rounds of questions one request of a 2025-era client may take before it ends with an error. */
+export const REVERSE_BRIDGE_MAX_ROUNDS = 10;
 
 export class ModernHttpRoute implements Route {
   readonly era = 'modern' as const;
@@ -25,16 +31,26 @@ export class ModernHttpRoute implements Route {
   readonly name: string;
   private readonly url: URL;
   private readonly headers: HeaderSource;
+  /** 2025-era clients' sessions through the reverse bridge; undefined with `legacyClients: reject`. */
+  private readonly legacyClients: LegacyClientSessions | undefined;
+  /** Requests of those sessions running upstream now. */
+  private readonly bridged = { count: 0 };
 
+  /** `legacyClients`: when given, 2025-era clients are served through the reverse bridge. */
   constructor(
     readonly config: UpstreamConfig,
     private readonly log: Logger,
     resources: UpstreamResources,
+    legacyClients?: { clock: Clock },
   ) {
     if (config.target.kind !== 'http') throw new Error(`upstream ${config.name}: modern upstreams are relayed over http only`);
     this.name = config.name;
     this.url = config.target.url;
     this.headers = headerSourceFor(config.target, resources.tokens);
+    const options = { url: this.url, credentials: this.headers, name: this.name, maxRounds: REVERSE_BRIDGE_MAX_ROUNDS, flows: this.bridged, log };
+    this.legacyClients = legacyClients
+      ? new LegacyClientSessions((toClient) => new ReverseBridgeSession(toClient, options), config.idleSessionTtlMs, log, legacyClients.clock)
+      : undefined;
   }
 
   async start(): Promise<void> {
@@ -44,6 +60,7 @@ export class ModernHttpRoute implements Route {
   }
 
   async handle(req: Request, res: Response, raw: Buffer | undefined): Promise<void> {
+    if (this.legacyClients && (await this.legacyClients.serve(req, res))) return;
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) if (RELAYED.test(k) && typeof v === 'string') headers[k] = v;
     const abort = new AbortController();
@@ -80,7 +97,11 @@ export class ModernHttpRoute implements Route {
   }
 
   async status(): Promise<RouteStatus> {
-    const base = { era: this.era, transport: this.config.target.kind };
+    const base = {
+      era: this.era,
+      transport: this.config.target.kind,
+      ...(this.legacyClients ? { legacyClients: { sessions: this.legacyClients.count, requests: this.bridged.count } } : {}),
+    };
     try {
       const discovered = await discover(this.url, await this.headers(), READY_TIMEOUT_MS);
       return discovered === 'modern' ? { ...base, ready: true } : { ...base, ready: false, error: 'the server no longer answers server/discover' };
@@ -89,5 +110,7 @@ export class ModernHttpRoute implements Route {
     }
   }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    await this.legacyClients?.closeAll();
+  }
 }

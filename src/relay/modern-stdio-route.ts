@@ -9,6 +9,7 @@ import type { UpstreamConfig } from '../config/types.js';
 import { proxyErrorBody } from '../protocol/encode-error.js';
 import { errorBody, JSONRPC, ProxyError } from '../protocol/errors.js';
 import type { Logger } from '../telemetry/logger.js';
+import { MODERN_VERSION } from './modern-envelope.js';
 import type { Route, RouteStatus } from '../routing/route.js';
 import { DISCOVER } from '../upstream/probe.js';
 import type { UpstreamResources } from '../upstream/resources.js';
@@ -67,6 +68,15 @@ export class ModernStdioRoute implements Route {
       return;
     }
     const body = req.body as Message;
+    if (
+      body.method === 'initialize' &&
+      (body.params as { _meta?: Record<string, unknown> } | undefined)?._meta?.['io.modelcontextprotocol/protocolVersion'] === undefined
+    ) {
+      const requested = (body.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+      const message = `Unsupported protocol version: ${String(requested)}: the reverse bridge does not serve 2025-era clients in front of a 2026-07-28 stdio server yet (HTTP servers only)`;
+      res.status(400).json(errorBody(body.id, JSONRPC.UNSUPPORTED_PROTOCOL_VERSION, message, { supported: [MODERN_VERSION], requested }));
+      return;
+    }
     const verdict = classifyInboundRequest({
       httpMethod: req.method,
       body,

@@ -9,6 +9,8 @@ export interface RouteStatus {
   era: 'legacy' | 'modern';
   transport: UpstreamConfig['target']['kind'];
   error?: string;
+  /** A 2026-07-28 HTTP upstream's 2025-era clients through the reverse bridge: their sessions, and their requests running upstream. */
+  legacyClients?: { sessions: number; requests: number };
   /** A legacy upstream's pool: sessions open, held exclusively, held by calls waiting for clients, requests queued. */
   sessions?: {
     open: number;
