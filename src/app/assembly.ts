@@ -93,7 +93,7 @@ function assembleLegacy(config: UpstreamConfig, deps: AssemblyDeps, log: Logger)
     ledger: deps.ledger,
     ...(deps.taskStore === undefined ? {} : { taskStore: deps.taskStore }),
     ...(deps.advertiseUrl === undefined ? {} : { advertiseUrl: deps.advertiseUrl }),
-    toolHints: (name, caps) => upstream.toolAnnotations(name, legacyCapabilitiesFor(caps)),
+    toolHints: (name, caps, principal) => upstream.toolAnnotations(name, legacyCapabilitiesFor(caps), principal),
     limits: config,
     log,
     clock: deps.clock,

@@ -198,7 +198,7 @@ export class Bridge {
    */
   private async startTask(front: BoundCall): Promise<JsonObject> {
     this.holdForTask();
-    const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive', front.roots);
+    const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive', front.roots, undefined, front.principal);
     this.holdForTask(lease);
     return this.startCall({ ...front, params: { ...front.params, task: { ttl: DEFAULT_TASK_TTL_MS } } }, lease);
   }
@@ -214,7 +214,7 @@ export class Bridge {
     if (policy === undefined)
       throw new ProxyError('upstream_failed', 'tasks_not_configured', 'this upstream runs no tasks of the proxy (its configuration changed)');
     this.holdForTask();
-    const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive', front.roots);
+    const lease = await this.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive', front.roots, undefined, front.principal);
     if (policy.afterMs > 0) return this.startCall(front, lease);
     this.holdForTask(lease);
     const interaction = new Interaction(randomUUID(), { method: front.method, params: front.params }, this.opts.log, this.clock, this.dropNotification);

@@ -140,7 +140,8 @@ async function forward(method: string, params: JsonObject | undefined, ctx: Serv
   const capabilities = clientCapabilities(ctx);
   const sent = upstreamParams(params);
   try {
-    const result = await deps.upstream.forward(method, sent, legacyCapabilitiesFor(capabilities), ctx.mcpReq.signal, record);
+    const principal = principalOf(ctx) ?? deps.principal;
+    const result = await deps.upstream.forward(method, sent, legacyCapabilitiesFor(capabilities), ctx.mcpReq.signal, record, principal);
     deps.forwards?.onForwarded({ method, params: sent, capabilities: capabilities as JsonObject, result });
     return result;
   } catch (err) {
@@ -232,7 +233,7 @@ async function taskDispatch(params: JsonObject, req: InteractiveRequest, deps: F
   const info = await deps.upstream.describe();
   const name = String(params['name'] ?? '');
   const execution = legacyRunsToolTasks(info.capabilities)
-    ? await deps.upstream.toolExecution(name, legacyCapabilitiesFor(req.capabilities), req.record)
+    ? await deps.upstream.toolExecution(name, legacyCapabilitiesFor(req.capabilities), req.record, req.principal ?? deps.principal)
     : undefined;
   const dispatch = dispatchToolCall(taskSupportOf({ execution }), declaresTasks(req.capabilities), deps.bridge.hostedSupport(name));
   if (dispatch === 'refuse') {
