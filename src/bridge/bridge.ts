@@ -20,7 +20,7 @@ import { checkRetryAnswers, goneError, heldClaims, openState } from './retry.js'
 import { answerRootsLocally, readRootsAnswer, RootsRound, rootsRoundResult } from './roots-round.js';
 import { type Rerun, replayRetry } from './replay-retry.js';
 import { ReplayRun, type ReplayContext } from './replay-run.js';
-import { SuspensionTable, type EndReason } from './suspensions.js';
+import { REFUSED_ROUND_GRACE_MS, SuspensionTable, type EndReason } from './suspensions.js';
 import { chooseMode } from './suspend-mode.js';
 import { type HostedTaskPolicy, hostedSupport } from './tasks/hosted-task.js';
 import { DEFAULT_TASK_BOUNDS } from './tasks/task-bounds.js';
@@ -309,7 +309,14 @@ export class Bridge {
     const interaction = seen.item;
     // Validate before consuming the round: a malformed retry loses nothing and may be sent again.
     const asked = interaction.unanswered();
-    const { answers, shaped, missing } = checkRetryAnswers(asked, front, interaction.session?.negotiatedVersion ?? '2025-11-25');
+    let checked: ReturnType<typeof checkRetryAnswers>;
+    try {
+      checked = checkRetryAnswers(asked, front, interaction.session?.negotiatedVersion ?? '2025-11-25');
+    } catch (err) {
+      this.suspended.shorten(claims.h, claims.r, this.clock.now() + REFUSED_ROUND_GRACE_MS);
+      throw err;
+    }
+    const { answers, shaped, missing } = checked;
     // Roots the client gave during the call are the call's from now on (protocol/roots.ts rootsFromAnswers).
     const roots = claims.rt ?? rootsFromAnswers(asked.map((p) => ({ method: p.method, answer: shaped.get(p.key) })));
     const call: BoundCall = { ...front, roots };
