@@ -98,10 +98,10 @@ function assembleLegacy(config: UpstreamConfig, deps: AssemblyDeps, log: Logger)
     ledger: deps.ledger,
     ...(deps.taskStore === undefined ? {} : { taskStore: deps.taskStore }),
     ...(deps.advertiseUrl === undefined ? {} : { advertiseUrl: deps.advertiseUrl }),
-    toolHints: (name, caps) => upstream.toolAnnotations(name, legacyCapabilitiesFor(caps)),
+    toolHints: (name, caps, principal) => upstream.toolAnnotations(name, legacyCapabilitiesFor(caps), principal),
     tools: {
       runsToolTasks: async () => legacyRunsToolTasks((await upstream.describe()).capabilities),
-      toolExecution: (name, caps, record) => upstream.toolExecution(name, caps, record),
+      toolExecution: (name, caps, record, principal) => upstream.toolExecution(name, caps, record, principal),
     },
     limits: config,
     log,

@@ -80,7 +80,8 @@ export interface BridgeOptions {
   /** Where task records are written for every instance to read (--state-store); absent: tasks live in this instance only. */
   taskStore?: TaskStore;
   /** A tool's annotations from tools/list, for `auto`; undefined when unknown. */
-  toolHints?: (name: string, caps: FrontCapabilities) => Promise<ToolHints | undefined>;
+  /** `principal`: whose sessions list the tools if they are not known yet. */
+  toolHints?: (name: string, caps: FrontCapabilities, principal?: string) => Promise<ToolHints | undefined>;
   limits: BridgeLimits;
   log: Logger;
   clock: Clock;

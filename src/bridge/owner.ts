@@ -115,6 +115,15 @@ export class InteractionOwner {
     return { ok: true };
   }
 
+  /**
+   * The retry of round `round` was refused for its answers: the round stays open for a corrected
+   * retry until `expiresAt` at the latest, not for the rest of its ttl (a client that gave up never
+   * sends one).
+   */
+  shorten(round: number, expiresAt: number): void {
+    this.deps.suspended.shorten(this.handle, round, expiresAt);
+  }
+
   /** The client's answers to round `round` reached the legacy call. */
   answersReceived(round: number, answers: ReadonlyMap<string, unknown>): void {
     this.deps.emit({ type: 'answers_received', handle: this.handle, round, answers });

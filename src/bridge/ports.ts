@@ -66,7 +66,7 @@ export interface SessionSource {
    * (the operator's when undefined), held (exclusively, or shared with other calls) until the
    * lease is released or discarded.
    */
-  acquire(caps: LegacyCapabilities, mode: LeaseMode, roots?: RootsBinding, prefer?: BridgeSession): Promise<SessionLease>;
+  acquire(caps: LegacyCapabilities, mode: LeaseMode, roots?: RootsBinding, prefer?: BridgeSession, principal?: string): Promise<SessionLease>;
   /** How an interactive call to `method` with `params` is leased (perhaps once an earlier call tells); absent: exclusively. */
   leaseModeFor?(method: string, params: JsonObject): LeaseMode | Promise<LeaseMode>;
   /** True once the legacy server has asked `roots/list` outside a call on any of its sessions. */
@@ -87,7 +87,7 @@ export interface ToolTasks {
   /** Whether the legacy server runs tools as tasks (its 2025-11-25 `tasks` capability). */
   runsToolTasks(): Promise<boolean>;
   /** A tool's 2025-11-25 `execution` (its task support), listing the tools if it is not known yet. */
-  toolExecution(name: string, caps: LegacyCapabilities, record?: FrontRecord): Promise<JsonObject | undefined>;
+  toolExecution(name: string, caps: LegacyCapabilities, record?: FrontRecord, principal?: string): Promise<JsonObject | undefined>;
 }
 
 export type { InteractionObserver } from '../protocol/interaction-observer.js';
@@ -98,10 +98,10 @@ export type { InteractionObserver } from '../protocol/interaction-observer.js';
  */
 export async function leaseForCall(
   sessions: SessionSource,
-  call: { method: string; params: JsonObject; capabilities: FrontCapabilities },
+  call: { method: string; params: JsonObject; capabilities: FrontCapabilities; principal?: string },
   roots?: RootsBinding,
   prefer?: BridgeSession,
 ): Promise<SessionLease> {
   const mode = (await sessions.leaseModeFor?.(call.method, call.params)) ?? 'exclusive';
-  return sessions.acquire(legacyCapabilitiesFor(call.capabilities), mode, roots, prefer);
+  return sessions.acquire(legacyCapabilitiesFor(call.capabilities), mode, roots, prefer, call.principal);
 }

@@ -59,19 +59,20 @@ export interface ModeInputs {
   method: InteractiveMethod;
   identity: { target: string };
   capabilities: FrontCapabilities;
+  principal?: string;
 }
 
 export async function chooseMode(
   call: ModeInputs,
   policy: SuspendPolicy,
-  toolHints: ((name: string, caps: FrontCapabilities) => Promise<ToolHints | undefined>) | undefined,
+  toolHints: ((name: string, caps: FrontCapabilities, principal?: string) => Promise<ToolHints | undefined>) | undefined,
   log: Logger,
   unstable = false,
 ): Promise<Choice> {
   let hints: ToolHints | undefined;
   if (call.method === 'tools/call') {
     try {
-      hints = await toolHints?.(call.identity.target, call.capabilities);
+      hints = await toolHints?.(call.identity.target, call.capabilities, call.principal);
     } catch (err) {
       log.debug('tool annotations unknown: the call is held', { tool: call.identity.target, error: (err as Error).message });
     }

@@ -2,6 +2,9 @@
 // owner sweeps with its own clock. Ended handles leave a bounded tombstone so a late retry learns
 // why its interaction is gone instead of a bare "unknown".
 
+/** How long a round whose retry was refused (malformed answers) stays open for a corrected retry. */
+export const REFUSED_ROUND_GRACE_MS = 10_000;
+
 export type EndReason = 'completed' | 'expired' | 'cancelled' | 'lost' | 'legacy_gave_up';
 /** A miss, with how long the legacy server waited when it gave up. */
 export type MissResult = { ok: false; miss: Miss; waitedMs?: number };
@@ -49,6 +52,16 @@ export class SuspensionTable<T> {
     if (entry.round !== round) return { ok: false, miss: 'consumed' };
     if (entry.expiresAt <= now) return { ok: false, miss: 'expired' };
     return { ok: true, item: entry.item };
+  }
+
+  /**
+   * Brings a live round's expiry forward to `expiresAt` (never later): a round whose retry was
+   * refused ends soon unless a corrected retry follows, instead of holding its legacy call parked
+   * for the whole TTL behind a client that gave up on the refusal.
+   */
+  shorten(handle: string, round: number, expiresAt: number): void {
+    const entry = this.live.get(handle);
+    if (entry !== undefined && entry.round === round && expiresAt < entry.expiresAt) entry.expiresAt = expiresAt;
   }
 
   /** Consumes the round: a second claim of the same state misses with `consumed`. */

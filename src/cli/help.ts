@@ -112,6 +112,10 @@ Options:
                             on the retry (any instance, any time); auto replays prompts, resources
                             and tools annotated readOnlyHint/idempotentHint, holds other tools
                             (default auto; per upstream: suspend in the configuration file)
+  --session-scope SCOPE     principal: a legacy session carries the calls of one principal only,
+                            so per-session state stays with its user; shared: any caller's, for
+                            servers known to keep no state per session (default principal;
+                            per upstream: sessionScope in the configuration file)
 ${LIMIT_HELP}  --root URI[=NAME]         a root for clients that declare no roots: legacy sessions then
                             declare roots and roots/list is answered with these (repeatable;
                             file:// URIs; default: no roots)

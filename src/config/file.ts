@@ -84,6 +84,7 @@ const upstreamSchema = z
     headers: z.record(z.string().regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, 'is not a valid header name'), headerValue).optional(),
     roots: z.array(root).optional(),
     suspend: suspend.optional(),
+    sessionScope: z.enum(['principal', 'shared']).optional(),
     // Tools the proxy runs as tasks of its own for clients that declare the tasks extension (docs/tasks.md).
     tasks: hostedTasks.optional(),
     clientAuth: clientAuthSchema.optional(),
@@ -254,6 +255,7 @@ function fromFile(f: FileShape, env: Record<string, string | undefined>, from: C
       target: target(u, env, `upstreams.${name}`, from.baseDir, { secrets, withheld }, problems),
       roots: (u.roots ?? []).map((r) => (r.name === undefined ? { uri: r.uri } : { uri: r.uri, name: r.name })) as Root[],
       suspend: { default: u.suspend?.default ?? 'auto', replay: u.suspend?.replay ?? [], hold: u.suspend?.hold ?? [] },
+      ...(u.sessionScope ? { sessionScope: u.sessionScope } : {}),
       ...(u.tasks ? { tasks: hostedTasksConfig(u.tasks) } : {}),
       ...limits({ ...f.defaults, ...stripUndefined(u) }, u.stdio === undefined ? 'network' : 'stdio'),
       ...withClientAuth(collect(problems, undefined, () => mergeClientAuth([f.clientAuth, u.clientAuth], `upstreams.${name}.clientAuth`))),

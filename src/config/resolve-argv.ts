@@ -15,7 +15,7 @@ import { checkDashValues, parserMessage, positionalMessage } from './argv-messag
 import { readKeyFile } from './state-key.js';
 import { type ChildUser, parseChildUser, systemUserDatabase } from './child-user.js';
 import { logFormat, logLevel } from './logging.js';
-import type { AuditConfig, LegacyClients, ProxyConfig, Root, SuspendMode, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
+import type { AuditConfig, LegacyClients, ProxyConfig, Root, SessionScope, SuspendMode, UpstreamConfig, UpstreamLimits, UpstreamTarget } from './types.js';
 
 /** One string option per row of the limits table: `--interaction-ttl`, `--max-sessions`, ... */
 const LIMIT_OPTIONS = Object.fromEntries(LIMIT_ROWS.map((r) => [r.option, { type: 'string' }])) as { [O in LimitOption]: { type: 'string' } };
@@ -39,6 +39,7 @@ export const PROXY_OPTIONS = {
   env: { type: 'string', multiple: true },
   'child-user': { type: 'string' },
   suspend: { type: 'string' },
+  'session-scope': { type: 'string' },
   'state-store': { type: 'string' },
   'advertise-url': { type: 'string' },
   ...LIMIT_OPTIONS,
@@ -129,6 +130,7 @@ export function resolveConfig(
             target: flagTarget!,
             roots: (v.root ?? []).map(rootFromFlag),
             suspend: { default: suspendMode(v.suspend) ?? 'auto', replay: [], hold: [] },
+            ...sessionScopeOption(v['session-scope']),
             ...flagLimits(v, limits({}, flagTarget!.kind)),
           },
         ],
@@ -217,6 +219,7 @@ function overrideUpstreams(file: FileConfig, v: Values, flagTarget: UpstreamTarg
     ...u,
     ...flagLimits(v, u),
     ...(mode === undefined ? {} : { suspend: { ...u.suspend, default: mode } }),
+    ...sessionScopeOption(v['session-scope']),
     ...(flagTarget && u.name === file.defaultUpstream ? { target: flagTarget } : {}),
     ...(v.root && u.name === file.defaultUpstream ? { roots: v.root.map(rootFromFlag) } : {}),
   }));
@@ -306,6 +309,12 @@ function suspendMode(raw: string | undefined): SuspendMode | undefined {
   if (raw === undefined) return undefined;
   if (raw !== 'auto' && raw !== 'hold' && raw !== 'replay') throw new ConfigError(`--suspend: expected auto, hold or replay, got '${raw}'`);
   return raw;
+}
+
+function sessionScopeOption(raw: string | undefined): { sessionScope?: SessionScope } {
+  if (raw === undefined) return {};
+  if (raw !== 'principal' && raw !== 'shared') throw new ConfigError(`--session-scope: expected principal or shared, got '${raw}'`);
+  return { sessionScope: raw };
 }
 
 function legacyClients(raw: string | undefined): LegacyClients {

@@ -28,6 +28,12 @@ export interface UpstreamOAuth {
 /** legacy: bridge it; modern: relay 2026-07-28 as is; auto: probe and decide. */
 export type Era = 'legacy' | 'modern' | 'auto';
 
+/**
+ * Who may share a legacy session: `principal`, only calls of one principal (a server that keeps
+ * state per session shows each its own); `shared`, every caller (for servers known to be stateless).
+ */
+export type SessionScope = 'principal' | 'shared';
+
 /** How an interactive call waits for the client: see bridge/suspend-mode.ts. */
 export type SuspendMode = 'auto' | 'hold' | 'replay';
 
@@ -71,6 +77,8 @@ export interface UpstreamConfig extends UpstreamLimits {
   /** Roots the proxy answers with when the legacy server asks outside an interactive call. */
   roots: Root[];
   suspend: SuspendConfig;
+  /** Absent: `principal` (see SessionScope). */
+  sessionScope?: SessionScope;
   /** Tools run as the proxy's tasks; absent: none. */
   tasks?: HostedTasksConfig;
   /** How clients must authenticate to this upstream's route; absent: they need not. */

@@ -205,7 +205,8 @@ export class LegacyRoute implements Route {
     const name = params?.['name'];
     if (typeof name !== 'string') return;
     try {
-      await this.upstream.toolInputSchema(name, legacyCapabilitiesFor(declaredCapabilities(params)), frontRequestOf(req));
+      const principal = principalOfRequest(req) ?? ANONYMOUS;
+      await this.upstream.toolInputSchema(name, legacyCapabilitiesFor(declaredCapabilities(params)), frontRequestOf(req), principal);
     } catch (err) {
       // The call itself will meet the same failure and report it properly.
       this.log.debug('could not list legacy tools for header validation', { error: (err as Error).message });

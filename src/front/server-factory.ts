@@ -135,7 +135,8 @@ async function forward(method: string, params: JsonObject | undefined, ctx: Serv
   const capabilities = clientCapabilities(ctx);
   const sent = upstreamParams(params);
   try {
-    const result = await deps.upstream.forward(method, sent, legacyCapabilitiesFor(capabilities), ctx.mcpReq.signal, record);
+    const principal = principalOf(ctx) ?? deps.principal;
+    const result = await deps.upstream.forward(method, sent, legacyCapabilitiesFor(capabilities), ctx.mcpReq.signal, record, principal);
     deps.forwards?.onForwarded({ method, params: sent, capabilities: capabilities as JsonObject, result });
     return result;
   } catch (err) {

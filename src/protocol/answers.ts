@@ -1,16 +1,18 @@
 // Reading a retry's inputResponses against the requests a round asked. Pure.
 //
 // Per spec (mrtr.mdx, Error Handling): extra keys are ignored; a missing answer is not an error
-// (the bridge asks again); an answer of the wrong shape is a protocol error (-32602).
+// (the bridge asks again); an answer of the wrong shape is a protocol error (-32602). Whether an
+// accepted form elicitation's content fits the requested schema is the legacy server's to judge,
+// as with its own client (client/elicitation.mdx: servers SHOULD validate what they receive): a
+// v1 SDK server fails its call, others take what they get.
 import { CreateMessageResultWithToolsSchema, ElicitResultSchema, ListRootsResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { elicitationMismatch } from './elicitation-content.js';
 import type { InputMethod } from './input-requests.js';
 import { isJsonObject, type JsonObject } from './json.js';
 
 export interface AskedInput {
   key: string;
   method: InputMethod;
-  /** What was asked; an accepted form elicitation is checked against its requestedSchema. */
+  /** What was asked. */
   request?: { params?: Record<string, unknown> | undefined };
 }
 
@@ -55,7 +57,7 @@ export function partitionAnswers(asked: readonly AskedInput[], responses: unknow
   const given = (responses ?? {}) as Record<string, unknown>;
   const answers = new Map<string, Record<string, unknown>>();
   const missing: string[] = [];
-  for (const { key, method, request } of asked) {
+  for (const { key, method } of asked) {
     if (dropped.includes(key)) {
       return { ok: false, key, message: `inputResponses['${key}'] is not a bare ${RESULT_NAMES[method]} object` };
     }
@@ -69,10 +71,7 @@ export function partitionAnswers(asked: readonly AskedInput[], responses: unknow
       const where = issue?.path.length ? ` at '${issue.path.join('.')}'` : '';
       return { ok: false, key, message: `inputResponses['${key}'] is not a valid ${RESULT_NAMES[method]}${where}: ${issue?.message ?? 'invalid'}` };
     }
-    const answer = given[key] as Record<string, unknown>;
-    const mismatch = method === 'elicitation/create' ? elicitationMismatch(request?.params, answer) : undefined;
-    if (mismatch) return { ok: false, key, message: `inputResponses['${key}'].content does not match the requested schema: ${mismatch}` };
-    answers.set(key, answer);
+    answers.set(key, given[key] as Record<string, unknown>);
   }
   return { ok: true, answers, missing };
 }

@@ -58,10 +58,15 @@ export function rootsDigest(roots: readonly Root[]): string {
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 22);
 }
 
-/** Sessions are pooled by this key: capability set, and for client roots a digest of them. */
-export function sessionKey(caps: LegacyCapabilities, binding: RootsBinding): string {
+/**
+ * Sessions are pooled by this key: capability set, for client roots a digest of them, and the
+ * principal whose calls the session carries (undefined: any principal's; a digest, so that the key
+ * never shows who).
+ */
+export function sessionKey(caps: LegacyCapabilities, binding: RootsBinding, principal?: string): string {
   const key = capabilityKey(caps);
-  return binding === undefined ? key : `${key}#roots:${rootsDigest(binding)}`;
+  const withRoots = binding === undefined ? key : `${key}#roots:${rootsDigest(binding)}`;
+  return principal === undefined ? withRoots : `${withRoots}#principal:${createHash('sha256').update(principal).digest('base64url').slice(0, 22)}`;
 }
 
 /** Only `uri` and `name` of each root, so nothing else reaches the legacy server or the digest. */

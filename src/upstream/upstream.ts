@@ -3,7 +3,7 @@
 // non-interactive forwarding path (lists, completion, vendor methods). A reload reconfigures it in
 // place: new calls get sessions of the new configuration while held ones finish on the old.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { UpstreamConfig, UpstreamTarget } from '../config/types.js';
+import type { SessionScope, UpstreamConfig, UpstreamTarget } from '../config/types.js';
 import { capabilityKey, type LegacyCapabilities, ROOTS_CAPABILITY } from '../protocol/capabilities.js';
 import type { JsonObject, Root } from '../protocol/json.js';
 import { rootsServed, sessionCapabilities, type RootsBinding } from '../protocol/roots.js';
@@ -80,10 +80,14 @@ export class Upstream {
     this.telemetry.notificationDropped(method, reason, detail);
   }
 
-  /** A session with `caps` serving `roots` (the operator's when undefined) from the current pool (see SessionPool). */
-  acquire(caps: LegacyCapabilities, mode: LeaseMode, roots?: RootsBinding, prefer?: LegacySession): Promise<Lease<LegacySession>> {
+  /**
+   * A session with `caps` serving `roots` (the operator's when undefined) from the current pool (see
+   * SessionPool), carrying only calls of `principal` unless the upstream's sessions are shared.
+   */
+  acquire(caps: LegacyCapabilities, mode: LeaseMode, roots?: RootsBinding, prefer?: LegacySession, principal?: string): Promise<Lease<LegacySession>> {
     const started = this.clock.now();
-    const lease = this.pool.acquire(sessionCapabilities(caps, this.config.roots), mode, roots, prefer);
+    const scoped = sessionScoped(this.config.sessionScope, principal);
+    const lease = this.pool.acquire(sessionCapabilities(caps, this.config.roots), mode, roots, prefer, scoped);
     const waited = () => this.telemetry.sessionWaited((this.clock.now() - started) / 1000);
     lease.then(waited, waited);
     return lease;
@@ -126,10 +130,20 @@ export class Upstream {
     return () => this.listeners.delete(listener);
   }
 
-  /** Forwards a non-interactive request on a shared session with the request's capability set. */
-  /** `record`: the front request it is made for (its span is the legacy request's parent). */
-  async forward(method: string, params: JsonObject | undefined, caps: LegacyCapabilities, signal?: AbortSignal, record?: FrontRecord): Promise<JsonObject> {
-    const lease = await this.acquire(caps, 'shared');
+  /**
+   * Forwards a non-interactive request on a shared session with the request's capability set, of
+   * `principal`'s sessions (lists and reads may show what earlier calls left in the session's state).
+   * `record`: the front request it is made for (its span is the legacy request's parent).
+   */
+  async forward(
+    method: string,
+    params: JsonObject | undefined,
+    caps: LegacyCapabilities,
+    signal?: AbortSignal,
+    record?: FrontRecord,
+    principal?: string,
+  ): Promise<JsonObject> {
+    const lease = await this.acquire(caps, 'shared', undefined, undefined, principal);
     try {
       const result = await lease.session.request(method, params, signal ? { signal, record } : { record });
       if (method === 'tools/list') this.toolSchemas.observe(result);
@@ -141,22 +155,25 @@ export class Upstream {
     }
   }
 
-  /** A tool's input schema, listing the legacy server's tools (for front request `record`) if it is not known yet. */
-  async toolInputSchema(name: string, caps: LegacyCapabilities, record?: FrontRecord): Promise<JsonObject | undefined> {
+  /**
+   * A tool's input schema, listing the legacy server's tools (for front request `record`, on a
+   * session of `principal`'s) if it is not known yet.
+   */
+  async toolInputSchema(name: string, caps: LegacyCapabilities, record?: FrontRecord, principal?: string): Promise<JsonObject | undefined> {
     return this.toolSchemas.lookup(name, capabilityKey(caps), (cursor) =>
-      this.forward('tools/list', cursor === undefined ? undefined : { cursor }, caps, undefined, record),
+      this.forward('tools/list', cursor === undefined ? undefined : { cursor }, caps, undefined, record, principal),
     );
   }
 
   /** A tool's annotations (readOnlyHint, idempotentHint, ...), listing the tools if it is not known yet. */
-  async toolAnnotations(name: string, caps: LegacyCapabilities): Promise<JsonObject | undefined> {
-    await this.toolInputSchema(name, caps);
+  async toolAnnotations(name: string, caps: LegacyCapabilities, principal?: string): Promise<JsonObject | undefined> {
+    await this.toolInputSchema(name, caps, undefined, principal);
     return this.toolSchemas.annotationsOf(name);
   }
 
   /** A tool's 2025-11-25 `execution` (task support), listing the tools if it is not known yet. */
-  async toolExecution(name: string, caps: LegacyCapabilities, record?: FrontRecord): Promise<JsonObject | undefined> {
-    await this.toolInputSchema(name, caps, record);
+  async toolExecution(name: string, caps: LegacyCapabilities, record?: FrontRecord, principal?: string): Promise<JsonObject | undefined> {
+    await this.toolInputSchema(name, caps, record, principal);
     return this.toolSchemas.executionOf(name);
   }
 
@@ -359,4 +376,9 @@ export class Upstream {
         return new WsClientTransport(target.url, target.headers);
     }
   }
+}
+
+/** The principal a session is kept to: none when the upstream's sessions are shared by every caller. */
+export function sessionScoped(scope: SessionScope | undefined, principal: string | undefined): string | undefined {
+  return scope === 'shared' ? undefined : principal;
 }

@@ -287,8 +287,8 @@ describe('a hosted task (TaskTable.host)', () => {
     const good = { action: 'accept', content: { ok: true } };
     const invalid = await fails(table.update(h.taskId, 'alice', { 'elicitation-1': good, 'elicitation-2': { action: 'maybe' } }, []), 'input_invalid');
     assert.equal(invalid.data?.['key'], 'elicitation-2');
-    const mismatch = await fails(table.update(h.taskId, 'alice', { 'elicitation-1': { action: 'accept', content: { ok: 'yes' } } }, []), 'input_invalid');
-    assert.equal(mismatch.data?.['key'], 'elicitation-1');
+    const notObject = await fails(table.update(h.taskId, 'alice', { 'elicitation-1': { action: 'accept', content: 'yes' } }, []), 'input_invalid');
+    assert.equal(notObject.data?.['key'], 'elicitation-1');
     await fails(table.update(h.taskId, 'alice', { 'elicitation-1': good }, ['elicitation-2']), 'input_invalid');
     await fails(table.update(h.taskId, 'alice', 'not an object', []), 'input_invalid');
     assert.equal(await settled(first.answer), false, 'nothing was delivered');

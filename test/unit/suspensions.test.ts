@@ -29,6 +29,18 @@ describe('SuspensionTable', () => {
     assert.equal(miss(t.claim('nope', 1, 0)), 'unknown');
   });
 
+  it("shorten brings a live round's expiry forward, never later, and leaves other rounds alone", () => {
+    const t = new SuspensionTable<string>();
+    t.put('h', 'item', 1, 600_000);
+    t.shorten('h', 2, 10);
+    assert.equal(t.expire(20).length, 0, 'another round is not shortened');
+    t.shorten('h', 1, 10_000);
+    t.shorten('h', 1, 900_000);
+    assert.deepEqual(t.expire(9_999), []);
+    assert.deepEqual(t.expire(10_000), ['item']);
+    assert.deepEqual(t.peek('h', 1, 10_000), { ok: false, miss: 'expired' });
+  });
+
   it('peek does not consume', () => {
     const clock = fakeClock();
     const t = new SuspensionTable<{ id: number }>();

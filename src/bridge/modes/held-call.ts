@@ -17,6 +17,7 @@ import type { InteractionOwner } from '../owner.js';
 import { leaseForCall, type SessionLease } from '../ports.js';
 import { inputRequired, refuseUndeclared, takeWaitingSlot } from '../refusals.js';
 import { checkRetryAnswers, goneError, heldClaims } from '../retry.js';
+import { REFUSED_ROUND_GRACE_MS } from '../suspensions.js';
 import { answerRootsLocally } from '../roots-round.js';
 import type { Mode, ModeContext, ResumeTarget, RunningCall } from './mode.js';
 import { askRoots, needsRootsRound } from './roots.js';
@@ -68,7 +69,14 @@ export class HeldCalls implements Mode {
   private async resumeHeld(front: FrontCall, claims: ResumeTarget['claims'], owner: InteractionOwner, interaction: Interaction): Promise<JsonObject> {
     // Validate before consuming the round: a malformed retry loses nothing and may be sent again.
     const asked = interaction.unanswered();
-    const { answers, shaped, missing } = checkRetryAnswers(asked, front, interaction.session?.negotiatedVersion ?? '2025-11-25');
+    let checked: ReturnType<typeof checkRetryAnswers>;
+    try {
+      checked = checkRetryAnswers(asked, front, interaction.session?.negotiatedVersion ?? '2025-11-25');
+    } catch (err) {
+      owner.shorten(claims.r, this.ctx.clock.now() + REFUSED_ROUND_GRACE_MS);
+      throw err;
+    }
+    const { answers, shaped, missing } = checked;
     // Roots the client gave during the call are the call's from now on (protocol/roots.ts rootsFromAnswers).
     const roots = claims.rt ?? rootsFromAnswers(asked.map((p) => ({ method: p.method, answer: shaped.get(p.key) })));
     const claimed = owner.claim(claims.r, this.ctx.clock.now());

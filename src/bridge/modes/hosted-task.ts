@@ -33,7 +33,7 @@ export class HostedTaskMode implements Mode {
     if (policy === undefined)
       throw new ProxyError('upstream_failed', 'tasks_not_configured', 'this upstream runs no tasks of the proxy (its configuration changed)');
     holdForTask(this.ctx);
-    const lease = await this.ctx.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive', front.roots);
+    const lease = await this.ctx.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive', front.roots, undefined, front.principal);
     if (policy.afterMs > 0) {
       const call = this.calls.open(front, lease);
       this.hosting.set(call.owner, policy);

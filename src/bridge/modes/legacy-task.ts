@@ -25,7 +25,7 @@ export class LegacyTaskMode implements Mode {
 
   private async start(front: BoundCall): Promise<JsonObject> {
     holdForTask(this.ctx);
-    const lease = await this.ctx.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive', front.roots);
+    const lease = await this.ctx.opts.sessions.acquire(legacyCapabilitiesFor(front.capabilities), 'exclusive', front.roots, undefined, front.principal);
     holdForTask(this.ctx, lease);
     return this.calls.run(this.calls.open({ ...front, params: { ...front.params, task: { ttl: DEFAULT_TASK_TTL_MS } } }, lease));
   }

@@ -15,7 +15,9 @@ export async function taskOf(front: FrontCall, tools: ToolTasks | undefined, pol
   if (front.method !== 'tools/call' || front.requestState !== undefined) return undefined;
   const name = String(front.params['name'] ?? '');
   const execution =
-    tools !== undefined && (await tools.runsToolTasks()) ? await tools.toolExecution(name, legacyCapabilitiesFor(front.capabilities), front.record) : undefined;
+    tools !== undefined && (await tools.runsToolTasks())
+      ? await tools.toolExecution(name, legacyCapabilitiesFor(front.capabilities), front.record, front.principal)
+      : undefined;
   const dispatch = dispatchToolCall(taskSupportOf({ execution }), declaresTasks(front.capabilities), hostedSupport(policy, name));
   if (dispatch === 'refuse') throw tasksRequired(`tool '${name}' runs only as a task: it`);
   return dispatch === 'task' ? 'legacy' : dispatch === 'hosted' ? 'hosted' : undefined;

@@ -98,11 +98,12 @@ export class SessionPool<S extends PooledSession> {
 
   /**
    * Sessions with different `roots` (a client's, or the operator's when undefined) are never
-   * shared. `prefer`: a session to take if the lease fits there now.
+   * shared, nor are sessions of different principals (`principal` undefined: a session any caller
+   * may share). `prefer`: a session to take if the lease fits there now.
    */
-  acquire(caps: LegacyCapabilities, mode: LeaseMode, roots?: RootsBinding, prefer?: S): Promise<Lease<S>> {
+  acquire(caps: LegacyCapabilities, mode: LeaseMode, roots?: RootsBinding, prefer?: S, principal?: string): Promise<Lease<S>> {
     if (this.closing) return Promise.reject(new ProxyError('upstream_unavailable', 'shutting_down', 'the proxy is shutting down'));
-    const key = sessionKey(caps, roots);
+    const key = sessionKey(caps, roots, principal);
     const placed = this.place(caps, roots, key, mode, prefer);
     if (placed) return placed;
     return new Promise<Lease<S>>((resolve, reject) => {
