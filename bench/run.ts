@@ -16,6 +16,7 @@ import { sharing } from './cases/sharing.js';
 import { untied } from './cases/untied.js';
 import { soakCase } from './cases/soak.js';
 import { rounds } from './cases/rounds.js';
+import { chaos } from './cases/chaos.js';
 
 const CASES: Record<string, BenchCase> = {
   passthrough,
@@ -27,9 +28,10 @@ const CASES: Record<string, BenchCase> = {
   untied,
   rounds,
   soak: soakCase,
+  chaos,
 };
-/** Run when no case is named: all but the soak. */
-const DEFAULT_CASES = Object.keys(CASES).filter((n) => n !== 'soak');
+/** Run when no case is named: all but the soak and the chaos bench. */
+const DEFAULT_CASES = Object.keys(CASES).filter((n) => n !== 'soak' && n !== 'chaos');
 
 // Children are SIGKILLed from the test helpers' exit hook; make signals run it too.
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(sig, () => process.exit(130));
@@ -120,7 +122,7 @@ function gitHead(): string {
 }
 
 main().then(
-  () => process.exit(0),
+  () => process.exit(process.exitCode ?? 0),
   (err: unknown) => {
     process.stderr.write(`bench failed: ${(err as Error)?.stack ?? String(err)}\n`);
     process.exit(1);
