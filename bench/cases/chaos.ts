@@ -93,7 +93,7 @@ export async function chaos(opts: BenchOptions): Promise<CaseResult> {
       '  held:',
       `    stdio: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(FIXTURE)}] }`,
       '    suspend: hold',
-      '    tasks: { tools: [ask-name], ttl: 600, pollInterval: 0.2 }',
+      '    tasks: { tools: [ask-name], ttl: 30, pollInterval: 0.2 }',
       '  replayed:',
       `    http: ${httpLegacy.ready}`,
       '    suspend: replay',
@@ -103,9 +103,27 @@ export async function chaos(opts: BenchOptions): Promise<CaseResult> {
     ].join('\n'),
   );
   const ports = [await freePort(), await freePort()];
-  const args = ['--config', config, '--auth-issuer', as.issuer, '--auth-audience', AUDIENCE, '--call-timeout', String(CALL_TIMEOUT_S), '--interaction-ttl', '30',
+  const args = [
+    '--config',
+    config,
+    '--auth-issuer',
+    as.issuer,
+    '--auth-audience',
+    AUDIENCE,
+    '--call-timeout',
+    String(CALL_TIMEOUT_S),
+    '--interaction-ttl',
+    '30',
+    '--idle-session-ttl',
+    '20',
     // Room for the load: the limits are not what this bench tests.
-    '--max-sessions', '1024', '--max-interactions-per-principal', '512', '--max-calls-per-principal', '512'];
+    '--max-sessions',
+    '1024',
+    '--max-interactions-per-principal',
+    '512',
+    '--max-calls-per-principal',
+    '512',
+  ];
   const start = (i: number) => startInstance(ports[i]!, redis.url, args);
   const instances: ProxyProcess[] = await Promise.all([0, 1].map(start));
   const nginx: NginxProcess = await startNginx(ports);
@@ -125,7 +143,14 @@ export async function chaos(opts: BenchOptions): Promise<CaseResult> {
   const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
 
   /** One request, sent again (up to 5 times, 1 s apart) while the proxy's error says `action: "retry"`, as a client should. */
-  const send = async (what: string, url: string, method: string, params: Record<string, unknown>, principal: number, caps: object): Promise<RpcReply | undefined> => {
+  const send = async (
+    what: string,
+    url: string,
+    method: string,
+    params: Record<string, unknown>,
+    principal: number,
+    caps: object,
+  ): Promise<RpcReply | undefined> => {
     for (let attempt = 1; ; attempt++) {
       const reply = await sendOnce(what, url, method, params, principal, caps);
       if (attempt >= 5 || (reply?.body.error?.data as { action?: unknown } | undefined)?.action !== 'retry') return reply;
@@ -133,7 +158,14 @@ export async function chaos(opts: BenchOptions): Promise<CaseResult> {
     }
   };
   /** One request with the hang bound; undefined when it ended without a JSON-RPC answer from the proxy (counted). */
-  const sendOnce = async (what: string, url: string, method: string, params: Record<string, unknown>, principal: number, caps: object): Promise<RpcReply | undefined> => {
+  const sendOnce = async (
+    what: string,
+    url: string,
+    method: string,
+    params: Record<string, unknown>,
+    principal: number,
+    caps: object,
+  ): Promise<RpcReply | undefined> => {
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), HANG_MS);
     try {
@@ -142,7 +174,8 @@ export async function chaos(opts: BenchOptions): Promise<CaseResult> {
       const reply = await rpc(url, method, params, { caps: caps as Record<string, unknown>, headers, signal: abort.signal });
       if (reply.body.error) {
         const data = reply.body.error.data as { reason?: unknown; action?: unknown } | undefined;
-        if (typeof data?.reason !== 'string' || typeof data?.action !== 'string') tally.reasonless.push(`${what} ${method}: ${JSON.stringify(reply.body.error)}`);
+        if (typeof data?.reason !== 'string' || typeof data?.action !== 'string')
+          tally.reasonless.push(`${what} ${method}: ${JSON.stringify(reply.body.error)}`);
         else bump(tally.reasons, data.reason);
         return reply;
       }
@@ -172,12 +205,19 @@ export async function chaos(opts: BenchOptions): Promise<CaseResult> {
       return false;
     }
     await sleep(answerAfterMs);
-    const retry = await send(name, url, 'tools/call', {
-      name: 'ask-name',
-      arguments: {},
-      requestState: r['requestState'],
-      inputResponses: { 'elicitation-1': { action: 'accept', content: { name } } },
-    }, who, INTERACTIVE);
+    const retry = await send(
+      name,
+      url,
+      'tools/call',
+      {
+        name: 'ask-name',
+        arguments: {},
+        requestState: r['requestState'],
+        inputResponses: { 'elicitation-1': { action: 'accept', content: { name } } },
+      },
+      who,
+      INTERACTIVE,
+    );
     const done = retry?.body.result;
     if (!done) return false;
     const text = textOf(done as never);
@@ -221,8 +261,16 @@ export async function chaos(opts: BenchOptions): Promise<CaseResult> {
       if (status === 'input_required' && !answered) {
         const keys = Object.keys((last['inputRequests'] as Record<string, unknown>) ?? {});
         await sleep(answerAfterMs);
-        const content = kind === 'hosted-task' ? { name } : { confirm: true };
-        const update = await send(name, url, 'tasks/update', { taskId, inputResponses: Object.fromEntries(keys.map((k) => [k, { action: 'accept', content }])) }, who, WITH_TASKS);
+        // The fixture's form asks for `confirm` only; the extra `name` (its schema allows others) comes back in the result.
+        const content = kind === 'hosted-task' ? { name } : { confirm: true, name };
+        const update = await send(
+          name,
+          url,
+          'tasks/update',
+          { taskId, inputResponses: Object.fromEntries(keys.map((k) => [k, { action: 'accept', content }])) },
+          who,
+          WITH_TASKS,
+        );
         if (!update?.body.result) return false;
         answered = true;
       }
@@ -237,7 +285,7 @@ export async function chaos(opts: BenchOptions): Promise<CaseResult> {
     await get();
     if (status !== 'completed') return false;
     const text = textOf(last!['result'] as never);
-    const expected = kind === 'hosted-task' ? `Hello, ${name}!` : 'deleted: {"confirm":true}';
+    const expected = kind === 'hosted-task' ? `Hello, ${name}!` : `deleted: ${JSON.stringify({ confirm: true, name })}`;
     if (text !== expected) tally.wrong.push(`${name}: got ${JSON.stringify(text).slice(0, 200)}`);
     return text === expected;
   };
@@ -361,8 +409,16 @@ export async function chaos(opts: BenchOptions): Promise<CaseResult> {
       .join(', ') || 'none';
   const verdicts: Array<[string, boolean, string]> = [
     ['no wrong answer', tally.wrong.length === 0, `${tally.wrong.length} wrong${list(tally.wrong)}`],
-    ['no hang', tally.hangs.length === 0, `${tally.hangs.length} hangs (bound ${HANG_MS / 1000} s a request, ${TASK_HANG_MS / 1000} s a task)${list(tally.hangs)}`],
-    ['every error with a reason', tally.reasonless.length === 0, `${tally.reasonless.length} without data.reason/data.action${list(tally.reasonless)}; reasons: ${counts(tally.reasons)}`],
+    [
+      'no hang',
+      tally.hangs.length === 0,
+      `${tally.hangs.length} hangs (bound ${HANG_MS / 1000} s a request, ${TASK_HANG_MS / 1000} s a task)${list(tally.hangs)}`,
+    ],
+    [
+      'every error with a reason',
+      tally.reasonless.length === 0,
+      `${tally.reasonless.length} without data.reason/data.action${list(tally.reasonless)}; reasons: ${counts(tally.reasons)}`,
+    ],
     ['one final status per task', tally.regressions.length === 0, `${tally.regressions.length} regressions in ${seen.size} tasks${list(tally.regressions)}`],
     [
       'nothing leaked',
@@ -387,13 +443,39 @@ export async function chaos(opts: BenchOptions): Promise<CaseResult> {
         rows: KINDS.map((k) => [k, String(tally.flows[k].started), String(tally.flows[k].completed), String(tally.flows[k].ended)]),
         notes: [
           `${flowsStarted} flows; answers not from the proxy: ${counts(tally.transport)}`,
-          `faults: ${counts(tally.faults.reduce((m, f) => bump(m, f.replace(/\d+(\.\d+)? s$/, 'N s').replace(/ \d+ of/, ' of').replace(/instance \d/, 'an instance')), new Map<string, number>()))}`,
+          `faults: ${counts(
+            tally.faults.reduce(
+              (m, f) =>
+                bump(
+                  m,
+                  f
+                    .replace(/\d+(\.\d+)? s$/, 'N s')
+                    .replace(/ \d+ of/, ' of')
+                    .replace(/instance \d/, 'an instance'),
+                ),
+              new Map<string, number>(),
+            ),
+          )}`,
           ...verdicts.map(([name, ok, detail]) => `${ok ? 'PASS' : 'FAIL'} ${name}: ${detail}`),
         ],
       },
     ],
     charts: [],
-    data: { seed, minutes, flows: tally.flows, wrong: tally.wrong, hangs: tally.hangs, reasonless: tally.reasonless, reasons: Object.fromEntries(tally.reasons), transport: Object.fromEntries(tally.transport), regressions: tally.regressions, faults: tally.faults, baseline, after, leaks },
+    data: {
+      seed,
+      minutes,
+      flows: tally.flows,
+      wrong: tally.wrong,
+      hangs: tally.hangs,
+      reasonless: tally.reasonless,
+      reasons: Object.fromEntries(tally.reasons),
+      transport: Object.fromEntries(tally.transport),
+      regressions: tally.regressions,
+      faults: tally.faults,
+      baseline,
+      after,
+      leaks,
+    },
   };
 }
 
