@@ -1,6 +1,7 @@
 // `npm run bench [-- CASE...] [-- --quick] [-- --minutes N]`: runs the benchmark cases, prints
-// tables, writes bench/results/latest.{json,md,svg}. Benchmarks never assert anything. The soak
-// runs only when named (it runs for minutes: --minutes N, default 5).
+// tables, writes bench/results/latest.{json,md,svg}. Benchmarks never assert anything. The soak and
+// the chaos bench run only when named (they run for minutes: --minutes N, default 5); a case that
+// sets process.exitCode (the chaos bench, when a verdict fails) makes the run exit with it.
 import { mkdirSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import os from 'node:os';
 import { ROOT } from './lib/procs.js';
