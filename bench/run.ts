@@ -1,6 +1,7 @@
 // `npm run bench [-- CASE...] [-- --quick] [-- --minutes N]`: runs the benchmark cases, prints
-// tables, writes bench/results/latest.{json,md,svg}. Benchmarks never assert anything. The soak
-// runs only when named (it runs for minutes: --minutes N, default 5).
+// tables, writes bench/results/latest.{json,md,svg}. Benchmarks never assert anything. The soak and
+// the chaos bench run only when named (they run for minutes: --minutes N, default 5); a case that
+// sets process.exitCode (the chaos bench, when a verdict fails) makes the run exit with it.
 import { mkdirSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import os from 'node:os';
 import { ROOT } from './lib/procs.js';
@@ -18,6 +19,7 @@ import { soakCase } from './cases/soak.js';
 import { rounds } from './cases/rounds.js';
 import { budget } from './cases/budget.js';
 import { uplift } from './cases/uplift.js';
+import { chaos } from './cases/chaos.js';
 
 const CASES: Record<string, BenchCase> = {
   passthrough,
@@ -31,9 +33,10 @@ const CASES: Record<string, BenchCase> = {
   budget,
   uplift,
   soak: soakCase,
+  chaos,
 };
-/** Run when no case is named: all but the soak. */
-const DEFAULT_CASES = Object.keys(CASES).filter((n) => n !== 'soak');
+/** Run when no case is named: all but the soak and the chaos bench. */
+const DEFAULT_CASES = Object.keys(CASES).filter((n) => n !== 'soak' && n !== 'chaos');
 
 // Children are SIGKILLed from the test helpers' exit hook; make signals run it too.
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(sig, () => process.exit(130));
@@ -124,7 +127,7 @@ function gitHead(): string {
 }
 
 main().then(
-  () => process.exit(0),
+  () => process.exit(process.exitCode ?? 0),
   (err: unknown) => {
     process.stderr.write(`bench failed: ${(err as Error)?.stack ?? String(err)}\n`);
     process.exit(1);

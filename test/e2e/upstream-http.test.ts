@@ -76,6 +76,7 @@ describe('legacy Streamable HTTP upstream transport', () => {
       const r = await rpc(proxy.url, 'tools/call', { name: 'crash', arguments: {} });
       assert.equal(r.body.error?.code, -32603, JSON.stringify(r.body));
       assert.match(r.body.error!.message, /closed the response stream without answering|session ended/);
+      assert.deepEqual(r.body.error!.data, { reason: 'legacy_session_lost', action: 'resend' });
       assert.ok(Date.now() - started < 3000, `took ${Date.now() - started} ms`);
     } finally {
       await proxy.stop();

@@ -25,7 +25,7 @@ worker_processes 1;
 daemon off;
 pid ${dir}/nginx.pid;
 error_log stderr notice;
-events { worker_connections 256; }
+events { worker_connections 4096; }
 http {
   access_log off;
   client_body_temp_path ${dir}/body;

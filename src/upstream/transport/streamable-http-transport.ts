@@ -14,7 +14,7 @@ import { mediaTypeEssence } from '@modelcontextprotocol/sdk/shared/mediaType.js'
 import { type HttpAgents, HttpExchanger, readText, readTextPrefix } from './http-exchange.js';
 import { describeHttpRejection, isHtml } from './http-rejection.js';
 import { readSseStream, type SseReadOptions, type SseStreamEnd, type SseStreamOwner } from './sse-stream.js';
-import { errorBody, JSONRPC } from '../../protocol/errors.js';
+import { errorBody, LEGACY } from '../../protocol/errors.js';
 import { classifyNetworkError, StreamGoneError } from './stream-gone.js';
 import { traceHeaders } from '../trace-context.js';
 import type { UpstreamTarget } from '../../config/types.js';
@@ -307,11 +307,15 @@ export class StreamableHttpTransport implements Transport {
     this.onmessage?.(message, opts.related === undefined ? undefined : { relatedRequestId: opts.related });
   }
 
-  /** A POST stream ended before answering and cannot be resumed: its requests fail now, not at their timeout. */
+  /**
+   * A POST stream ended before answering and cannot be resumed: its requests fail now, not at their
+   * timeout, as the connection closing under them (what happened, whatever the server meant): the
+   * proxy's own error, with its reason, never one the server seems to have sent.
+   */
   private failOwed(owed: Set<RequestId>): void {
     for (const id of owed) {
       this.owedOn.delete(id);
-      this.onmessage?.(errorBody(id, JSONRPC.INTERNAL_ERROR, 'the legacy server closed the response stream without answering') as JSONRPCMessage);
+      this.onmessage?.(errorBody(id, LEGACY.CONNECTION_CLOSED, 'the legacy server closed the response stream without answering') as JSONRPCMessage);
     }
     owed.clear();
   }
