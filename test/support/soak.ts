@@ -1,8 +1,8 @@
 // A soak: the proxy in front of the legacy fixture over a Streamable HTTP upstream (`remote`, the
 // default route) and a stdio one (`local`), under a steady mix of what real traffic holds: plain
 // calls, interactive calls answered at once, interactive calls nobody answers (users who close the
-// tab), bad input (malformed JSON, a tampered requestState, an answer of the wrong type, which
-// keeps the round open), a legacy client through the relay, and tasks (answered or cancelled).
+// tab), bad input (malformed JSON, a tampered requestState, a malformed answer, which keeps the
+// round open), a legacy client through the relay, and tasks (answered or cancelled).
 // Every answer is checked; what the proxy holds is sampled while it runs and once every
 // abandoned interaction has expired. `npm run bench -- soak` runs it for minutes and
 // test/e2e/soak.test.ts for under a minute.
@@ -156,14 +156,16 @@ async function drive(proxy: ProxyProcess, fixture: Running & { url: string }, op
     const { requestState } = inputRequired(await rpc(url, 'tools/call', { name: 'ask-name', arguments: {} }, { caps: ELICIT }));
     const tampered = turn === 1;
     const state = tampered ? `${requestState.slice(0, -2)}${requestState.endsWith('AA') ? 'BB' : 'AA'}` : requestState;
-    const answer = tampered ? { action: 'accept', content: { name: 'x' } } : { action: 'accept', content: { name: 42 } };
+    // Malformed: an action that is none of accept, decline, cancel (content that merely misses the
+    // schema is the legacy server's to judge).
+    const answer = tampered ? { action: 'accept', content: { name: 'x' } } : { action: 'maybe' };
     const r: RpcReply = await rpc(
       url,
       'tools/call',
       { name: 'ask-name', arguments: {}, requestState: state, inputResponses: { 'elicitation-1': answer } },
       { caps: ELICIT },
     );
-    if (r.body.error?.code !== -32602) wrong(tampered ? 'tampered requestState' : 'wrong answer type', r.body);
+    if (r.body.error?.code !== -32602) wrong(tampered ? 'tampered requestState' : 'malformed answer', r.body);
   };
   let taskTurn = 0;
   const task = async (url: string) => {

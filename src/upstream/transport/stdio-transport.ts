@@ -27,6 +27,9 @@ const STDERR_GRACE_MS = 500;
 
 export type StdioTarget = ChildTarget;
 
+/** How long the gather's kept /proc files stay open after their last read. */
+const KEPT_IDLE_MS = 1000;
+
 export class StdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -40,8 +43,14 @@ export class StdioTransport implements Transport {
   /** Why the proxy stopped the child, when it did: quoted before how it exited. */
   private stopped: string | undefined;
   private spoken = false;
-  /** The child's /proc files the gather reads, kept open while it runs (closed when it ends). */
+  /**
+   * The child's /proc files the gather reads, kept open while rounds are gathered: closed once no
+   * pass has read them for KEPT_IDLE_MS (an idle session holds no descriptors for them), and when
+   * the child ends.
+   */
   private readonly procFiles = new KeptProcFiles();
+  private lastProcRead = 0;
+  private procIdle: NodeJS.Timeout | undefined;
 
   /** `resources`: the proxy instance's children and the ones it prestarted. */
   constructor(
@@ -62,7 +71,15 @@ export class StdioTransport implements Transport {
   running(threads: 'all' | 'main'): boolean | undefined {
     const pid = this.child?.pid;
     if (pid === undefined) return undefined;
+    this.lastProcRead = Date.now();
+    this.procIdle ??= setTimeout(() => this.closeIdleProcFiles(), KEPT_IDLE_MS).unref();
     return this.lines.holding || processTreeRunning(pid, threads, undefined, this.procFiles);
+  }
+
+  private closeIdleProcFiles(): void {
+    const idleFor = Date.now() - this.lastProcRead;
+    this.procIdle = idleFor >= KEPT_IDLE_MS ? undefined : setTimeout(() => this.closeIdleProcFiles(), KEPT_IDLE_MS - idleFor).unref();
+    if (this.procIdle === undefined) this.procFiles.close();
   }
 
   start(): Promise<void> {
@@ -121,6 +138,8 @@ export class StdioTransport implements Transport {
           // A spawn that failed (ENOENT) reports a negative code.
           this.exitedByItself = this.stopped === undefined && signal === null && code !== null && code >= 0;
           this.child = undefined;
+          clearTimeout(this.procIdle);
+          this.procIdle = undefined;
           this.procFiles.close();
           this.onclose?.();
         });
