@@ -5,7 +5,7 @@
 import { isInteractiveMethod, TARGET_FIELD } from '../protocol/methods.js';
 import { isJsonObject, type JsonObject } from '../protocol/json.js';
 import type { HeaderSource } from '../upstream/client-credentials.js';
-import { SseParser } from '../upstream/transport/sse-parser.js';
+import { responseFromSse } from '../upstream/transport/sse-response.js';
 import { MODERN_VERSION } from './modern-envelope.js';
 
 /** The upstream gave no JSON-RPC response to the request (unreachable, HTTP error, stream cut). */
@@ -63,34 +63,8 @@ async function fromJson(res: Response, signal: AbortSignal): Promise<unknown> {
 }
 
 async function fromStream(res: Response, id: string, signal: AbortSignal, onNotification: (message: JsonObject) => void): Promise<unknown> {
-  let found: unknown;
-  const parser = new SseParser({
-    onEvent: (event) => {
-      if (found !== undefined || !event.data) return;
-      let m: unknown;
-      try {
-        m = JSON.parse(event.data);
-      } catch {
-        return;
-      }
-      if (!isJsonObject(m)) return;
-      if (m['id'] === id && !('method' in m)) found = m;
-      else if (typeof m['method'] === 'string' && !('id' in m)) onNotification(m);
-    },
-    onRetry: () => {},
-  });
-  const reader = res.body?.getReader();
-  try {
-    while (reader && found === undefined) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      parser.feed(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
-    }
-  } catch {
-    throw new ExchangeFailure(signal.aborted ? 'aborted' : 'the SSE stream broke before the response');
-  } finally {
-    void reader?.cancel().catch(() => {});
-  }
-  if (found === undefined) throw new ExchangeFailure(signal.aborted ? 'aborted' : 'the SSE stream ended without the response');
-  return found;
+  const read = await responseFromSse(res.body, id, onNotification);
+  if ('response' in read) return read.response;
+  if (signal.aborted) throw new ExchangeFailure('aborted');
+  throw new ExchangeFailure(read.failure === 'broke' ? 'the SSE stream broke before the response' : 'the SSE stream ended without the response');
 }

@@ -5,7 +5,7 @@
 import { isJsonObject, type JsonObject } from '../protocol/json.js';
 import { TARGET_FIELD, isInteractiveMethod } from '../protocol/methods.js';
 import type { HeaderSource } from '../upstream/client-credentials.js';
-import { SseParser } from '../upstream/transport/sse-parser.js';
+import { responseFromSse } from '../upstream/transport/sse-response.js';
 import { VERSION } from '../version.js';
 import type { SideOutcome } from './compare.js';
 
@@ -83,32 +83,8 @@ async function fromJson(res: Response, signal: AbortSignal): Promise<unknown> {
 }
 
 async function fromStream(res: Response, id: string, signal: AbortSignal): Promise<unknown> {
-  let found: unknown;
-  // The byte-level parser the legacy HTTP transport uses (upstream/transport/sse-parser.ts).
-  const parser = new SseParser({
-    onEvent: (event) => {
-      if (found !== undefined || !event.data) return;
-      try {
-        const m = JSON.parse(event.data) as unknown;
-        if (isJsonObject(m) && m['id'] === id && !('method' in m)) found = m;
-      } catch {
-        // Not JSON: not the response.
-      }
-    },
-    onRetry: () => {},
-  });
-  const reader = res.body?.getReader();
-  try {
-    while (reader && found === undefined) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      parser.feed(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
-    }
-  } catch {
-    throw new CandidateFailure(signal.aborted ? 'aborted' : 'the SSE stream broke before the response');
-  } finally {
-    void reader?.cancel().catch(() => {});
-  }
-  if (found === undefined) throw new CandidateFailure('the SSE stream ended without the response');
-  return found;
+  const read = await responseFromSse(res.body, id);
+  if ('response' in read) return read.response;
+  if (read.failure === 'broke') throw new CandidateFailure(signal.aborted ? 'aborted' : 'the SSE stream broke before the response');
+  throw new CandidateFailure('the SSE stream ended without the response');
 }
