@@ -23,11 +23,11 @@ function cells(line: string): string[] {
     .map((c) => c.trim().replace(/^`(.*)`$/, '$1'));
 }
 
-/** The rows of the table under `heading` in docs/errors.md, header and rule skipped. */
-function docTable(heading: string): string[][] {
-  const text = readFileSync(join(ROOT, 'docs', 'errors.md'), 'utf8');
+/** The rows of the table under `heading` in docs/FILE, header and rule skipped. */
+function docTable(heading: string, file = 'errors.md'): string[][] {
+  const text = readFileSync(join(ROOT, 'docs', file), 'utf8');
   const from = text.indexOf(`\n## ${heading}\n`);
-  assert.ok(from >= 0, `docs/errors.md has a "## ${heading}" section`);
+  assert.ok(from >= 0, `docs/${file} has a "## ${heading}" section`);
   const lines = text.slice(from).split('\n').slice(2);
   const start = lines.findIndex((l) => l.startsWith('|'));
   const rows: string[][] = [];
@@ -49,6 +49,14 @@ describe('reasons', () => {
     const table = reasonRows().map((r) => `${r.reason} ${r.code} ${wireCodeOf(r.code)} ${r.action}`);
     assert.deepEqual([...documented].sort(), [...table].sort());
     assert.equal(new Set(documented).size, documented.length, 'no row is documented twice');
+  });
+
+  it('gives every reason a row in docs/troubleshooting.md with its action and what an operator can check', () => {
+    const rows = docTable('Errors by reason', 'troubleshooting.md');
+    const documented = rows.map(([reason, family, client]) => `${reason} ${family} ${client?.split(/[ :]/)[0]?.replaceAll('`', '')}`);
+    const table = reasonRows().map((r) => `${r.reason} ${r.code} ${r.action}`);
+    assert.deepEqual([...documented].sort(), [...table].sort());
+    for (const [reason, family, , operator] of rows) assert.ok((operator ?? '').length > 10, `${family}/${reason} says what an operator can check`);
   });
 
   it('documents every action, and every action the table uses is one of them', () => {
