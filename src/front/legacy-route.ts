@@ -63,6 +63,8 @@ export class LegacyRoute implements Route {
   private readonly handler: McpHttpHandler;
   private readonly serve: ReturnType<typeof toNodeHandler>;
   private readonly stopRelay: () => void;
+  /** Tells listen subscribers of a change, coalesced with the legacy server's own (changes.ts). */
+  private readonly changes: (method: string, params: JsonObject | undefined) => void;
   private readonly log: Logger;
   private readonly forwarding: OwnerForwarding | undefined;
   private readonly fast: FastLane | undefined;
@@ -116,7 +118,8 @@ export class LegacyRoute implements Route {
       };
       return toNodeHandler(linked, { onerror })(req, res, body);
     };
-    this.stopRelay = this.upstream.onChange(createChangeRelay(this.handler.notify));
+    this.changes = createChangeRelay(this.handler.notify);
+    this.stopRelay = this.upstream.onChange(this.changes);
     this.fast = parts.fastLane === false ? undefined : new FastLane(frontDeps);
   }
 
@@ -238,8 +241,9 @@ export class LegacyRoute implements Route {
 
   /**
    * The composition root reconfigured this route's upstream and bridge in place; the route keeps
-   * the configuration it now serves, and the migrated server of its cutover. Listeners hear once
-   * of each list whose cut-over items changed.
+   * the configuration it now serves, and the migrated server of its cutover. Listeners hear of
+   * each list whose cut-over items changed, once: coalesced with what the reconfigured upstream
+   * itself tells them.
    */
   reconfigured(config: UpstreamConfig, migrated: MigratedServer | undefined): void {
     const changed = changedKinds(this.currentConfig.cutover, config.cutover);
@@ -255,9 +259,9 @@ export class LegacyRoute implements Route {
         resources: config.cutover?.resources ?? [],
         resourceTemplates: config.cutover?.resourceTemplates ?? [],
       });
-    if (changed.includes('tools')) this.handler.notify.toolsChanged();
-    if (changed.includes('prompts')) this.handler.notify.promptsChanged();
-    if (changed.includes('resources') || changed.includes('resourceTemplates')) this.handler.notify.resourcesChanged();
+    if (changed.includes('tools')) this.changes('notifications/tools/list_changed', undefined);
+    if (changed.includes('prompts')) this.changes('notifications/prompts/list_changed', undefined);
+    if (changed.includes('resources') || changed.includes('resourceTemplates')) this.changes('notifications/resources/list_changed', undefined);
   }
 
   /** Stops serving. The upstream, bridge and relay belong to the composition root, which closes them. */
