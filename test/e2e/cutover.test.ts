@@ -202,8 +202,9 @@ describe('per-item cutover: a legacy upstream serves some items from its migrate
       const resumed = await answer(client, 'ask-name', fresh, { 'elicitation-1': { action: 'accept', content: { name: 'Kept' } } });
       assert.equal(textOf(resumed), 'Hello, Kept!');
       assert.equal(textOf(await client.callTool({ name: 'ask-name', arguments: {} })), 'Hi from the migrated server, Ada!');
-      await new Promise((r) => setTimeout(r, 300));
       const heard = (method: string) => stream.messages.filter((m) => m['method'] === method).length;
+      await until(() => heard('notifications/tools/list_changed') >= 2, 10_000, 'the second list_changed');
+      await new Promise((r) => setTimeout(r, 300));
       assert.equal(heard('notifications/tools/list_changed'), 2, 'one per reload');
     } finally {
       stream.close();
