@@ -11,6 +11,7 @@ import type { ForwardObserver } from '../front/server-factory.js';
 import type { Route } from '../routing/route.js';
 import { LegacyClientSessions } from '../relay/legacy-client-sessions.js';
 import { LegacyPump } from '../relay/legacy-pump.js';
+import { MigratedServer } from '../relay/migrated-server.js';
 import { ModernHttpRoute } from '../relay/modern-http-route.js';
 import { ModernStdioRoute } from '../relay/modern-stdio-route.js';
 import type { Clock } from '../clock.js';
@@ -134,7 +135,10 @@ function assembleLegacy(config: UpstreamConfig, deps: AssemblyDeps, log: Logger)
       }
     : undefined;
   const forwards = deps.forwardsFor?.(config.name);
+  const migratedOf = (c: UpstreamConfig) => (c.cutover ? new MigratedServer(c.cutover, deps.resources.tokens, log) : undefined);
   const route = new LegacyRoute(config, {
+    migrated: migratedOf(config),
+    sealedHere: (token) => deps.sealer.sealedHere(token),
     upstream,
     bridge,
     legacyClients: clients,
@@ -149,10 +153,12 @@ function assembleLegacy(config: UpstreamConfig, deps: AssemblyDeps, log: Logger)
     async reconfigure(next) {
       // Only a legacy upstream that stays legacy is changed in place; its suspended interactions live on.
       if (next.era !== 'legacy') return false;
+      const migrated = migratedOf(next);
+      await route.checkCutover(migrated);
       await upstream.reconfigure(next);
       bridge.reconfigure(next);
       clients?.setIdleTtl(next.idleSessionTtlMs);
-      route.reconfigured(next);
+      route.reconfigured(next, migrated);
       return true;
     },
     async close() {

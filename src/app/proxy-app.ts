@@ -1,6 +1,7 @@
 // The composition root: the configured upstreams as assemblies, the route table the fronts read,
 // and reloads. Nothing here listens or exits; the CLI decides that.
 import type { ProxyConfig, UpstreamConfig } from '../config/types.js';
+import { CutoverCheckFailed } from '../relay/migrated-server.js';
 import { RouteTable } from '../routing/route.js';
 import { assemble, type Assembly, type AssemblyDeps, type LegacyParts } from './assembly.js';
 
@@ -25,7 +26,8 @@ export class ProxyApp {
         await assembly.route.start();
         started++;
       } catch (err) {
-        this.deps.log.error('cannot reach the legacy server', { upstream: u.name, error: (err as Error).message });
+        const what = err instanceof CutoverCheckFailed ? 'the migrated server does not serve what is cut over to it' : 'cannot reach the legacy server';
+        this.deps.log.error(what, { upstream: u.name, error: (err as Error).message });
         failures.push(`${u.name}: ${(err as Error).message}`);
       }
     }

@@ -8,7 +8,7 @@
 // `${VAR}` in the file may put a token there); a URL loses its credentials and query.
 import { statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import type { ProxyConfig, UpstreamTarget } from '../config/types.js';
+import type { ProxyConfig, UpstreamConfig, UpstreamTarget } from '../config/types.js';
 
 export interface StartAddresses {
   /** The HTTP endpoint; undefined when the proxy serves on stdio. */
@@ -30,14 +30,28 @@ function where(config: ProxyConfig, url: string | undefined): string {
   if (url === undefined) return `serving 2026-07-28 on stdio in front of ${describeUpstreams(config)}`;
   if (config.defaultUpstream !== undefined) return `listening on ${url} in front of ${describeUpstreams(config)}`;
   const base = url.replace(/\/mcp$/, '');
-  return `listening on ${config.upstreams.map((u) => `${base}/servers/${u.name}/mcp in front of ${describeTarget(u.target)}`).join(', ')}`;
+  return `listening on ${config.upstreams.map((u) => `${base}/servers/${u.name}/mcp in front of ${describeTarget(u.target)}${describeCutover(u)}`).join(', ')}`;
 }
 
 export function describeUpstreams(config: ProxyConfig): string {
   const [only, ...more] = config.upstreams;
   // The command line's upstream has no name of its own.
   if (only?.name === 'default' && more.length === 0) return describeTarget(only.target);
-  return config.upstreams.map((u) => `${u.name} (${describeTarget(u.target)})`).join(', ');
+  return config.upstreams.map((u) => `${u.name} (${describeTarget(u.target)}${describeCutover(u)})`).join(', ');
+}
+
+/** What a legacy upstream serves from its migrated server: `; cut over to NAME: tools a, b; prompts p`. */
+export function describeCutover(u: UpstreamConfig): string {
+  if (!u.cutover) return '';
+  const c = u.cutover;
+  const kinds = [
+    ['tools', c.tools],
+    ['prompts', c.prompts],
+    ['resources', c.resources],
+    ['resource templates', c.resourceTemplates],
+  ] as const;
+  const parts = kinds.filter(([, items]) => items.length > 0).map(([label, items]) => `${label} ${items.join(', ')}`);
+  return `; cut over to ${c.upstream}: ${parts.join('; ')}`;
 }
 
 export function describeTarget(target: UpstreamTarget): string {

@@ -16,6 +16,7 @@ import { ConfigFileError, limits, withClientAuth, type ConfigSource, type FileCo
 import { type ChildUser, parseChildUser, systemUserDatabase } from './child-user.js';
 import { envFromFile, passedEnvironment, secretNames, withheldNames } from './child-env.js';
 import { resolveShadow, shadowProblem, shadowSchema } from './shadow.js';
+import { type CutoverConfig, cutoverProblems, cutoverSchema, resolveCutover } from './cutover.js';
 import { resolveHeaders, upstreamOAuth } from './upstream-credentials.js';
 import { LIMIT_ROWS, type LimitKey } from './limits.js';
 import { issueLines } from './schema-issues.js';
@@ -90,6 +91,8 @@ const upstreamSchema = z
     clientAuth: clientAuthSchema.optional(),
     // Also send some requests to a migrated 2026-07-28 server and compare (docs/migration.md, "Shadow comparison").
     shadow: shadowSchema.optional(),
+    // Items already served by the migrated 2026-07-28 server (docs/migration.md, "Moving items one at a time").
+    cutover: cutoverSchema.optional(),
     auth: z
       .strictObject({
         tokenUrl: httpUrl,
@@ -168,6 +171,8 @@ export const FILE_SCHEMA = z
     for (const [name, u] of Object.entries(f.upstreams)) {
       const problem = u.shadow && shadowProblem(name, u.shadow, u.era, f.upstreams);
       if (problem) ctx.addIssue({ code: 'custom', path: ['upstreams', name, 'shadow', 'upstream'], message: problem });
+      for (const p of u.cutover ? cutoverProblems(name, u.cutover, u.era, f.upstreams, u.shadow?.tools ?? []) : [])
+        ctx.addIssue({ code: 'custom', path: ['upstreams', name, ...p.path], message: p.message });
     }
   });
 
@@ -229,6 +234,9 @@ function fromFile(f: FileShape, env: Record<string, string | undefined>, from: C
   const secrets = secretNames(f.stateKeyEnv);
   const credentialEnv = [...interpolated, ...Object.values(f.upstreams).flatMap(credentialVariables)];
   const withheld = withheldNames(f.stateKeyEnv, credentialEnv);
+  const targets = new Map(
+    Object.entries(f.upstreams).map(([name, u]) => [name, target(u, env, `upstreams.${name}`, from.baseDir, { secrets, withheld }, problems)]),
+  );
   return {
     credentialEnv,
     ...(f.listen?.host === undefined ? {} : { host: f.listen.host }),
@@ -252,7 +260,7 @@ function fromFile(f: FileShape, env: Record<string, string | undefined>, from: C
     upstreams: Object.entries(f.upstreams).map(([name, u]) => ({
       name,
       era: (u.era ?? 'legacy') as Era,
-      target: target(u, env, `upstreams.${name}`, from.baseDir, { secrets, withheld }, problems),
+      target: targets.get(name)!,
       roots: (u.roots ?? []).map((r) => (r.name === undefined ? { uri: r.uri } : { uri: r.uri, name: r.name })) as Root[],
       suspend: { default: u.suspend?.default ?? 'auto', replay: u.suspend?.replay ?? [], hold: u.suspend?.hold ?? [] },
       ...(u.sessionScope ? { sessionScope: u.sessionScope } : {}),
@@ -260,8 +268,15 @@ function fromFile(f: FileShape, env: Record<string, string | undefined>, from: C
       ...limits({ ...f.defaults, ...stripUndefined(u) }, u.stdio === undefined ? 'network' : 'stdio'),
       ...withClientAuth(collect(problems, undefined, () => mergeClientAuth([f.clientAuth, u.clientAuth], `upstreams.${name}.clientAuth`))),
       ...(u.shadow ? { shadow: resolveShadow(u.shadow) } : {}),
+      ...cutoverOf(u, targets),
     })),
   };
+}
+
+/** The cutover with its migrated server's transport (the schema made sure it is another upstream's http). */
+function cutoverOf(u: UpstreamShape, targets: ReadonlyMap<string, UpstreamTarget>): { cutover?: CutoverConfig } {
+  const migrated = u.cutover ? targets.get(u.cutover.upstream) : undefined;
+  return u.cutover && migrated?.kind === 'http' ? { cutover: resolveCutover(u.cutover, migrated) } : {};
 }
 
 /** Defaults: a task at once, which lives an hour, and whose client polls every second. */

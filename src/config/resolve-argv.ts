@@ -142,6 +142,11 @@ export function resolveConfig(
   if (v.stdio && upstreams.some((u) => u.name === defaultUpstream && u.clientAuth)) {
     throw new ConfigError(`--stdio: the caller is the local user; clientAuth of upstream '${defaultUpstream}' applies to the HTTP front`);
   }
+  if (v.stdio && upstreams.some((u) => u.name === defaultUpstream && u.cutover)) {
+    throw new ConfigError(
+      `--stdio: the cutover of upstream '${defaultUpstream}' is routed by the HTTP front only; serve it over HTTP, or remove cutover: to serve every item from the legacy server`,
+    );
+  }
   if (v['pass-environment']) passEnvironment(upstreams, passedEnvironment(env, withheldNames(file?.stateKeyEnv, file?.credentialEnv ?? [])));
   if (v.env) addFlagEnv(upstreams, defaultUpstream, envFromFlags(v.env, env, secretNames(file?.stateKeyEnv)));
   if (v['child-user'] !== undefined) setChildUser(upstreams, parseChildUser(v['child-user'], '--child-user', systemUserDatabase()));

@@ -3,6 +3,7 @@ import type { LogFormat, LogLevel } from '../telemetry/logger.js';
 import type { TracingPlan } from '../telemetry/otel-env.js';
 import type { ChildUser } from './child-user.js';
 import type { LimitValues } from './limits.js';
+import type { CutoverConfig } from './cutover.js';
 import type { ShadowConfig } from './shadow.js';
 
 /** How the proxy reaches one upstream server. Headers are resolved values: never log them. */
@@ -85,6 +86,8 @@ export interface UpstreamConfig extends UpstreamLimits {
   clientAuth?: ClientAuthConfig;
   /** Requests also sent to a candidate upstream and compared (legacy upstreams only). */
   shadow?: ShadowConfig;
+  /** Items its migrated 2026-07-28 server serves instead (legacy upstreams only). */
+  cutover?: CutoverConfig;
 }
 
 /**

@@ -10,10 +10,14 @@ import type { Bridge } from '../bridge/bridge.js';
 import type { UpstreamConfig } from '../config/types.js';
 import { declaredCapabilities, legacyCapabilitiesFor } from '../protocol/capabilities.js';
 import { errorBody } from '../protocol/errors.js';
+import type { JsonObject } from '../protocol/json.js';
 import { resourceSubscriptionUris } from '../protocol/params.js';
 import { checkTaskNameHeader } from '../protocol/name-header.js';
 import { invalidRetryParams } from '../protocol/retry-params.js';
 import type { LegacyClientSessions } from '../relay/legacy-client-sessions.js';
+import type { MigratedServer } from '../relay/migrated-server.js';
+import { changedKinds, itemsToCheck, originOf, sideOf, tokenOf } from '../routing/cutover.js';
+import type { CutoverConfig } from '../config/cutover.js';
 import { ANONYMOUS } from '../state/principal.js';
 import type { Logger } from '../telemetry/logger.js';
 import { frontRequestOf } from '../telemetry/front-request.js';
@@ -41,6 +45,10 @@ export interface LegacyRouteParts {
   forwards?: ForwardObserver | undefined;
   /** Serve plain tools/call requests on the fast lane (--fast-lane, default on). */
   fastLane?: boolean;
+  /** The migrated server of the upstream's cutover, if it has one; it changes on reload (reconfigured). */
+  migrated?: MigratedServer | undefined;
+  /** Whether a requestState or task id was sealed by this proxy (Sealer.sealedHere): a retry goes back where it began. */
+  sealedHere: (token: unknown) => boolean;
 }
 
 const READY_TIMEOUT_MS = 3000;
@@ -55,10 +63,18 @@ export class LegacyRoute implements Route {
   private readonly handler: McpHttpHandler;
   private readonly serve: ReturnType<typeof toNodeHandler>;
   private readonly stopRelay: () => void;
+  /** Tells listen subscribers of a change, coalesced with the legacy server's own (changes.ts). */
+  private readonly changes: (method: string, params: JsonObject | undefined) => void;
   private readonly log: Logger;
   private readonly forwarding: OwnerForwarding | undefined;
   private readonly fast: FastLane | undefined;
   private readonly opened = new OpenedStates();
+  private migrated: MigratedServer | undefined;
+  /** The cutover the migrated server was last seen to serve whole (at start, or by the reload that applied it). */
+  private checkedCutover: CutoverConfig | undefined;
+  /** Why the start's check of the cutover failed, until a reload applies one that passes: /readyz says it. */
+  private cutoverProblem: string | undefined;
+  private readonly sealedHere: (token: unknown) => boolean;
 
   constructor(config: UpstreamConfig, parts: LegacyRouteParts) {
     this.forwarding = parts.forwarding;
@@ -68,6 +84,8 @@ export class LegacyRoute implements Route {
     this.bridge = parts.bridge;
     this.legacy = parts.legacyClients;
     this.log = parts.log;
+    this.migrated = parts.migrated;
+    this.sealedHere = parts.sealedHere;
     const bus = new InMemoryServerEventBus((err) => this.log.warn('listen subscriber failed', { error: err.message }));
     const frontDeps = {
       bridge: this.bridge,
@@ -77,6 +95,8 @@ export class LegacyRoute implements Route {
       forwards: parts.forwards,
       recordOf: recordOfContext,
       openedStates: this.opened,
+      mergeList: async (method: string, result: JsonObject, capabilities: JsonObject, signal: AbortSignal) =>
+        this.migrated ? this.migrated.mergeInto(method, result, capabilities, signal) : result,
     };
     this.handler = createMcpHandler(async () => createFrontServer(await this.upstream.describe(), frontDeps), {
       legacy: 'reject',
@@ -98,7 +118,8 @@ export class LegacyRoute implements Route {
       };
       return toNodeHandler(linked, { onerror })(req, res, body);
     };
-    this.stopRelay = this.upstream.onChange(createChangeRelay(this.handler.notify));
+    this.changes = createChangeRelay(this.handler.notify);
+    this.stopRelay = this.upstream.onChange(this.changes);
     this.fast = parts.fastLane === false ? undefined : new FastLane(frontDeps);
   }
 
@@ -106,15 +127,30 @@ export class LegacyRoute implements Route {
     return this.currentConfig;
   }
 
-  /** Reaches the legacy server once; throws if it cannot. */
+  /** Reaches the legacy server once, and the migrated server lists every item cut over to it; throws if not. */
   async start(): Promise<void> {
     const info = await this.upstream.describe();
     this.log.debug('legacy server reached', { server: info.serverInfo.name, version: info.serverInfo.version, protocolVersion: info.protocolVersion });
+    try {
+      await this.checkCutover(this.migrated);
+    } catch (err) {
+      this.cutoverProblem = (err as Error).message;
+      throw err;
+    }
+    this.checkedCutover = this.migrated?.cutover;
   }
 
-  /** With forwarding, a retry another instance owns is relayed byte for byte, so the listener keeps the body. */
+  /** Throws unless the migrated server lists every item its cutover adds to what was checked (routing/cutover.ts). */
+  async checkCutover(migrated: MigratedServer | undefined): Promise<void> {
+    if (migrated) await migrated.check(itemsToCheck(this.checkedCutover, migrated.cutover));
+  }
+
+  /**
+   * With forwarding, a retry another instance owns is relayed byte for byte; with a cutover, so
+   * is a request of a cut-over item: the listener keeps the body.
+   */
   get relaysRawBody(): boolean {
-    return this.forwarding !== undefined;
+    return this.forwarding !== undefined || this.migrated !== undefined;
   }
 
   async handle(req: Request, res: Response, raw: Buffer | undefined): Promise<void> {
@@ -122,6 +158,13 @@ export class LegacyRoute implements Route {
     const body: unknown = req.body;
     if (this.legacy && (await this.legacy.serve(req, res))) return;
     const msg = body as { id?: unknown; method?: unknown; params?: Record<string, unknown> } | undefined;
+    const migrated = this.migrated;
+    if (migrated && sideOf(migrated.cutover, msg?.method, msg?.params, originOf(tokenOf(msg?.method, msg?.params), this.sealedHere)) === 'migrated') {
+      frontRequestOf(req)?.served('relay');
+      // A reload may have added the cutover after the listener chose not to keep the bytes.
+      await migrated.relay(req, res, raw ?? Buffer.from(JSON.stringify(body)));
+      return;
+    }
     const invalid = invalidRetryParams(msg);
     if (invalid) {
       res.status(200).json(errorBody(msg?.id, invalid.code, invalid.message));
@@ -162,12 +205,29 @@ export class LegacyRoute implements Route {
       maxOnClient: pool.maxWaiting,
       passThrough: pool.passThrough,
     };
-    const base = { era: this.era, transport: this.currentConfig.target.kind, sessions };
+    const cutover = this.currentConfig.cutover;
+    const base = {
+      era: this.era,
+      transport: this.currentConfig.target.kind,
+      sessions,
+      ...(cutover
+        ? {
+            cutover: {
+              upstream: cutover.upstream,
+              tools: cutover.tools,
+              prompts: cutover.prompts,
+              resources: cutover.resources,
+              resourceTemplates: cutover.resourceTemplates,
+            },
+          }
+        : {}),
+    };
     try {
       await this.upstream.check(READY_TIMEOUT_MS);
     } catch (err) {
       return { ...base, ready: false, error: (err as Error).message };
     }
+    if (this.cutoverProblem !== undefined) return { ...base, ready: false, error: this.cutoverProblem };
     // Saturated: a call that needs a session of its own now has to queue for one.
     if (pool.saturated)
       return {
@@ -181,10 +241,27 @@ export class LegacyRoute implements Route {
 
   /**
    * The composition root reconfigured this route's upstream and bridge in place; the route keeps
-   * the configuration it now serves.
+   * the configuration it now serves, and the migrated server of its cutover. Listeners hear of
+   * each list whose cut-over items changed, once: coalesced with what the reconfigured upstream
+   * itself tells them.
    */
-  reconfigured(config: UpstreamConfig): void {
+  reconfigured(config: UpstreamConfig, migrated: MigratedServer | undefined): void {
+    const changed = changedKinds(this.currentConfig.cutover, config.cutover);
     this.currentConfig = config;
+    this.migrated = migrated;
+    this.checkedCutover = migrated?.cutover;
+    this.cutoverProblem = undefined;
+    if (changed.length > 0)
+      this.log.info('cutover changed', {
+        migrated: config.cutover?.upstream ?? null,
+        tools: config.cutover?.tools ?? [],
+        prompts: config.cutover?.prompts ?? [],
+        resources: config.cutover?.resources ?? [],
+        resourceTemplates: config.cutover?.resourceTemplates ?? [],
+      });
+    if (changed.includes('tools')) this.changes('notifications/tools/list_changed', undefined);
+    if (changed.includes('prompts')) this.changes('notifications/prompts/list_changed', undefined);
+    if (changed.includes('resources') || changed.includes('resourceTemplates')) this.changes('notifications/resources/list_changed', undefined);
   }
 
   /** Stops serving. The upstream, bridge and relay belong to the composition root, which closes them. */

@@ -30,6 +30,8 @@ export interface FrontDeps {
   recordOf?: ((ctx: ServerContext) => FrontRequest | undefined) | undefined;
   /** requestStates the route already opened (to route them), for the bridge to check instead of opening again. */
   openedStates?: OpenedStates | undefined;
+  /** A list as the client sees it, given the legacy server's (a cutover puts the migrated server's entries in it). */
+  mergeList?: ((method: string, result: JsonObject, capabilities: JsonObject, signal: AbortSignal) => Promise<JsonObject>) | undefined;
 }
 
 /** Who hears of forwarded requests (lists, reads) and their outcome: the code the client got. */
@@ -136,7 +138,8 @@ async function forward(method: string, params: JsonObject | undefined, ctx: Serv
   const sent = upstreamParams(params);
   try {
     const principal = principalOf(ctx) ?? deps.principal;
-    const result = await deps.upstream.forward(method, sent, legacyCapabilitiesFor(capabilities), ctx.mcpReq.signal, record, principal);
+    const legacy = await deps.upstream.forward(method, sent, legacyCapabilitiesFor(capabilities), ctx.mcpReq.signal, record, principal);
+    const result = deps.mergeList ? await deps.mergeList(method, legacy, capabilities as JsonObject, ctx.mcpReq.signal) : legacy;
     deps.forwards?.onForwarded({ method, params: sent, capabilities: capabilities as JsonObject, result });
     return result;
   } catch (err) {

@@ -1,13 +1,8 @@
-// A 2026-07-28 upstream: nothing to translate, so requests are relayed as received (body bytes,
-// MCP headers) and responses streamed back (JSON or SSE). Closing the client's stream closes the
-// upstream one, which is 2026-07-28 cancellation. The client's credentials are not relayed; the
-// configured upstream headers are sent instead. A 2025-era client (initialize, Mcp-Session-Id) is
-// served by the reverse bridge instead, unless the assembly turned legacy clients off.
-import { Readable } from 'node:stream';
+// A 2026-07-28 upstream: nothing to translate, so requests are relayed as received (http-relay.ts).
+// A 2025-era client (initialize, Mcp-Session-Id) is served by the reverse bridge instead, unless
+// the assembly turned legacy clients off.
 import type { Request, Response } from 'express';
 import type { UpstreamConfig } from '../config/types.js';
-import { proxyErrorBody } from '../protocol/encode-error.js';
-import { ProxyError } from '../protocol/errors.js';
 import type { Logger } from '../telemetry/logger.js';
 import { headerSourceFor, type HeaderSource } from '../upstream/client-credentials.js';
 import type { UpstreamResources } from '../upstream/resources.js';
@@ -15,12 +10,9 @@ import { discover } from '../upstream/probe.js';
 import type { Route, RouteStatus } from '../routing/route.js';
 import { LegacyClientSessions } from './legacy-client-sessions.js';
 import { ReverseBridgeSession } from './reverse-bridge-session.js';
+import { relayHttp } from './http-relay.js';
 import type { Clock } from '../clock.js';
 
-/** Request headers a 2026-07-28 server needs; everything else stays at the proxy. */
-const RELAYED = /^(content-type|accept|mcp-protocol-version|mcp-method|mcp-name|mcp-param-.+|traceparent|tracestate|baggage|last-event-id)$/i;
-/** Response headers worth passing back. */
-const RETURNED = ['content-type', 'cache-control', 'x-accel-buffering', 'www-authenticate'];
 const READY_TIMEOUT_MS = 3000;
 /** Rounds of questions one request of a 2025-era client may take before it ends with an error. */
 export const REVERSE_BRIDGE_MAX_ROUNDS = 10;
@@ -61,39 +53,7 @@ export class ModernHttpRoute implements Route {
 
   async handle(req: Request, res: Response, raw: Buffer | undefined): Promise<void> {
     if (this.legacyClients && (await this.legacyClients.serve(req, res))) return;
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers)) if (RELAYED.test(k) && typeof v === 'string') headers[k] = v;
-    const abort = new AbortController();
-    res.once('close', () => abort.abort());
-    let upstream: globalThis.Response;
-    try {
-      Object.assign(headers, await this.headers());
-      upstream = await fetch(this.url, {
-        method: req.method,
-        headers,
-        signal: abort.signal,
-        ...(raw !== undefined && raw.length > 0 && req.method !== 'GET' ? { body: raw } : {}),
-      });
-    } catch (err) {
-      if (abort.signal.aborted) return;
-      this.log.warn('modern upstream unreachable', { upstream: this.name, error: (err as Error).message });
-      res
-        .status(502)
-        .json(proxyErrorBody(null, new ProxyError('upstream_unavailable', 'upstream_unreachable', `the upstream server ${this.name} is unreachable`)));
-      return;
-    }
-    res.status(upstream.status);
-    for (const h of RETURNED) {
-      const v = upstream.headers.get(h);
-      if (v !== null) res.setHeader(h, v);
-    }
-    if (!upstream.body) {
-      res.end();
-      return;
-    }
-    Readable.fromWeb(upstream.body as never)
-      .on('error', () => res.destroy())
-      .pipe(res);
+    await relayHttp({ name: this.name, url: this.url, headers: this.headers }, req, res, raw, this.log);
   }
 
   async status(): Promise<RouteStatus> {

@@ -2,6 +2,7 @@
 // whether it can, and closes. LegacyRoute bridges a legacy server; the relays (relay/) pass a
 // 2026-07-28 server's traffic untouched.
 import type { Request, Response } from 'express';
+import type { CutoverItems } from '../config/cutover.js';
 import type { UpstreamConfig } from '../config/types.js';
 
 export interface RouteStatus {
@@ -25,6 +26,8 @@ export interface RouteStatus {
     max: number;
     maxOnClient: number;
   };
+  /** A legacy upstream's items served by its migrated server instead, and which upstream that is. */
+  cutover?: CutoverItems & { upstream: string };
   /** Every legacy session is in use (held or shared): a call that needs one of its own would queue. */
   saturated?: boolean;
 }

@@ -69,6 +69,11 @@ export interface Sealer {
   sealRecord(record: Record<string, unknown>): Promise<string>;
   /** Opens a record sealed by sealRecord with any of the keys. Throws StateError. Its caller bounds its size. */
   openRecord(token: string): Promise<Record<string, unknown>>;
+  /**
+   * Whether a requestState (or task id) names one of this proxy's keys, read from its header alone
+   * (nothing decrypted): who issued it, not whether it is authentic, which `open` decides.
+   */
+  sealedHere(token: unknown): boolean;
 }
 
 /** The JWE content type of a record (sealRecord); states have none. */
@@ -137,6 +142,11 @@ export function createSealer(keys: Uint8Array | readonly Uint8Array[], now: () =
     },
     async sealRecord(record) {
       return sealCompact(sealing, recordHeader, JSON.stringify(record));
+    },
+    sealedHere(token) {
+      if (typeof token !== 'string' || token.length === 0 || token.length > MAX_TOKEN_CHARS) return false;
+      const kid = readCompact(token)?.header['kid'];
+      return typeof kid === 'string' && byId.has(kid);
     },
     async openRecord(token) {
       const jwe = readCompact(token);

@@ -16,7 +16,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   upstream: ['base', 'protocol', 'telemetry', 'config'],
   bridge: ['base', 'protocol', 'telemetry', 'state'],
   auth: ['base', 'protocol', 'telemetry', 'config', 'state'],
-  routing: ['config'],
+  routing: ['config', 'protocol'],
   audit: ['base', 'protocol', 'telemetry', 'config'],
   report: ['base', 'protocol', 'telemetry', 'config', 'upstream', 'audit'],
   shadow: ['base', 'protocol', 'telemetry', 'config', 'upstream', 'audit'],

@@ -56,6 +56,21 @@ upstreams:
     );
   });
 
+  it("names what a legacy upstream's migrated server serves (its cutover)", () => {
+    const file = writeConfig(`
+default: demo
+upstreams:
+  demo:
+    stdio: { command: node, args: [dist/examples/demo-server.js], cwd: ${home} }
+    cutover: { upstream: next, tools: [ask-name, book], resourceTemplates: ["notes://note/{id}"] }
+  next: { era: modern, http: { url: "http://127.0.0.1:9000/mcp" } }
+`);
+    assert.equal(
+      startLine(config(['--config', file]), { url: 'http://127.0.0.1:8080/mcp' }),
+      'listening on http://127.0.0.1:8080/mcp in front of demo (node demo-server.js over stdio; cut over to next: tools ask-name, book; resource templates notes://note/{id}), next (http://127.0.0.1:9000/mcp)',
+    );
+  });
+
   it("names each upstream's own endpoint when there is no default upstream (/mcp answers 404 then)", () => {
     const file = writeConfig(`
 upstreams:
