@@ -28,6 +28,7 @@ export class CutoverSession implements ClientSessionPump {
   private logLevel: string | undefined;
   /** List requests sent to the legacy server whose answer gets the migrated server's entries. */
   private readonly lists = new Map<RequestId, { method: string; migrated: MigratedServer }>();
+  /** Aborted when the session ends: no flow starts after it, and a list's merge stops waiting. */
   private readonly ended = new AbortController();
 
   constructor(
@@ -49,6 +50,7 @@ export class CutoverSession implements ClientSessionPump {
   }
 
   async fromClient(message: SessionMessage): Promise<void> {
+    if (this.ended.signal.aborted) return;
     const m = message as { id?: RequestId; method?: string; params?: unknown; result?: unknown; error?: unknown };
     const params = isJsonObject(m.params) ? m.params : {};
     if (m.method === undefined) {
