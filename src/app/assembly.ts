@@ -10,9 +10,9 @@ import { OWNER_CONNECT_MS } from '../front/owner-forward.js';
 import type { ForwardObserver } from '../front/server-factory.js';
 import type { Route } from '../routing/route.js';
 import { LegacyClientSessions } from '../relay/legacy-client-sessions.js';
-import { LegacyPump } from '../relay/legacy-pump.js';
+import { CutoverSession } from '../relay/cutover-session.js';
 import { MigratedServer } from '../relay/migrated-server.js';
-import { ModernHttpRoute } from '../relay/modern-http-route.js';
+import { ModernHttpRoute, REVERSE_BRIDGE_MAX_ROUNDS } from '../relay/modern-http-route.js';
 import { ModernStdioRoute } from '../relay/modern-stdio-route.js';
 import type { Clock } from '../clock.js';
 import type { ConsumedLedger } from '../state/ledger.js';
@@ -119,9 +119,17 @@ function assembleLegacy(config: UpstreamConfig, deps: AssemblyDeps, log: Logger)
       return { idle: s.sessions - s.held - s.shared, exclusive: s.held, shared: s.shared, connecting: s.connecting };
     },
   });
+  // 2025-era clients' requests running on the migrated server of the cutover (its status).
+  const onMigrated = { count: 0 };
+  const sessionOptions = { migrated: (): MigratedServer | undefined => route.migratedServer, maxRounds: REVERSE_BRIDGE_MAX_ROUNDS, flows: onMigrated, log };
   const clients =
     deps.legacyClients === 'pass'
-      ? new LegacyClientSessions((toClient) => new LegacyPump(upstream.openPassThrough(), toClient, log), config.idleSessionTtlMs, log, deps.clock)
+      ? new LegacyClientSessions(
+          (toClient) => new CutoverSession(upstream.openPassThrough(), toClient, sessionOptions),
+          config.idleSessionTtlMs,
+          log,
+          deps.clock,
+        )
       : undefined;
   const forwarding = deps.forwardKeys
     ? {
@@ -136,12 +144,13 @@ function assembleLegacy(config: UpstreamConfig, deps: AssemblyDeps, log: Logger)
     : undefined;
   const forwards = deps.forwardsFor?.(config.name);
   const migratedOf = (c: UpstreamConfig) => (c.cutover ? new MigratedServer(c.cutover, deps.resources.tokens, log) : undefined);
-  const route = new LegacyRoute(config, {
+  const route: LegacyRoute = new LegacyRoute(config, {
     migrated: migratedOf(config),
     sealedHere: (token) => deps.sealer.sealedHere(token),
     upstream,
     bridge,
     legacyClients: clients,
+    legacyClientsOnMigrated: onMigrated,
     log,
     forwards,
     fastLane: deps.fastLane,

@@ -38,6 +38,8 @@ export interface LegacyRouteParts {
   bridge: Bridge;
   /** The transparent path for clients that open with `initialize`; absent with --legacy-clients reject. */
   legacyClients: LegacyClientSessions | undefined;
+  /** Requests of those clients running on the migrated server of the cutover now (relay/cutover-session.ts). */
+  legacyClientsOnMigrated?: { count: number };
   /** Forwarding of held calls' retries to the instance that owns them; absent without a state key. */
   forwarding?: OwnerForwarding;
   log: Logger;
@@ -75,6 +77,7 @@ export class LegacyRoute implements Route {
   /** Why the start's check of the cutover failed, until a reload applies one that passes: /readyz says it. */
   private cutoverProblem: string | undefined;
   private readonly sealedHere: (token: unknown) => boolean;
+  private readonly legacyOnMigrated: { count: number };
 
   constructor(config: UpstreamConfig, parts: LegacyRouteParts) {
     this.forwarding = parts.forwarding;
@@ -86,6 +89,7 @@ export class LegacyRoute implements Route {
     this.log = parts.log;
     this.migrated = parts.migrated;
     this.sealedHere = parts.sealedHere;
+    this.legacyOnMigrated = parts.legacyClientsOnMigrated ?? { count: 0 };
     const bus = new InMemoryServerEventBus((err) => this.log.warn('listen subscriber failed', { error: err.message }));
     const frontDeps = {
       bridge: this.bridge,
@@ -125,6 +129,11 @@ export class LegacyRoute implements Route {
 
   get config(): UpstreamConfig {
     return this.currentConfig;
+  }
+
+  /** The migrated server of the cutover now, if any: 2025-era clients' sessions read it for each request. */
+  get migratedServer(): MigratedServer | undefined {
+    return this.migrated;
   }
 
   /** Reaches the legacy server once, and the migrated server lists every item cut over to it; throws if not. */
@@ -218,6 +227,7 @@ export class LegacyRoute implements Route {
               prompts: cutover.prompts,
               resources: cutover.resources,
               resourceTemplates: cutover.resourceTemplates,
+              legacyClientRequests: this.legacyOnMigrated.count,
             },
           }
         : {}),

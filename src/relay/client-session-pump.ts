@@ -1,6 +1,7 @@
 // What a legacy client's session on the HTTP endpoint is connected to, behind the official
-// sessionful transport: a legacy session relayed as it is (LegacyPump), or a 2026-07-28 server
-// through the reverse bridge (ReverseBridgeSession). LegacyClientSessions owns the sessions.
+// sessionful transport: a legacy session relayed as it is (LegacyPump; CutoverSession around it
+// takes the cut-over items to the migrated server), or a 2026-07-28 server through the reverse
+// bridge (ReverseBridgeSession). LegacyClientSessions owns the sessions.
 import type { JsonObject, RequestId } from '../protocol/json.js';
 
 export type SessionMessage = JsonObject;

@@ -1,7 +1,8 @@
 // Legacy clients on the HTTP endpoint: an `initialize` without a 2026-07-28 envelope opens a
 // legacy session (Mcp-Session-Id, GET stream, DELETE) served by the official sessionful transport,
-// connected to what `connect` makes of it: its own legacy session upstream (LegacyPump, relaying
-// everything) or a 2026-07-28 server through the reverse bridge (ReverseBridgeSession).
+// connected to what `connect` makes of it: its own legacy session upstream (CutoverSession: relaying
+// everything but the cut-over items) or a 2026-07-28 server through the reverse bridge
+// (ReverseBridgeSession).
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';

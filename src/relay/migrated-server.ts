@@ -1,7 +1,8 @@
-// The migrated 2026-07-28 server behind a legacy upstream's cutover: the requests routed to it
-// are relayed as they are (http-relay.ts: its input_required answers and requestState reach the
-// client untouched), and its lists are read for the legacy route's merged lists and for the
-// check, at start and on reload, that it serves every item cut over to it.
+// The migrated 2026-07-28 server behind a legacy upstream's cutover: the requests of 2026-07-28
+// clients routed to it are relayed as they are (http-relay.ts: its input_required answers and
+// requestState reach the client untouched; 2025-era clients reach it through cutover-session.ts),
+// and its lists are read for the merged lists and for the check, at start and on reload, that it
+// serves every item cut over to it.
 import type { Request, Response } from 'express';
 import type { CutoverConfig, CutoverItems, CutoverKind } from '../config/cutover.js';
 import { isJsonObject, type JsonObject } from '../protocol/json.js';
@@ -26,7 +27,8 @@ export class CutoverCheckFailed extends Error {
 }
 
 export class MigratedServer {
-  private readonly target: RelayTarget;
+  /** Where its requests go: its URL and its headers (the configured ones and the proxy's own credentials). */
+  readonly target: RelayTarget;
   private seq = 0;
 
   constructor(

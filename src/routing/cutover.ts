@@ -1,8 +1,9 @@
-// Which side serves a 2026-07-28 request to a legacy upstream that has moved some items to its
-// migrated server: the legacy path (the bridge) or the migrated server, relayed as it is. A first
-// request goes by its item; a retry goes back where its interaction began, told by its
-// requestState (one this proxy sealed began on the legacy path, any other on the migrated
-// server), so a reload that moves an item never strands an interaction halfway. Pure.
+// Which side serves a request to a legacy upstream that has moved some items to its migrated
+// server: the legacy path (the bridge, or a 2025-era client's pass-through session) or the
+// migrated server. A first request goes by its item; a 2026-07-28 retry goes back where its
+// interaction began, told by its requestState (one this proxy sealed began on the legacy path, any
+// other on the migrated server), so a reload that moves an item never strands an interaction
+// halfway. A 2025-era client's request has no retry to route: the proxy runs its rounds. Pure.
 import { CUTOVER_KINDS, type CutoverConfig, type CutoverItems, type CutoverKind } from '../config/cutover.js';
 import { matchesTemplate } from '../protocol/resource-names.js';
 
@@ -10,6 +11,13 @@ export type Side = 'legacy' | 'migrated';
 
 /** Who issued a retry's requestState (or a task's id): this proxy's keys, someone else, or nobody (a first request). */
 export type StateOrigin = 'proxy' | 'other' | 'none';
+
+/**
+ * Who sent a request: a 2026-07-28 client, told by its token's origin, or (`session`) a 2025-era
+ * client on its pass-through session, which sends no requestState (the proxy runs the rounds of a
+ * cut-over item itself) and whose task ids are the legacy server's.
+ */
+export type Sender = StateOrigin | 'session';
 
 /** A task's methods: the task id says who runs it, as a requestState says who asked. */
 const TASK_METHODS: ReadonlySet<string> = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
@@ -26,12 +34,13 @@ export function originOf(token: unknown, sealedHere: (token: unknown) => boolean
 }
 
 /**
- * Where one request goes. `origin` is that of the request's token (tokenOf); without a cutover
- * everything is the legacy path's.
+ * Where one request goes. `origin` is that of a 2026-07-28 request's token (tokenOf), or `session`
+ * for a 2025-era client's; without a cutover everything is the legacy path's.
  */
-export function sideOf(cutover: CutoverItems | undefined, method: unknown, params: Record<string, unknown> | undefined, origin: StateOrigin): Side {
+export function sideOf(cutover: CutoverItems | undefined, method: unknown, params: Record<string, unknown> | undefined, origin: Sender): Side {
   if (!cutover) return 'legacy';
   if (origin === 'proxy') return 'legacy';
+  if (origin === 'session') return isCutOver(cutover, method, params) ? 'migrated' : 'legacy';
   const interactive = method === 'tools/call' || method === 'prompts/get' || method === 'resources/read';
   if (!interactive && !(typeof method === 'string' && TASK_METHODS.has(method))) return 'legacy';
   if (origin === 'other') return 'migrated';

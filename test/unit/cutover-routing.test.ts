@@ -45,6 +45,21 @@ describe('which side serves a request', () => {
     assert.equal(sideOf(CUT, 'tools/list', { requestState: 's' }, 'other'), 'legacy');
   });
 
+  it("sends a 2025-era client's request of a cut-over item to the migrated server, and its tasks and everything else to its own session", () => {
+    const session = (method: string, params: Record<string, unknown>) => sideOf(CUT, method, params, 'session');
+    assert.equal(session('tools/call', { name: 'book' }), 'migrated');
+    assert.equal(session('prompts/get', { name: 'greet' }), 'migrated');
+    assert.equal(session('resources/read', { uri: 'notes://note/42' }), 'migrated');
+    assert.equal(session('tools/call', { name: 'ask-name' }), 'legacy');
+    assert.equal(session('tools/list', {}), 'legacy');
+    // A legacy task's id is the legacy server's: the session's own, whatever it looks like.
+    assert.equal(session('tasks/get', { taskId: 't' }), 'legacy');
+    assert.equal(session('tasks/result', { taskId: 't' }), 'legacy');
+    // It carries no requestState of its own: a field of that name routes nothing.
+    assert.equal(session('tools/call', { name: 'ask-name', requestState: 's' }), 'legacy');
+    assert.equal(sideOf(undefined, 'tools/call', { name: 'book' }, 'session'), 'legacy');
+  });
+
   it("reads a request's token and tells who sealed it", async () => {
     assert.equal(tokenOf('tools/call', { requestState: 'r', taskId: 't' }), 'r');
     assert.equal(tokenOf('tasks/update', { requestState: 'r', taskId: 't' }), 't');
