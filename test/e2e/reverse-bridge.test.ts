@@ -10,6 +10,7 @@ import {
   CallToolResultSchema,
   CreateMessageRequestSchema,
   ElicitRequestSchema,
+  EmptyResultSchema,
   ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
   type McpError,
@@ -83,7 +84,7 @@ describe('a 2025-era client in front of a 2026-07-28 server (the reverse bridge)
       assert.ok(transport.sessionId, 'an Mcp-Session-Id');
       assert.deepEqual(client.getServerVersion(), { name: 'modern-asking', version: '3.0.0' });
       assert.equal(client.getInstructions(), 'Ask me things.');
-      assert.deepEqual(Object.keys(client.getServerCapabilities() ?? {}).sort(), ['logging', 'prompts', 'tools']);
+      assert.deepEqual(Object.keys(client.getServerCapabilities() ?? {}).sort(), ['logging', 'prompts', 'resources', 'tools']);
       assert.ok((await client.listTools()).tools.some((t) => t.name === 'greet'));
       assert.deepEqual(
         (await client.listPrompts()).prompts.map((p) => p.name),
@@ -239,7 +240,10 @@ describe('a 2025-era client in front of a 2026-07-28 server (the reverse bridge)
   it('answers what is not bridged yet with an explicit -32601', async () => {
     const { client, transport } = await legacyClient(proxy.url, ALL);
     try {
-      await assert.rejects(client.subscribeResource({ uri: 'demo://x' }), (err: McpError) => err.code === -32601 && /not bridged/.test(err.message));
+      await assert.rejects(
+        client.request({ method: 'tasks/list', params: {} }, EmptyResultSchema),
+        (err: McpError) => err.code === -32601 && /not bridged/.test(err.message),
+      );
     } finally {
       await transport.terminateSession();
     }
