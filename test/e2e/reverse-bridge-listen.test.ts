@@ -1,8 +1,8 @@
 // The reverse bridge's subscriptions/listen: a 2025-era client (v1 SDK Client over Streamable HTTP)
 // in front of a 2026-07-28 server (official v2 SDK) whose tool list and resources change at runtime.
 // The server's changes reach the client as legacy list_changed and resources/updated notifications,
-// a resources/unsubscribe stops the updates, and the server sees its listen stream close when the
-// session ends (DELETE, idle close).
+// a resources/unsubscribe stops the updates, a stream the server drops is reopened, and the server
+// sees its listen stream close when the session ends (DELETE, idle close).
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -116,6 +116,28 @@ describe('a 2025-era client hears the changes of a 2026-07-28 server (the revers
       await client.close();
     }
     await until(() => openStreams() === 0, 5000, 'the listen streams closed after DELETE');
+  });
+
+  it('reopens a listen stream the server drops, while the session lives', async () => {
+    const { client, transport, heard } = await legacyClient(proxy.url);
+    try {
+      await until(() => openStreams() === 1, 5000, 'the session listening on the server');
+      const opened = streams().opened;
+      assert.equal(((await callTool(client, 'drop_listens')).content as { text: string }[])[0]!.text, 'dropped 1');
+      await until(() => streams().opened > opened && openStreams() === 1, 5000, 'the stream reopened');
+      await until(
+        async () => {
+          await callTool(client, 'add_tool');
+          return heard.includes('tools/list_changed');
+        },
+        5000,
+        'tools/list_changed heard on the reopened stream',
+      );
+    } finally {
+      await transport.terminateSession();
+      await client.close();
+    }
+    await until(() => openStreams() === 0, 5000, 'the listen stream closed after DELETE');
   });
 
   it('closes the listen stream of a session the proxy closes as idle', { timeout: 30_000 }, async () => {
