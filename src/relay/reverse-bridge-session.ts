@@ -107,6 +107,8 @@ export class ReverseBridgeSession implements ClientSessionPump {
     try {
       const discover = await this.flows.once(id, this.target, 'server/discover', {}, { declaration: client, logLevel: undefined });
       const result = discover['result'];
+      // A session that ended while the server answered opens nothing.
+      if (this.closed) return;
       if (isJsonObject(result)) {
         this.client = client;
         this.listen = new SessionListen({

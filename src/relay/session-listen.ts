@@ -66,17 +66,23 @@ export class SessionListen {
     if (this.uris.size >= MAX_RESOURCE_SUBSCRIPTIONS) throw new Error(`a session may subscribe to at most ${MAX_RESOURCE_SUBSCRIPTIONS} resources`);
     this.uris.add(uri);
     try {
-      await this.reopen();
+      const honored = await this.reopen();
+      const uris = honored?.['resourceSubscriptions'];
+      if (!Array.isArray(uris) || !uris.includes(uri)) throw new Error(`the 2026-07-28 server did not take the subscription to ${uri}`);
     } catch (err) {
       this.uris.delete(uri);
       throw err;
     }
   }
 
-  /** Stops listening for `uri`: its updates stop reaching the client at once, and a stream without it replaces the current one. */
+  /**
+   * Stops listening for `uri`: its updates stop reaching the client at once, and a stream without
+   * it replaces the current one (if that stream cannot be opened, the current one stays, or one is
+   * reopened later: either way the URI's updates are not passed on).
+   */
   async unsubscribe(uri: string): Promise<void> {
     if (!this.uris.delete(uri)) return;
-    await this.reopen();
+    await this.reopen().catch(() => {});
   }
 
   close(): void {
@@ -86,26 +92,29 @@ export class SessionListen {
     this.closeStreams();
   }
 
-  /** A stream with the filter of now; resolves when it is acknowledged, rejects when it ends first. */
-  private reopen(): Promise<void> {
+  /**
+   * A stream with the filter of now; resolves with what the server honored when it is
+   * acknowledged (undefined when there is nothing to listen for), rejects when it ends first.
+   */
+  private reopen(): Promise<JsonObject | undefined> {
     clearTimeout(this.retry);
     this.retry = undefined;
     if (this.closed) return Promise.reject(new Error('the session ended'));
     const filter = listenFilterOf(this.options.can, this.uris);
     if (filter === undefined) {
       this.closeStreams();
-      return Promise.resolve();
+      return Promise.resolve(undefined);
     }
     const stream: Stream = { id: `listen-${randomUUID()}`, seq: ++this.seq, abort: new AbortController() };
     this.pending.add(stream);
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<JsonObject | undefined>((resolve, reject) => {
       const onMessage = (message: JsonObject) => {
         const event = listenEventOf(message, stream.id);
         if (event.kind === 'acknowledged' && stream.ackedAt === undefined) {
           stream.ackedAt = Date.now();
           stream.honored = event.honored;
           this.acknowledged(stream);
-          resolve();
+          resolve(event.honored);
         } else if (event.kind === 'change' && this.current === stream && this.wanted(event.notification)) {
           this.options.toClient(event.notification).catch(() => {});
         }
