@@ -39,6 +39,8 @@ export interface ReverseBridgeOptions extends ModernFlowOptions {
   credentials: HeaderSource;
   /** The upstream's name, the serverInfo when the server gives none. */
   name: string;
+  /** Listen streams open upstream across every session of the route (its status). */
+  listens: { count: number };
 }
 
 export class ReverseBridgeSession implements ClientSessionPump {
@@ -116,6 +118,7 @@ export class ReverseBridgeSession implements ClientSessionPump {
           can: listenableOf(result['capabilities']),
           envelope: envelopeFor(client, undefined, undefined),
           toClient: this.toClient,
+          streams: this.options.listens,
           log: this.options.log,
         });
         await this.flows.reply(id, initializeResultOf(result, client, this.options.name));

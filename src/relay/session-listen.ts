@@ -21,6 +21,8 @@ export interface SessionListenOptions {
   /** The `_meta` of the session's requests (what its client declared at initialize). */
   envelope: JsonObject;
   toClient: ToClient;
+  /** Streams open across the route's sessions (its status). */
+  streams: { count: number };
   log: Logger;
 }
 
@@ -107,6 +109,7 @@ export class SessionListen {
     }
     const stream: Stream = { id: `listen-${randomUUID()}`, seq: ++this.seq, abort: new AbortController() };
     this.pending.add(stream);
+    this.options.streams.count++;
     return new Promise<JsonObject | undefined>((resolve, reject) => {
       const onMessage = (message: JsonObject) => {
         const event = listenEventOf(message, stream.id);
@@ -139,6 +142,7 @@ export class SessionListen {
   }
 
   private ended(stream: Stream, reason: string, reject: (err: Error) => void): void {
+    this.options.streams.count--;
     this.pending.delete(stream);
     if (this.current === stream) this.current = undefined;
     if (stream.ackedAt === undefined) reject(new Error(reason));

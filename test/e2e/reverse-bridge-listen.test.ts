@@ -37,6 +37,11 @@ describe('a 2025-era client hears the changes of a 2026-07-28 server (the revers
   /** Listen streams open on the server now, beyond those left by an earlier test. */
   let left = 0;
   const openStreams = () => streams().opened - streams().closed - left;
+  const bridged = async () =>
+    Object.values(
+      ((await (await fetch(proxy.url.replace(/\/mcp$/, '/readyz'))).json()) as { upstreams: Record<string, { legacyClients: { listening: number } }> })
+        .upstreams,
+    )[0]!.legacyClients;
 
   before(async () => {
     const p = await startProcess(process.execPath, [SERVER], /modern listening on (http:\/\/\S+)/);
@@ -62,6 +67,7 @@ describe('a 2025-era client hears the changes of a 2026-07-28 server (the revers
       assert.deepEqual(caps?.tools, { listChanged: true });
       assert.deepEqual(caps?.resources, { subscribe: true });
       await until(() => openStreams() === 1, 5000, 'the session listening on the server');
+      assert.equal((await bridged()).listening, 1, '/readyz counts the stream');
       // The client's GET stream opens on its own after connect: change the list until it hears of it.
       let added = '';
       await until(
@@ -82,6 +88,7 @@ describe('a 2025-era client hears the changes of a 2026-07-28 server (the revers
       await client.close();
     }
     await until(() => openStreams() === 0, 5000, 'the listen stream closed after DELETE');
+    await until(async () => (await bridged()).listening === 0, 5000, '/readyz counts none');
   });
 
   it('carries resources/updated for a subscribed URI only, and none after unsubscribe', async () => {

@@ -60,7 +60,7 @@ describe('a 2025-era client in front of a 2026-07-28 server (the reverse bridge)
   let proxy: ProxyProcess;
   const readyz = async () =>
     (await (await fetch(proxy.url.replace(/\/mcp$/, '/readyz'))).json()) as {
-      upstreams: Record<string, { legacyClients?: { sessions: number; requests: number } }>;
+      upstreams: Record<string, { legacyClients?: { sessions: number; requests: number; listening: number } }>;
     };
   const bridged = async () => Object.values((await readyz()).upstreams)[0]!.legacyClients!;
 
@@ -233,7 +233,7 @@ describe('a 2025-era client in front of a 2026-07-28 server (the reverse bridge)
     await until(async () => (await bridged()).requests === 1, 5000, 'the second call running');
     await transport.terminateSession();
     await until(async () => server.stderr().split('hang aborted').length > before, 5000, 'the server saw the DELETE');
-    await until(async () => JSON.stringify(await bridged()) === '{"sessions":0,"requests":0}', 5000, 'nothing left');
+    await until(async () => JSON.stringify(await bridged()) === '{"sessions":0,"requests":0,"listening":0}', 5000, 'nothing left');
     await client.close();
   });
 
@@ -276,7 +276,7 @@ describe('a 2025-era client whose 2026-07-28 server went away', () => {
       const kept = async () =>
         ((await (await fetch(proxy.url.replace(/\/mcp$/, '/readyz'))).json()) as { upstreams: { gone: { legacyClients: unknown } } }).upstreams.gone
           .legacyClients;
-      await until(async () => JSON.stringify(await kept()) === '{"sessions":0,"requests":0}', 5000, 'no session kept');
+      await until(async () => JSON.stringify(await kept()) === '{"sessions":0,"requests":0,"listening":0}', 5000, 'no session kept');
     } finally {
       await proxy.stop();
       await p.stop();
