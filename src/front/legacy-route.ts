@@ -14,6 +14,7 @@ import type { JsonObject } from '../protocol/json.js';
 import { resourceSubscriptionUris } from '../protocol/params.js';
 import { checkTaskNameHeader } from '../protocol/name-header.js';
 import { invalidRetryParams } from '../protocol/retry-params.js';
+import type { CutoverSession } from '../relay/cutover-session.js';
 import type { LegacyClientSessions } from '../relay/legacy-client-sessions.js';
 import type { MigratedServer } from '../relay/migrated-server.js';
 import { changedKinds, itemsToCheck, originOf, sideOf, tokenOf } from '../routing/cutover.js';
@@ -37,7 +38,7 @@ export interface LegacyRouteParts {
   upstream: Upstream;
   bridge: Bridge;
   /** The transparent path for clients that open with `initialize`; absent with --legacy-clients reject. */
-  legacyClients: LegacyClientSessions | undefined;
+  legacyClients: LegacyClientSessions<CutoverSession> | undefined;
   /** Requests of those clients running on the migrated server of the cutover now (relay/cutover-session.ts). */
   legacyClientsOnMigrated?: { count: number };
   /** Forwarding of held calls' retries to the instance that owns them; absent without a state key. */
@@ -61,7 +62,7 @@ export class LegacyRoute implements Route {
   private currentConfig: UpstreamConfig;
   private readonly upstream: Upstream;
   private readonly bridge: Bridge;
-  private readonly legacy: LegacyClientSessions | undefined;
+  private readonly legacy: LegacyClientSessions<CutoverSession> | undefined;
   private readonly handler: McpHttpHandler;
   private readonly serve: ReturnType<typeof toNodeHandler>;
   private readonly stopRelay: () => void;
@@ -253,7 +254,7 @@ export class LegacyRoute implements Route {
    * The composition root reconfigured this route's upstream and bridge in place; the route keeps
    * the configuration it now serves, and the migrated server of its cutover. Listeners hear of
    * each list whose cut-over items changed, once: coalesced with what the reconfigured upstream
-   * itself tells them.
+   * itself tells them. 2025-era clients' sessions hear of it too, each on its own session.
    */
   reconfigured(config: UpstreamConfig, migrated: MigratedServer | undefined): void {
     const changed = changedKinds(this.currentConfig.cutover, config.cutover);
@@ -269,9 +270,13 @@ export class LegacyRoute implements Route {
         resources: config.cutover?.resources ?? [],
         resourceTemplates: config.cutover?.resourceTemplates ?? [],
       });
-    if (changed.includes('tools')) this.changes('notifications/tools/list_changed', undefined);
-    if (changed.includes('prompts')) this.changes('notifications/prompts/list_changed', undefined);
-    if (changed.includes('resources') || changed.includes('resourceTemplates')) this.changes('notifications/resources/list_changed', undefined);
+    const lists = [
+      ...(changed.includes('tools') ? ['notifications/tools/list_changed'] : []),
+      ...(changed.includes('prompts') ? ['notifications/prompts/list_changed'] : []),
+      ...(changed.includes('resources') || changed.includes('resourceTemplates') ? ['notifications/resources/list_changed'] : []),
+    ];
+    for (const method of lists) this.changes(method, undefined);
+    for (const session of this.legacy?.connected() ?? []) session.listsChanged(lists);
   }
 
   /** Stops serving. The upstream, bridge and relay belong to the composition root, which closes them. */

@@ -28,6 +28,10 @@ export class CutoverSession implements ClientSessionPump {
   private logLevel: string | undefined;
   /** List requests sent to the legacy server whose answer gets the migrated server's entries. */
   private readonly lists = new Map<RequestId, { method: string; migrated: MigratedServer }>();
+  /** The client's initialize, whose answer says which lists the legacy server announces changes of. */
+  private initializeId: RequestId | undefined;
+  /** The list_changed notifications the legacy server announced at initialize (`listChanged`). */
+  private announced: readonly string[] = [];
   /** Aborted when the session ends: no flow starts after it, and a list's merge stops waiting. */
   private readonly ended = new AbortController();
 
@@ -70,6 +74,15 @@ export class CutoverSession implements ClientSessionPump {
     await this.legacy.close(reason);
   }
 
+  /**
+   * A reload changed what is cut over: the client hears that those lists changed, each it was told
+   * at initialize the server announces changes of (on its GET stream, as the legacy server's own).
+   */
+  listsChanged(methods: readonly string[]): void {
+    if (this.ended.signal.aborted) return;
+    for (const method of methods) if (this.announced.includes(method)) this.toClient({ jsonrpc: '2.0', method }).catch(() => {});
+  }
+
   private end(reason: string): void {
     this.flows.close(reason);
     this.lists.clear();
@@ -78,7 +91,10 @@ export class CutoverSession implements ClientSessionPump {
 
   /** Reads a client request on its way to the legacy server; true when it was taken to the migrated server instead. */
   private request(id: RequestId, method: string, params: JsonObject): boolean {
-    if (method === 'initialize') this.client = declarationOf(params);
+    if (method === 'initialize') {
+      this.client = declarationOf(params);
+      this.initializeId = id;
+    }
     if (method === 'logging/setLevel' && typeof params['level'] === 'string') this.logLevel = params['level'];
     const migrated = this.options.migrated();
     if (!migrated || !this.client) return false;
@@ -96,6 +112,8 @@ export class CutoverSession implements ClientSessionPump {
   /** What the legacy server sends the client; a list's answer first gets the migrated server's entries. */
   private async fromLegacy(message: SessionMessage, related: RequestId | undefined): Promise<void> {
     const id = message['id'];
+    if (id !== undefined && id === this.initializeId && message['method'] === undefined && isJsonObject(message['result']))
+      this.announced = announcedChanges(message['result']['capabilities']);
     const list = message['method'] === undefined && (typeof id === 'string' || typeof id === 'number') ? this.lists.get(id) : undefined;
     if (list === undefined || !isJsonObject(message['result']) || !this.client) return this.toClient(message, related);
     this.lists.delete(id as RequestId);
@@ -103,4 +121,12 @@ export class CutoverSession implements ClientSessionPump {
     const result = await list.migrated.mergeInto(list.method, message['result'], this.client.capabilities, signal);
     return this.toClient({ ...message, result }, related);
   }
+}
+
+/** The list_changed notifications an initialize result's capabilities announce. */
+export function announcedChanges(capabilities: unknown): string[] {
+  const caps = isJsonObject(capabilities) ? capabilities : {};
+  return (['tools', 'prompts', 'resources'] as const)
+    .filter((key) => isJsonObject(caps[key]) && (caps[key] as JsonObject)['listChanged'] === true)
+    .map((key) => `notifications/${key}/list_changed`);
 }

@@ -16,7 +16,7 @@ import { startIdleSweeper } from '../upstream/pool/idle-sweep.js';
 import type { ClientSessionPump, ToClient } from './client-session-pump.js';
 
 /** Makes what a new session is connected to; throws (answered 503) when none can be had now. */
-export type ConnectSession = (toClient: ToClient) => ClientSessionPump;
+export type ConnectSession<P extends ClientSessionPump = ClientSessionPump> = (toClient: ToClient) => P;
 
 interface Activity {
   /** Requests (and GET streams) of the session still open. */
@@ -24,8 +24,10 @@ interface Activity {
   lastSeen: number;
 }
 
-export class LegacyClientSessions {
+export class LegacyClientSessions<P extends ClientSessionPump = ClientSessionPump> {
   private readonly sessions = new Map<string, NodeStreamableHTTPServerTransport>();
+  /** What each open session is connected to. */
+  private readonly pumps = new Map<string, P>();
   private readonly activity = new Map<string, Activity>();
   /** Who opened each session (the auth gate's principal); only they may use it. */
   private readonly owners = new Map<string, string | undefined>();
@@ -36,7 +38,7 @@ export class LegacyClientSessions {
    *   client that vanishes without DELETE must not keep its legacy session (a child process) alive.
    */
   constructor(
-    private readonly connect: ConnectSession,
+    private readonly connect: ConnectSession<P>,
     private idleTtlMs: number,
     private readonly log: Logger,
     private readonly clock: Clock,
@@ -56,6 +58,11 @@ export class LegacyClientSessions {
   /** Sessions open now. */
   get count(): number {
     return this.sessions.size;
+  }
+
+  /** What the open sessions are connected to. */
+  connected(): Iterable<P> {
+    return this.pumps.values();
   }
 
   /** Closes sessions idle past the TTL. */
@@ -115,12 +122,13 @@ export class LegacyClientSessions {
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sid) => {
         this.sessions.set(sid, transport);
+        this.pumps.set(sid, pump);
         this.owners.set(sid, principalOf(req));
         this.track(sid, res);
         this.log.info('legacy client session opened', { session: sid });
       },
     });
-    let pump: ClientSessionPump;
+    let pump: P;
     try {
       pump = this.connect((m, related) => transport.send(m as JSONRPCMessage, related === undefined ? undefined : { relatedRequestId: related }));
     } catch (err) {
@@ -134,6 +142,7 @@ export class LegacyClientSessions {
     transport.onclose = () => {
       if (transport.sessionId) {
         this.sessions.delete(transport.sessionId);
+        this.pumps.delete(transport.sessionId);
         this.activity.delete(transport.sessionId);
         this.owners.delete(transport.sessionId);
       }

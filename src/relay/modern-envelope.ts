@@ -54,15 +54,22 @@ export function envelopeFor(client: LegacyClientDeclaration, logLevel: string | 
 
 /**
  * The initialize result from a DiscoverResult: the server's identity, instructions and the
- * capabilities the bridge serves (list_changed and subscriptions are not bridged yet, so they are
- * not advertised).
+ * capabilities the bridge serves: `listChanged` and `resources.subscribe` as the server announces
+ * them (the session's subscriptions/listen stream carries them, session-listen.ts).
  */
 export function initializeResultOf(discover: JsonObject, client: LegacyClientDeclaration, fallbackName: string): JsonObject {
   const meta = isJsonObject(discover['_meta']) ? discover['_meta'] : {};
   const info = meta['io.modelcontextprotocol/serverInfo'];
   const caps = isJsonObject(discover['capabilities']) ? discover['capabilities'] : {};
   const capabilities: JsonObject = {};
-  for (const key of ['tools', 'prompts', 'resources'] as const) if (isJsonObject(caps[key])) capabilities[key] = {};
+  for (const key of ['tools', 'prompts', 'resources'] as const) {
+    const cap = caps[key];
+    if (!isJsonObject(cap)) continue;
+    capabilities[key] = {
+      ...(cap['listChanged'] === true ? { listChanged: true } : {}),
+      ...(key === 'resources' && cap['subscribe'] === true ? { subscribe: true } : {}),
+    };
+  }
   for (const key of ['completions', 'logging', 'experimental'] as const) if (isJsonObject(caps[key])) capabilities[key] = caps[key];
   return {
     protocolVersion: client.protocolVersion,

@@ -27,6 +27,8 @@ export class ModernHttpRoute implements Route {
   private readonly legacyClients: LegacyClientSessions | undefined;
   /** Requests of those sessions running upstream now. */
   private readonly bridged = { count: 0 };
+  /** Their subscriptions/listen streams open upstream now. */
+  private readonly listening = { count: 0 };
 
   /** `legacyClients`: when given, 2025-era clients are served through the reverse bridge. */
   constructor(
@@ -39,7 +41,15 @@ export class ModernHttpRoute implements Route {
     this.name = config.name;
     this.url = config.target.url;
     this.headers = headerSourceFor(config.target, resources.tokens);
-    const options = { url: this.url, credentials: this.headers, name: this.name, maxRounds: REVERSE_BRIDGE_MAX_ROUNDS, flows: this.bridged, log };
+    const options = {
+      url: this.url,
+      credentials: this.headers,
+      name: this.name,
+      maxRounds: REVERSE_BRIDGE_MAX_ROUNDS,
+      flows: this.bridged,
+      listens: this.listening,
+      log,
+    };
     this.legacyClients = legacyClients
       ? new LegacyClientSessions((toClient) => new ReverseBridgeSession(toClient, options), config.idleSessionTtlMs, log, legacyClients.clock)
       : undefined;
@@ -60,7 +70,7 @@ export class ModernHttpRoute implements Route {
     const base = {
       era: this.era,
       transport: this.config.target.kind,
-      ...(this.legacyClients ? { legacyClients: { sessions: this.legacyClients.count, requests: this.bridged.count } } : {}),
+      ...(this.legacyClients ? { legacyClients: { sessions: this.legacyClients.count, requests: this.bridged.count, listening: this.listening.count } } : {}),
     };
     try {
       const discovered = await discover(this.url, await this.headers(), READY_TIMEOUT_MS);

@@ -10,8 +10,11 @@ export interface RouteStatus {
   era: 'legacy' | 'modern';
   transport: UpstreamConfig['target']['kind'];
   error?: string;
-  /** A 2026-07-28 HTTP upstream's 2025-era clients through the reverse bridge: their sessions, and their requests running upstream. */
-  legacyClients?: { sessions: number; requests: number };
+  /**
+   * A 2026-07-28 HTTP upstream's 2025-era clients through the reverse bridge: their sessions, their
+   * requests running upstream and their subscriptions/listen streams open on it.
+   */
+  legacyClients?: { sessions: number; requests: number; listening: number };
   /** A legacy upstream's pool: sessions open, held exclusively, held by calls waiting for clients, requests queued. */
   sessions?: {
     open: number;

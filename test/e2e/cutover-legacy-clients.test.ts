@@ -12,6 +12,8 @@ import {
   CancelledNotificationSchema,
   CreateMessageRequestSchema,
   ElicitRequestSchema,
+  PromptListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
   type ClientCapabilities,
   type ElicitRequest,
   type McpError,
@@ -197,12 +199,20 @@ describe('per-item cutover for 2025-era clients: cut-over items from the migrate
 
   it('follows a reload on a session left open: the next call goes where the new cutover says, and so does its list', async () => {
     const { client, transport } = await legacyClient(proxy.url, { elicitation: {} }, () => ({ action: 'accept', content: { name: 'Kay' } }));
+    const heard: string[] = [];
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => void heard.push('tools'));
+    client.setNotificationHandler(PromptListChangedNotificationSchema, async () => void heard.push('prompts'));
     try {
       assert.equal(textOf(await call(client, 'ask-name')), 'Hi from the migrated server, Kay!');
       await reload('{ upstream: next, prompts: [greet] }');
+      // The tools cut over changed, the prompts did not: the session hears of the tools only.
+      await until(() => heard.includes('tools'), 5000, 'tools/list_changed heard after the reload');
+      assert.deepEqual(heard, ['tools']);
       assert.equal(textOf(await call(client, 'ask-name')), 'Hello, Kay!', "the legacy server's, asked through the session");
       assert.equal((await client.listTools()).tools.find((t) => t.name === 'ask-name')?.description, undefined);
       await reload(CUTOVER);
+      await until(() => heard.length === 2, 5000, 'tools/list_changed heard after the second reload');
+      assert.deepEqual(heard, ['tools', 'tools']);
       assert.equal(textOf(await call(client, 'ask-name')), 'Hi from the migrated server, Kay!');
       assert.equal((await client.listTools()).tools.find((t) => t.name === 'ask-name')?.description, 'Asks for your name (migrated)');
     } finally {

@@ -10,6 +10,7 @@ import {
   CallToolResultSchema,
   CreateMessageRequestSchema,
   ElicitRequestSchema,
+  EmptyResultSchema,
   ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
   type McpError,
@@ -59,7 +60,7 @@ describe('a 2025-era client in front of a 2026-07-28 server (the reverse bridge)
   let proxy: ProxyProcess;
   const readyz = async () =>
     (await (await fetch(proxy.url.replace(/\/mcp$/, '/readyz'))).json()) as {
-      upstreams: Record<string, { legacyClients?: { sessions: number; requests: number } }>;
+      upstreams: Record<string, { legacyClients?: { sessions: number; requests: number; listening: number } }>;
     };
   const bridged = async () => Object.values((await readyz()).upstreams)[0]!.legacyClients!;
 
@@ -83,7 +84,7 @@ describe('a 2025-era client in front of a 2026-07-28 server (the reverse bridge)
       assert.ok(transport.sessionId, 'an Mcp-Session-Id');
       assert.deepEqual(client.getServerVersion(), { name: 'modern-asking', version: '3.0.0' });
       assert.equal(client.getInstructions(), 'Ask me things.');
-      assert.deepEqual(Object.keys(client.getServerCapabilities() ?? {}).sort(), ['logging', 'prompts', 'tools']);
+      assert.deepEqual(Object.keys(client.getServerCapabilities() ?? {}).sort(), ['logging', 'prompts', 'resources', 'tools']);
       assert.ok((await client.listTools()).tools.some((t) => t.name === 'greet'));
       assert.deepEqual(
         (await client.listPrompts()).prompts.map((p) => p.name),
@@ -232,14 +233,17 @@ describe('a 2025-era client in front of a 2026-07-28 server (the reverse bridge)
     await until(async () => (await bridged()).requests === 1, 5000, 'the second call running');
     await transport.terminateSession();
     await until(async () => server.stderr().split('hang aborted').length > before, 5000, 'the server saw the DELETE');
-    await until(async () => JSON.stringify(await bridged()) === '{"sessions":0,"requests":0}', 5000, 'nothing left');
+    await until(async () => JSON.stringify(await bridged()) === '{"sessions":0,"requests":0,"listening":0}', 5000, 'nothing left');
     await client.close();
   });
 
   it('answers what is not bridged yet with an explicit -32601', async () => {
     const { client, transport } = await legacyClient(proxy.url, ALL);
     try {
-      await assert.rejects(client.subscribeResource({ uri: 'demo://x' }), (err: McpError) => err.code === -32601 && /not bridged/.test(err.message));
+      await assert.rejects(
+        client.request({ method: 'tasks/list', params: {} }, EmptyResultSchema),
+        (err: McpError) => err.code === -32601 && /not bridged/.test(err.message),
+      );
     } finally {
       await transport.terminateSession();
     }
@@ -272,7 +276,7 @@ describe('a 2025-era client whose 2026-07-28 server went away', () => {
       const kept = async () =>
         ((await (await fetch(proxy.url.replace(/\/mcp$/, '/readyz'))).json()) as { upstreams: { gone: { legacyClients: unknown } } }).upstreams.gone
           .legacyClients;
-      await until(async () => JSON.stringify(await kept()) === '{"sessions":0,"requests":0}', 5000, 'no session kept');
+      await until(async () => JSON.stringify(await kept()) === '{"sessions":0,"requests":0,"listening":0}', 5000, 'no session kept');
     } finally {
       await proxy.stop();
       await p.stop();

@@ -53,9 +53,18 @@ describe('initializeResultOf', () => {
   it('gives the server’s identity and instructions, and only the capabilities the bridge serves', () => {
     assert.deepEqual(initializeResultOf(discover, declarationOf(initialize), 'fallback'), {
       protocolVersion: '2025-06-18',
-      capabilities: { tools: {}, resources: {}, logging: {} },
+      capabilities: { tools: { listChanged: true }, resources: { listChanged: true, subscribe: true }, logging: {} },
       serverInfo: { name: 'srv', version: '2' },
       instructions: 'Be nice.',
+    });
+  });
+
+  it('advertises listChanged and subscribe only where the server announces them', () => {
+    const caps = { tools: {}, prompts: { listChanged: false }, resources: { listChanged: true } };
+    assert.deepEqual(initializeResultOf({ capabilities: caps }, declarationOf(initialize), 'm')['capabilities'], {
+      tools: {},
+      prompts: {},
+      resources: { listChanged: true },
     });
   });
 
