@@ -59,6 +59,7 @@ const WIRE_CODE: Record<ProxyErrorCode, number> = {
   declined: JSONRPC.INVALID_PARAMS,
   store_unavailable: JSONRPC.INTERNAL_ERROR,
   task_unknown: JSONRPC.INVALID_PARAMS,
+  session_limit: JSONRPC.INTERNAL_ERROR,
   internal: JSONRPC.INTERNAL_ERROR,
 };
 

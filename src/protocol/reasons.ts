@@ -67,6 +67,8 @@ export const REASONS = {
     upstream_incomplete: 'retry',
     client_cancelled: 'stop',
     tasks_not_configured: 'retry',
+    upstream_invalid: 'stop',
+    client_refused: 'stop',
   },
   /** The proxy's own per-call timeout fired. */
   timeout: {
@@ -85,6 +87,10 @@ export const REASONS = {
     unknown: 'stop',
     expired: 'resend',
     owner_gone: 'resend',
+  },
+  /** A 2025-era client's session holds as many of something as one session may. */
+  session_limit: {
+    subscription_limit: 'stop',
   },
   /** A fault of the proxy itself. */
   internal: {

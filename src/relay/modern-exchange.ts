@@ -8,10 +8,23 @@ import type { HeaderSource } from '../upstream/client-credentials.js';
 import { responseFromSse } from '../upstream/transport/sse-response.js';
 import { MODERN_VERSION } from './modern-envelope.js';
 
-/** The upstream gave no JSON-RPC response to the request (unreachable, HTTP error, stream cut). */
+/**
+ * The upstream gave no JSON-RPC response to the request, and why in the proxy's reasons: it could
+ * not be reached, it broke off (a cut stream, a 5xx: worth a retry), or it answered something that
+ * is not a response to the request (a retry would get the same).
+ */
 export class ExchangeFailure extends Error {
   override readonly name = 'ExchangeFailure';
+  constructor(
+    message: string,
+    readonly reason: 'upstream_unreachable' | 'upstream_incomplete' | 'upstream_invalid',
+  ) {
+    super(message);
+  }
 }
+
+/** An HTTP answer that is not a response: a server error may pass, anything else would repeat. */
+const notAResponse = (status: number) => (status >= 500 ? 'upstream_incomplete' : 'upstream_invalid');
 
 export interface ModernRequest {
   id: string;
@@ -39,11 +52,12 @@ export async function exchange(
   try {
     res = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', ...request }), signal });
   } catch (err) {
-    throw new ExchangeFailure(signal.aborted ? 'aborted' : `the upstream is unreachable: ${(err as Error).message}`);
+    throw new ExchangeFailure(signal.aborted ? 'aborted' : `the upstream is unreachable: ${(err as Error).message}`, 'upstream_unreachable');
   }
   const type = res.headers.get('content-type') ?? '';
   const message = type.startsWith('text/event-stream') ? await fromStream(res, request.id, signal, onNotification) : await fromJson(res, signal);
-  if (!isJsonObject(message) || message['id'] !== request.id) throw new ExchangeFailure(`HTTP ${res.status}: not a JSON-RPC response to the request`);
+  if (!isJsonObject(message) || message['id'] !== request.id)
+    throw new ExchangeFailure(`HTTP ${res.status}: not a JSON-RPC response to the request`, notAResponse(res.status));
   return message;
 }
 
@@ -58,13 +72,16 @@ async function fromJson(res: Response, signal: AbortSignal): Promise<unknown> {
   try {
     return JSON.parse(await res.text());
   } catch {
-    throw new ExchangeFailure(signal.aborted ? 'aborted' : `HTTP ${res.status}: the body is not JSON`);
+    throw new ExchangeFailure(signal.aborted ? 'aborted' : `HTTP ${res.status}: the body is not JSON`, notAResponse(res.status));
   }
 }
 
 async function fromStream(res: Response, id: string, signal: AbortSignal, onNotification: (message: JsonObject) => void): Promise<unknown> {
   const read = await responseFromSse(res.body, id, onNotification);
   if ('response' in read) return read.response;
-  if (signal.aborted) throw new ExchangeFailure('aborted');
-  throw new ExchangeFailure(read.failure === 'broke' ? 'the SSE stream broke before the response' : 'the SSE stream ended without the response');
+  if (signal.aborted) throw new ExchangeFailure('aborted', 'upstream_incomplete');
+  throw new ExchangeFailure(
+    read.failure === 'broke' ? 'the SSE stream broke before the response' : 'the SSE stream ended without the response',
+    'upstream_incomplete',
+  );
 }

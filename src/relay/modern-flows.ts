@@ -6,7 +6,8 @@
 // closes and the questions still open are withdrawn from the client. Used by the reverse bridge
 // (every request of the session) and by a legacy upstream's cutover (its cut-over items).
 import { randomUUID } from 'node:crypto';
-import { errorBody, JSONRPC } from '../protocol/errors.js';
+import { encodeError } from '../protocol/encode-error.js';
+import { errorBody, JSONRPC, ProxyError, toWireError } from '../protocol/errors.js';
 import { isJsonObject, type JsonObject, type RequestId } from '../protocol/json.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { RelayTarget } from './http-relay.js';
@@ -117,8 +118,16 @@ export class ModernFlows {
         if (result['resultType'] !== 'input_required') return await this.reply(id, legacyResultOf(result));
         if (round === this.options.maxRounds) break;
         const plan = planRound(result['inputRequests'], client.declaration.capabilities);
-        if (plan.kind === 'invalid') return await this.fail(id, JSONRPC.INTERNAL_ERROR, `the 2026-07-28 server's round cannot be served: ${plan.message}`);
-        if (plan.kind === 'missing') return await this.fail(id, JSONRPC.MISSING_CLIENT_CAPABILITY, plan.message, { requiredCapabilities: plan.capabilities });
+        if (plan.kind === 'invalid')
+          return await this.failWith(
+            id,
+            new ProxyError('upstream_failed', 'upstream_invalid', `the 2026-07-28 server's round cannot be served: ${plan.message}`),
+          );
+        if (plan.kind === 'missing')
+          return await this.failWith(
+            id,
+            new ProxyError('capability_missing', 'capability_undeclared', plan.message, { requiredCapabilities: plan.capabilities }),
+          );
         // Every question of a round at once, on the request's stream: the person sees them together.
         const answers = await Promise.all(
           plan.questions.map(async (q) => [q.key, await this.ask(legacyRequestOf(q, randomUUID()), id, abort.signal)] as const),
@@ -126,12 +135,14 @@ export class ModernFlows {
         const state = result['requestState'];
         retry = { inputResponses: { ...plan.refused, ...Object.fromEntries(answers) }, ...(typeof state === 'string' ? { requestState: state } : {}) };
       }
-      await this.fail(id, JSONRPC.INTERNAL_ERROR, `the 2026-07-28 server asked more than ${this.options.maxRounds} rounds of questions`);
+      await this.failWith(
+        id,
+        new ProxyError('upstream_failed', 'upstream_invalid', `the 2026-07-28 server asked more than ${this.options.maxRounds} rounds of questions`),
+      );
     } catch (err) {
       // A cancelled request gets no answer (the legacy rule); a closed session has no one to answer.
       if (abort.signal.aborted || this.closed) return;
-      const reason = err instanceof ClientRefused || err instanceof ExchangeFailure ? err.message : `the request failed: ${(err as Error).message}`;
-      await this.fail(id, JSONRPC.INTERNAL_ERROR, reason);
+      await this.failFor(id, err);
     } finally {
       abort.abort();
       this.running.delete(id);
@@ -143,8 +154,33 @@ export class ModernFlows {
     return this.toClient({ jsonrpc: '2.0', id, result }, id);
   }
 
+  /** An error of the protocol itself (no reason: the request is wrong as sent), or one passed on as the upstream wrote it. */
   fail(id: RequestId, code: number, message: string, data?: unknown): Promise<void> {
     return this.toClient(errorBody(id, code, message, data) as never, id);
+  }
+
+  /** An error the proxy makes: its reason and what the client should do in `data`. */
+  failWith(id: RequestId, err: ProxyError): Promise<void> {
+    const wire = toWireError(err);
+    return this.fail(id, wire.code, wire.message, wire.data);
+  }
+
+  /**
+   * Whatever ended a request: the upstream exchange's failure or the client's refusal by their
+   * reasons, an unknown fault as the proxy's one encoder answers it (logged, nothing of it sent).
+   */
+  failFor(id: RequestId, err: unknown): Promise<void> {
+    if (err instanceof ProxyError) return this.failWith(id, err);
+    if (err instanceof ExchangeFailure)
+      return this.failWith(
+        id,
+        err.reason === 'upstream_unreachable'
+          ? new ProxyError('upstream_unavailable', 'upstream_unreachable', err.message)
+          : new ProxyError('upstream_failed', err.reason, err.message),
+      );
+    if (err instanceof ClientRefused) return this.failWith(id, new ProxyError('upstream_failed', 'client_refused', err.message));
+    const wire = encodeError(err, this.options.log);
+    return this.fail(id, wire.code, wire.message, wire.data);
   }
 
   /** The upstream's JSON-RPC error, passed on as it is (2026-07-28 and 2025-11-25 share the codes the client may see). */

@@ -8,6 +8,7 @@ import { JSONRPC } from '../protocol/errors.js';
 import { isJsonObject, type JsonObject, type RequestId } from '../protocol/json.js';
 import type { HeaderSource } from '../upstream/client-credentials.js';
 import type { RelayTarget } from './http-relay.js';
+import { ExchangeFailure } from './modern-exchange.js';
 import { listenableOf } from './listen-filter.js';
 import { declarationOf, envelopeFor, initializeResultOf, type LegacyClientDeclaration } from './modern-envelope.js';
 import { ModernFlows, type ModernFlowOptions } from './modern-flows.js';
@@ -126,7 +127,10 @@ export class ReverseBridgeSession implements ClientSessionPump {
       }
       await this.flows.forwardError(id, discover);
     } catch (err) {
-      await this.flows.fail(id, JSONRPC.INTERNAL_ERROR, `cannot reach the 2026-07-28 server ${this.options.name}: ${(err as Error).message}`);
+      await this.flows.failFor(
+        id,
+        err instanceof ExchangeFailure ? new ExchangeFailure(`cannot reach the 2026-07-28 server ${this.options.name}: ${err.message}`, err.reason) : err,
+      );
     }
     // A session that could not be initialized serves nothing: it ends once its client has the error.
     await this.close('the 2026-07-28 server could not be discovered');
@@ -143,7 +147,7 @@ export class ReverseBridgeSession implements ClientSessionPump {
     void (method === 'resources/subscribe' ? listen.subscribe(uri) : listen.unsubscribe(uri))
       .then(
         () => this.flows.reply(id, {}),
-        (err: Error) => this.flows.fail(id, JSONRPC.INTERNAL_ERROR, err.message),
+        (err: unknown) => this.flows.failFor(id, err),
       )
       .catch(() => {});
   }

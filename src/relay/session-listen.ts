@@ -6,6 +6,7 @@
 // while the session lives; close() ends every stream and timer of the session.
 import { randomUUID } from 'node:crypto';
 import { isJsonObject, type JsonObject } from '../protocol/json.js';
+import { ProxyError } from '../protocol/errors.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { ToClient } from './client-session-pump.js';
 import type { RelayTarget } from './http-relay.js';
@@ -65,12 +66,14 @@ export class SessionListen {
   /** Listens for `uri` too; resolves once a stream listening for it is acknowledged. */
   async subscribe(uri: string): Promise<void> {
     if (this.uris.has(uri)) return;
-    if (this.uris.size >= MAX_RESOURCE_SUBSCRIPTIONS) throw new Error(`a session may subscribe to at most ${MAX_RESOURCE_SUBSCRIPTIONS} resources`);
+    if (this.uris.size >= MAX_RESOURCE_SUBSCRIPTIONS)
+      throw new ProxyError('session_limit', 'subscription_limit', `a session may subscribe to at most ${MAX_RESOURCE_SUBSCRIPTIONS} resources`);
     this.uris.add(uri);
     try {
       const honored = await this.reopen();
       const uris = honored?.['resourceSubscriptions'];
-      if (!Array.isArray(uris) || !uris.includes(uri)) throw new Error(`the 2026-07-28 server did not take the subscription to ${uri}`);
+      if (!Array.isArray(uris) || !uris.includes(uri))
+        throw new ProxyError('upstream_failed', 'upstream_invalid', `the 2026-07-28 server did not take the subscription to ${uri}`);
     } catch (err) {
       this.uris.delete(uri);
       throw err;

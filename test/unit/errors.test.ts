@@ -66,6 +66,7 @@ describe('toWireError', () => {
     upstream_failed: -32603,
     timeout: -32603,
     declined: -32602,
+    session_limit: -32603,
     internal: -32603,
   };
 
