@@ -236,9 +236,16 @@ async function drive(proxy: ProxyProcess, fixture: Running & { url: string }, op
     legacyClient().catch((err: Error) => wrong('legacy client', err.message)),
     sampler,
   ]);
-  // Every abandoned interaction and task expires within the ttl (checked every second or so).
-  await sleep((opts.ttlSeconds + 3) * 1000);
-  const settled = await sample();
+  // Every abandoned interaction and task is past its ttl after it, and ended once the sweep (every
+  // second or so) and the idle /proc files' second have passed: sampled once nothing is pending and
+  // no /proc file is kept, or after three seconds more whatever it holds.
+  const settleBy = Date.now() + (opts.ttlSeconds + 3) * 1000;
+  await sleep(opts.ttlSeconds * 1000);
+  let settled = await sample();
+  while ((settled.pending > 0 || settled.procFiles > 0) && Date.now() < settleBy) {
+    await sleep(250);
+    settled = await sample();
+  }
   opts.log?.(`soak settled: ${JSON.stringify(settled)}`);
   return { samples, settled, sent, unexpected };
 }
