@@ -9,8 +9,8 @@
 // is an entry of its own: upstream/child/child-process.ts finds it next to itself (./watchdog.js).
 // External: what the default configuration never loads (Redis, WebSocket, YAML, the OpenTelemetry
 // SDK); it is loaded from node_modules when used.
-import { readFileSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -50,8 +50,10 @@ const trims = {
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = `${root}dist/bin`;
 
-rmSync(outdir, { recursive: true, force: true });
-await build({
+// Written file by file, each whole (a temporary file renamed over it) and only when it changed,
+// then what the build no longer makes is removed: a proxy starting meanwhile (`npm start` builds
+// while other tests run) loads the old files or the new ones, never a missing or half-written one.
+const { outputFiles } = await build({
   absWorkingDir: root,
   entryPoints: ['dist/src/cli/main.js', 'dist/src/upstream/child/watchdog.js'],
   outdir,
@@ -67,4 +69,16 @@ await build({
   banner: { js: "import { createRequire as __mrtrRequire } from 'node:module'; const require = __mrtrRequire(import.meta.url);" },
   plugins: [trims],
   logLevel: 'warning',
+  write: false,
 });
+mkdirSync(outdir, { recursive: true });
+for (const { path, contents } of outputFiles) {
+  if (existsSync(path) && Buffer.compare(readFileSync(path), contents) === 0) continue;
+  const partial = `${path}.${process.pid}.partial`;
+  writeFileSync(partial, contents);
+  renameSync(partial, path);
+}
+const made = new Set(outputFiles.map((f) => f.path));
+for (const name of readdirSync(outdir)) {
+  if (!made.has(join(outdir, name))) rmSync(join(outdir, name), { recursive: true, force: true });
+}

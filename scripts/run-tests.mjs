@@ -6,9 +6,9 @@
 // temporary directories, so their files are independent: they run JOBS at a time, each in its own
 // `node --test` whose output is printed whole when it ends, and the slowest files are listed at the
 // end. A file whose source has a `// run-alone: WHY` line runs after them with no neighbour (what
-// it measures depends on how fast its processes run, it loads both cores, or it rewrites what the
-// others load). A compiled test whose source is gone (moved or deleted since the last build; tsc
-// does not remove outputs) is not run.
+// it measures depends on how fast its processes run, or it loads both cores). A compiled test
+// whose source is gone (moved or deleted since the last build; tsc does not remove outputs) is not
+// run.
 // Arguments filter by path: `npm test -- unit`, `npm test -- e2e/bridge`. `--node 22` or
 // `--node 24` runs them (and so every proxy they start) on that line's binary, fetched into
 // .cache by scripts/fetch-node.mjs, instead of the machine's Node: `npm test -- --node 24 unit`.

@@ -2,8 +2,9 @@
 // --quick: 1). One row per minute: the most each count reached in that minute, memory at its end;
 // then the state once every abandoned interaction expired. The verdict is the same rule the short
 // soak in `npm test` applies: after the first minute nothing that only a leak moves (descriptors and
-// connections beyond what waiting calls hold, children, sessions) grows past the in-flight slack,
-// nothing is pending after the ttl, and every answer was the one its request must get. Memory is
+// connections beyond what waiting calls hold, descriptors beyond the /proc files kept while stdio
+// children are read, children, sessions) grows past the in-flight slack, nothing is pending and no
+// /proc file is kept after the ttl, and every answer was the one its request must get. Memory is
 // shown for a person to judge (it moves with GC).
 import { growth, soak, type SoakSample } from '../../test/support/soak.js';
 import type { BenchOptions, CaseResult } from '../lib/types.js';

@@ -33,7 +33,8 @@ async function errorOf(p: Promise<unknown>): Promise<WireError> {
 const count = (text: string, re: RegExp) => text.match(new RegExp(re.source, 'g'))?.length ?? 0;
 
 export function defineContract(upstream: UpstreamKind, front: FrontKind): void {
-  describe(`contract: ${upstream} upstream, ${front} front`, () => {
+  // Its tests in order, on the one started combination.
+  describe(`contract: ${upstream} upstream, ${front} front`, { concurrency: false }, () => {
     let setup: Setup | undefined;
     const live: Live = {
       get setup() {

@@ -3,8 +3,8 @@
 // (examples/start-demo.mjs): npm passes on only SIGINT and SIGTERM, to its shell, and dies of a
 // SIGHUP leaving that shell running. The launcher must still stop the proxy and the demo server,
 // or the next `npm start` finds the port in use.
-// run-alone: `npm start` builds first, and the bundle step deletes and rewrites dist/bin, which
-// every proxy another test starts would load.
+// `npm start` builds first, beside the other tests: tsc writes nothing when nothing changed, and
+// the bundle step (scripts/bundle-bin.mjs) leaves unchanged files of dist/bin as they are.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';

@@ -1,9 +1,10 @@
 // The short soak (test/support/soak.ts): half a minute of mixed traffic over a Streamable HTTP and
-// a stdio upstream, judged only on what cannot be noisy: descriptors, upstream connections,
-// legacy children and sessions stay within the in-flight slack of the first half of the run (when
-// the abandoned calls have reached their steady number), nothing is
-// pending once the ttl has passed, and every answer was what its request must get. Memory is the
-// long soak's to judge (npm run bench -- soak).
+// a stdio upstream, judged only on what cannot be noisy: descriptors (beyond the /proc files the
+// proxy keeps while it reads its stdio children, which must all be closed once settled), upstream
+// connections, legacy children and sessions stay within the in-flight slack of the first half of
+// the run (when the abandoned calls have reached their steady number), nothing is pending once
+// the ttl has passed, and every answer was what its request must get. Memory is the long soak's to
+// judge (npm run bench -- soak).
 // run-alone: half a minute of traffic as fast as the proxy answers, which would starve neighbours.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';

@@ -9,7 +9,7 @@
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { writeConfig } from './config.js';
-import { connectionsTo, openDescriptors } from './descriptors.js';
+import { connectionsTo, descriptorKinds } from './descriptors.js';
 import { scrape } from './metrics.js';
 import { childPids, FIXTURE, startHttpFixture, startProxy, type ProxyProcess, type Running } from './processes.js';
 import { inputRequired, mcpHeaders, post, rpc, type RpcReply } from './rpc.js';
@@ -34,6 +34,8 @@ export interface SoakSample {
   rssMiB: number;
   heapMiB: number;
   descriptors: number;
+  /** Of those, the /proc files kept while the stdio children are read (none at rest). */
+  procFiles: number;
   /** TCP connections to the Streamable HTTP legacy server. */
   connections: number;
   /** Pooled legacy sessions, both upstreams. */
@@ -113,13 +115,15 @@ async function drive(proxy: ProxyProcess, fixture: Running & { url: string }, op
 
   const sample = async (): Promise<SoakSample> => {
     const m = await scrape(metricsUrl);
+    const { open, procFiles } = await descriptorKinds(pid);
     const sum = (name: string, labels: Record<string, string> = {}) =>
       m.samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v)).reduce((a, s) => a + s.value, 0);
     return {
       at: Math.round((Date.now() - started) / 1000),
       rssMiB: Math.round(sum('process_resident_memory_bytes') / 2 ** 20),
       heapMiB: Math.round(sum('nodejs_heap_size_used_bytes') / 2 ** 20),
-      descriptors: await openDescriptors(pid),
+      descriptors: open,
+      procFiles,
       connections: await connectionsTo(pid, port),
       sessions: sum('mrtr_legacy_sessions'),
       children: (await childPids(pid)).length,
@@ -232,9 +236,16 @@ async function drive(proxy: ProxyProcess, fixture: Running & { url: string }, op
     legacyClient().catch((err: Error) => wrong('legacy client', err.message)),
     sampler,
   ]);
-  // Every abandoned interaction and task expires within the ttl (checked every second or so).
-  await sleep((opts.ttlSeconds + 3) * 1000);
-  const settled = await sample();
+  // Every abandoned interaction and task is past its ttl after it, and ended once the sweep (every
+  // second or so) and the idle /proc files' second have passed: sampled once nothing is pending and
+  // no /proc file is kept, or after three seconds more whatever it holds.
+  const settleBy = Date.now() + (opts.ttlSeconds + 3) * 1000;
+  await sleep(opts.ttlSeconds * 1000);
+  let settled = await sample();
+  while ((settled.pending > 0 || settled.procFiles > 0) && Date.now() < settleBy) {
+    await sleep(250);
+    settled = await sample();
+  }
   opts.log?.(`soak settled: ${JSON.stringify(settled)}`);
   return { samples, settled, sent, unexpected };
 }
@@ -243,10 +254,13 @@ async function drive(proxy: ProxyProcess, fixture: Running & { url: string }, op
  * Counts that only a leak moves. A call waiting for its client on the HTTP upstream holds its
  * response stream (a connection and a descriptor) by design, and how many wait depends on how fast
  * the machine turns the mix over: descriptors and connections are judged beyond what waiting calls
- * hold. In-flight work still moves them by about the clients' number: the slack.
+ * hold. So do the /proc files the proxy keeps while it reads a stdio child (up to a few dozen per
+ * child, for a second after the last read): how many are open depends on how many children rounds
+ * read in that second; they are judged once settled, when none may be left. In-flight work still
+ * moves the counts by about the clients' number: the slack.
  */
 const STEADY: Record<string, (s: SoakSample) => number> = {
-  'descriptors beyond waiting calls': (s) => s.descriptors - s.pendingHttp,
+  'descriptors beyond waiting calls and kept /proc files': (s) => s.descriptors - s.pendingHttp - s.procFiles,
   'HTTP connections beyond waiting calls': (s) => s.connections - s.pendingHttp,
   children: (s) => s.children,
   sessions: (s) => s.sessions,
@@ -269,5 +283,6 @@ export function growth(result: SoakResult, windowSeconds: number, slack: number)
     if (of(result.settled) > most + slack) out.push(`${name}: at most ${most} in the first ${windowSeconds} s, ${of(result.settled)} once settled`);
   }
   if (result.settled.pending !== 0) out.push(`pending questions once settled: ${result.settled.pending}`);
+  if (result.settled.procFiles !== 0) out.push(`kept /proc files once settled: ${result.settled.procFiles}`);
   return out;
 }
