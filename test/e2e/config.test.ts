@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { connectClient, expectCallsKeptApart, textOf } from '../support/client.js';
 import { writeConfig, rewriteConfig } from '../support/config.js';
+import { freePort } from '../support/ports.js';
 import { EVERYTHING, FIXTURE, PROXY_BIN, startHttpFixture, startProcess, startProxy, type ProxyProcess, type Running } from '../support/processes.js';
 import { inputRequired, rpc } from '../support/rpc.js';
 import { until } from '../support/wait.js';
@@ -61,7 +62,8 @@ describe('configuration file: every transport behind one proxy', () => {
   let sse: Running;
   let proxy: ProxyProcess;
   before(async () => {
-    const ssePort = String(20000 + Math.floor(Math.random() * 20000));
+    // server-everything takes its port from PORT only: a free one, never a guess in the ephemeral range.
+    const ssePort = String(await freePort());
     [http, ws, sse] = await Promise.all([
       startHttpFixture(),
       startProcess(process.execPath, [FIXTURE, '--ws', '0'], /fixture listening on (ws:\/\/\S+)/),

@@ -17,7 +17,8 @@ function suite(kind: 'stdio' | 'streamableHttp'): void {
       if (kind === 'stdio') {
         proxy = await startProxy(['--root', 'file:///configured/root=configured', '--', process.execPath, EVERYTHING, 'stdio']);
       } else {
-        const port = String(20000 + Math.floor(Math.random() * 20000));
+        // server-everything takes its port from PORT only: a free one, never a guess in the ephemeral range.
+        const port = String(await freePort());
         legacy = await startProcess(process.execPath, [EVERYTHING, 'streamableHttp'], /listening on port (\d+)/, { env: { PORT: port } });
         proxy = await startProxy(['--root', 'file:///configured/root=configured', '--upstream', `http://127.0.0.1:${legacy.ready}/mcp`]);
       }
