@@ -14,7 +14,10 @@
 // .cache by scripts/fetch-node.mjs, instead of the machine's Node: `npm test -- --node 24 unit`.
 // `--jobs N` sets how many files of the other rings run at a time (1: one after the other).
 // `--fetch` (npm test passes it) first starts scripts/fetch-for-tests.mjs, which fills .cache with
-// what the other rings drive; the unit ring needs none of it and runs meanwhile.
+// what the other rings drive; the unit ring needs none of it and runs meanwhile, and so do the other
+// rings' files that need none of it, once the unit ring is done: a file waits for the fetch only when
+// its source names .cache, what test/support/processes.ts says is fetched, or a support module that
+// reads .cache (`needsFetch`).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -71,16 +74,47 @@ if (files.length === 0) {
 }
 const isUnit = (f) => relative(testDir, f).startsWith(`unit${sep}`);
 const runsAlone = (f) => /^\/\/ run-alone: \S/m.test(readFileSync(sourceOf(f), 'utf8'));
+/** The test/support modules that read what the fetch puts in .cache, and those importing them. */
+const FETCH_READERS = ['conformance', 'inspector', 'node-binaries', 'python'];
+const supportNeedingFetch = (() => {
+  const dir = join(root, 'test', 'support');
+  const sources = new Map(
+    readdirSync(dir)
+      .filter((n) => n.endsWith('.ts'))
+      .map((n) => [n.slice(0, -3), readFileSync(join(dir, n), 'utf8')]),
+  );
+  const needing = new Set(FETCH_READERS);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [name, text] of sources) {
+      if (needing.has(name)) continue;
+      if ([...needing].some((n) => text.includes(`from './${n}.js'`))) {
+        needing.add(name);
+        grew = true;
+      }
+    }
+  }
+  return needing;
+})();
+const needsFetch = (f) => {
+  const text = readFileSync(sourceOf(f), 'utf8');
+  return /\.cache\b|noFastmcpTs|FASTMCP_TS_SERVER/.test(text) || [...supportNeedingFetch].some((n) => text.includes(`/support/${n}.js'`));
+};
 // Node 20's runner times a whole file by the same limit as each of its tests: beside neighbours a
 // file takes longer than alone, so the other rings get more room than the unit ring.
 const UNIT_TIMEOUT = '--test-timeout=180000';
 const FILE_TIMEOUT = '--test-timeout=300000';
 
 let status = 0;
-/** The fetch into .cache, running beside the unit ring: resolves with its exit code. */
-const fetched = fetchFirst
-  ? exitCode(spawn(process.execPath, [join(root, 'scripts/fetch-for-tests.mjs')], { cwd: root, stdio: 'inherit' }))
-  : Promise.resolve(0);
+/** The fetch into .cache, running beside the unit ring and the files that need none of it: resolves with its exit code. */
+const fetched = (
+  fetchFirst ? exitCode(spawn(process.execPath, [join(root, 'scripts/fetch-for-tests.mjs')], { cwd: root, stdio: 'inherit' })) : Promise.resolve(0)
+).then((code) => {
+  if (code !== 0) {
+    console.error(`run-tests: fetching for the tests failed (exit code ${code}); what it could not fetch fails or skips its tests`);
+    status = code;
+  }
+});
 
 /** The exit code of a child once it ends (1 if it could not start or was killed). */
 function exitCode(child) {
@@ -154,21 +188,18 @@ function runFile(file) {
   });
 }
 
-/** Runs files `width` at a time. */
+/** Runs files `width` at a time, those that need the fetch once it has ended (they come last). */
 async function pool(files, width) {
-  const queue = [...files];
+  const queue = [...files.filter((f) => !needsFetch(f)), ...files.filter(needsFetch)];
   const results = [];
   const worker = async () => {
-    for (let file = queue.shift(); file !== undefined; file = queue.shift()) results.push(await runFile(file));
+    for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+      if (needsFetch(file)) await fetched;
+      results.push(await runFile(file));
+    }
   };
   await Promise.all(Array.from({ length: Math.min(width, queue.length) }, worker));
   return results;
-}
-
-const fetchCode = await fetched;
-if (fetchCode !== 0) {
-  console.error(`run-tests: fetching for the tests failed (exit code ${fetchCode}); what it could not fetch fails or skips its tests`);
-  status = fetchCode;
 }
 
 const others = files.filter((f) => !isUnit(f));
@@ -177,6 +208,7 @@ if (others.length > 0) {
   const alone = others.filter(runsAlone);
   const together = others.filter((f) => !alone.includes(f));
   const results = await pool(together, jobs);
+  await fetched;
   results.push(...(await pool(alone, 1)));
   const wall = (performance.now() - started) / 1000;
   const cpu = results.reduce((sum, r) => sum + r.cpu, 0);
@@ -187,6 +219,7 @@ if (others.length > 0) {
   for (const r of failed) console.log(`# FAILED ${r.name} (${r.why})`);
   if (failed.length > 0) status = 1;
 }
+await fetched;
 // One line over every runner, for whoever reads only the end of the log.
 console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 if (totals.failed > 0 && status === 0) status = 1;
