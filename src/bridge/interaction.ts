@@ -46,6 +46,12 @@ export class Interaction implements SessionHolder {
   private wake: (() => void) | undefined;
   /** The legacy server withdrew a request while the user thinks (no front attached): its timeout fired. */
   onGaveUp: ((waitedMs: number) => void) | undefined;
+  /**
+   * Requests withdrawn while a front was still attached, with how long each had waited: one taken
+   * into the round being answered, but withdrawn before the call was suspended, would otherwise
+   * leave the suspended call waiting for an answer its server no longer wants (withdrawnIn).
+   */
+  private readonly withdrawnAttached = new Map<string, number>();
   /** Progress and log lines, to the front request of the round (notification-relay.ts). */
   private readonly notifications: NotificationRelay;
 
@@ -242,6 +248,15 @@ export class Interaction implements SessionHolder {
     return this.waitForEvent(ms, signal);
   }
 
+  /** How long the first of `keys` withdrawn while a front was attached had waited, if one was. */
+  withdrawnIn(keys: readonly string[]): number | undefined {
+    for (const key of keys) {
+      const waited = this.withdrawnAttached.get(key);
+      if (waited !== undefined) return waited;
+    }
+    return undefined;
+  }
+
   unanswered(): PendingInput[] {
     return [...this.pending.values()];
   }
@@ -380,6 +395,7 @@ export class Interaction implements SessionHolder {
             // A session that closed aborts every handler too: that is a lost call, not a timeout.
             const session = this.lease?.session;
             if (!this.notifications.attached) this.clock.after(0, () => session?.closed || this.onGaveUp?.(this.clock.now() - askedAt));
+            else this.withdrawnAttached.set(key, this.clock.now() - askedAt);
             this.poke();
           }
         },

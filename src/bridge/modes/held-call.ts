@@ -205,6 +205,10 @@ export class HeldCalls implements Mode {
     owner.suspend(round, expiresAt, front, pending);
     interaction.onGaveUp = (waitedMs) => this.gaveUp(owner, waitedMs);
     const inputs = pending.map((p) => p.key);
+    // A question of this round its server withdrew while the round was being answered: the call
+    // ends as given up once the round has gone out, as it would had it been withdrawn a moment later.
+    const withdrawn = interaction.withdrawnIn(inputs);
+    if (withdrawn !== undefined) this.ctx.clock.after(0, () => this.gaveUp(owner, withdrawn));
     this.ctx.log.debug('interaction suspended', { handle: owner.handle, principal: principalTag(front.principal), round, inputs });
     return inputRequired(pending, requestState);
   }
