@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { expectCode, front, setup, type Asked } from '../support/bridge-setup.js';
 import { tick, until, type FakeSession } from '../support/fake-session.js';
+import type { Sealer } from '../../src/state/seal.js';
 
 const schema = (k: string) => ({ type: 'object', properties: { [k]: { type: 'string' } }, required: [k] });
 const question = (k: string, text = `${k}?`) => ({ message: text, requestedSchema: schema(k) });
@@ -160,6 +161,35 @@ describe('Bridge: a held call whose legacy server gives up', () => {
       /the legacy server gave up waiting for the answer after 2 s/,
     );
     assert.deepEqual(err.data, { reason: 'legacy_gave_up', action: 'resend', waitedSeconds: 2 });
+  });
+
+  it('ends the call when its question is withdrawn while the round carrying it is still being sent out', async () => {
+    let opened: (() => void) | undefined;
+    const gated = (sealer: Sealer): Sealer => {
+      const wrapped = Object.create(sealer) as Sealer;
+      wrapped.seal = async (...args: Parameters<Sealer['seal']>) => {
+        await new Promise<void>((resolve) => (opened = resolve));
+        return sealer.seal(...args);
+      };
+      return wrapped;
+    };
+    const { bridge, last } = setup({ suspend: 'hold', sealer: gated });
+    const first = bridge.call(front());
+    await tick();
+    const call = last().lastCall;
+    const q = last().ask('elicitation/create', question('first'));
+    // The round has closed and is being sealed, its front request still attached: then the server gives up.
+    await until(() => opened !== undefined);
+    q.withdraw();
+    opened!();
+    const asked = (await first) as unknown as Asked;
+    await until(() => call.signal?.aborted === true);
+    const err = await expectCode(
+      bridge.call(front({ requestState: asked.requestState, inputResponses: { 'elicitation-1': accept('first', 'A') } })),
+      'interaction_gone',
+      /the legacy server gave up waiting/,
+    );
+    assert.equal((err.data as { reason?: string }).reason, 'legacy_gave_up');
   });
 
   it('does not end a call whose question is withdrawn while the front request is still attached', async () => {
